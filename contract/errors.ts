@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** The closed set of error codes the API answers with. */
+export const errorCodes = [
+  "VALIDATION_ERROR",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "CONFLICT",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE",
+  "RATE_LIMITED",
+  "SERVICE_UNAVAILABLE",
+  "INTERNAL_ERROR",
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const errorStatus: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+/** Every error response body: `error` is the human message the UI shows. */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.enum(errorCodes),
+  requestId: z.string(),
+  /** Field → message, on VALIDATION_ERROR. */
+  fields: z.record(z.string(), z.string()).optional(),
+  /** Seconds until a RATE_LIMITED caller may try again. */
+  retryAfter: z.number().int().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

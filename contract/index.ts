@@ -1,0 +1,6 @@
+/** Tala's contract: every message, limit and schema both ends parse with. Imports nothing else. */
+export * from "./constants";
+export * from "./messages";
+export * from "./errors";
+export * from "./schemas/auth";
+export * from "./routes";

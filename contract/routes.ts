@@ -1,0 +1,47 @@
+/** The product's routes (spec section 2), shared by the worker's fallback and the dashboard router. */
+
+/** Pages of the dashboard single-page app: the worker serves its shell for these. */
+export const dashboardAuthPaths = ["/login", "/register", "/verify-email", "/forgot-password", "/reset-password"] as const;
+export const appBasePath = "/app";
+
+export const appRoutes = {
+  root: "/app",
+  newChat: "/app/new-chat",
+  history: "/app/history",
+  projects: "/app/projects",
+  project: (id: string) => `/app/projects/${encodeURIComponent(id)}`,
+  publicAssistants: "/app/public-assistants",
+  settings: "/app/settings",
+} as const;
+
+/** Navigation items, in the spec's order. */
+export const navItems = [
+  { label: "New Chat", path: appRoutes.newChat },
+  { label: "History", path: appRoutes.history },
+  { label: "Projects", path: appRoutes.projects },
+  { label: "Public Assistants", path: appRoutes.publicAssistants },
+  { label: "Settings", path: appRoutes.settings },
+] as const;
+
+export const publicRoutes = {
+  home: "/",
+  blog: "/blog",
+  blogPost: (id: string | number) => `/blog/${id}`,
+  login: "/login",
+  register: "/register",
+  verifyEmail: "/verify-email",
+  forgotPassword: "/forgot-password",
+  resetPassword: "/reset-password",
+  privacyPolicy: "/privacy-policy",
+  terms: "/terms",
+  faq: "/faq",
+} as const;
+
+/** Fixed-id blog posts (spec section 2). */
+export const fixedBlogPosts = { "/ai-morocco": 3, "/ai": 4, "/ia-maroc": 5, "/ia": 6 } as const;
+
+/** True when the dashboard shell should answer this path. */
+export function isDashboardPath(pathname: string): boolean {
+  if (pathname === appBasePath || pathname.startsWith(`${appBasePath}/`)) return true;
+  return (dashboardAuthPaths as readonly string[]).includes(pathname.replace(/\/$/, ""));
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// Builds every static part into dist/public (the Worker's assets): marketing, dashboard.
+import { rmSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(root, "dist/public");
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: "inherit", env: process.env });
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+run(process.execPath, ["marketing/build.mjs"]);
+run(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--config", "dashboard/vite.config.ts", "--logLevel", "warn"]);
+console.log("built dist/public");

@@ -1,0 +1,28 @@
+import type { RateLimiter } from "./durable-objects/rate-limiter";
+
+/** Bindings and configuration of the Worker (wrangler.toml, .dev.vars, secrets). */
+export interface Env {
+  DB: D1Database;
+  FILES: R2Bucket;
+  ASSETS: Fetcher;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+
+  /** "local" under `npm start` and the tests; "production" when deployed. */
+  ENVIRONMENT: string;
+  /** Firebase project whose ID tokens are accepted (the token audience). */
+  FIREBASE_PROJECT_ID?: string;
+  FIREBASE_API_KEY?: string;
+  FIREBASE_AUTH_DOMAIN?: string;
+  /** Tests only: a JSON Web Key Set used instead of Google's published keys. */
+  FIREBASE_JWKS?: string;
+  LLM_BASE_URL?: string;
+  LLM_API_KEY?: string;
+  LLM_MODEL?: string;
+  EMBEDDING_MODEL?: string;
+  ENCRYPTION_KEY?: string;
+  EMAIL_API_URL?: string;
+  EMAIL_API_KEY?: string;
+  EMAIL_FROM?: string;
+}
+
+export const isLocal = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "local";

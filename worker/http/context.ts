@@ -1,0 +1,19 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { Env } from "../env";
+import type * as schema from "../db/schema";
+import type { User } from "../../contract";
+
+/** Request-scoped values set once by middleware (see app.ts). */
+export interface Variables {
+  requestId: string;
+  db: DrizzleD1Database<typeof schema>;
+  /** The signed-in user, set by `requireUser`. */
+  user: User;
+  /** How the user authenticated: Tala's own token (with its row id) or a Firebase ID token. */
+  credential: { kind: "token"; tokenId: string } | { kind: "firebase" };
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: Variables;
+}

@@ -1,0 +1,36 @@
+import type { Env } from "../env";
+import type { RateLimitResult } from "../durable-objects/rate-limiter";
+
+export interface Window {
+  limit: number;
+  windowMs: number;
+}
+
+/** The counter for `scope:key` in the current fixed window. */
+function counter(env: Env, scope: string, key: string, windowMs: number, now: number) {
+  const windowStart = now - (now % windowMs);
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${scope}:${key}::${windowStart}`));
+  return { stub, resetAt: windowStart + windowMs };
+}
+
+/** Counts one call (or `cost`) against `scope:key`; exact under concurrency (see RateLimiter). */
+export async function consumeRateLimit(
+  env: Env,
+  scope: string,
+  key: string,
+  window: Window,
+  cost = 1,
+  now = Date.now(),
+): Promise<RateLimitResult> {
+  const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
+  return stub.consume(window.limit, cost, resetAt);
+}
+
+/** Reads the counter without counting. */
+export async function peekRateLimit(env: Env, scope: string, key: string, window: Window, now = Date.now()) {
+  const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
+  return stub.peek(window.limit, resetAt);
+}
+
+export const retryAfterSeconds = (result: RateLimitResult, now = Date.now()) =>
+  Math.max(1, Math.ceil((result.resetAt - now) / 1000));
