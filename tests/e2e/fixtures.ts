@@ -1,0 +1,28 @@
+import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { outboxResponse } from "../../contract";
+
+export { expect };
+
+/** Every test gets the server started by global-setup.ts as its baseURL. */
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+});
+
+/** A fresh address per test, so runs never collide in the shared database. */
+export const uniqueEmail = (tag = "user") => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
+/** Reads the newest code sent to `email` from the local dev outbox, as a developer would. */
+export async function latestCode(request: APIRequestContext, email: string): Promise<string> {
+  for (let i = 0; i < 20; i++) {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    if (res.ok()) {
+      const { emails } = outboxResponse.parse(await res.json());
+      const hit = emails.find((e) => e.to === email && e.code);
+      if (hit?.code) return hit.code;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no code in the dev outbox for ${email}`);
+}
