@@ -25,7 +25,7 @@ describe("mock model server", () => {
   it("echoes what it received, system prompt included", async () => {
     const res = await chat("[[echo]]", false);
     const body = (await res.json()) as { choices: { message: { content: string } }[] };
-    expect(JSON.parse(body.choices[0].message.content)[0]).toEqual({ role: "system", content: "be brief" });
+    expect(JSON.parse(body.choices[0]!.message.content)[0]).toEqual({ role: "system", content: "be brief" });
     expect(mock.requests.at(-1)?.body.messages?.[0]?.content).toBe("be brief");
   });
 
