@@ -52,6 +52,8 @@ export const storageKeys = {
   theme: theme.storageKey,
   /** Where the access guard remembers the location a signed-out user was going to. */
   returnTo: "tala:returnTo",
+  /** Session flag: the user dismissed the "verify your email" banner. */
+  verifyBannerDismissed: "tala:verifyBannerDismissed",
 } as const;
 
 export const chatHistory = {
@@ -122,6 +124,10 @@ export const acceptedExtensions = Object.keys(upload.accepted);
 export const serviceWorker = {
   path: "/service-worker.js",
   scope: "/",
+  /** The message a page posts to a waiting worker to make it take over (after the user agrees). */
+  skipWaitingType: "SKIP_WAITING",
+  manifestPath: "/manifest.webmanifest",
+  themeColor: "#2962FF",
 } as const;
 
 /** Server-side security parameters (not in the spec; chosen for Tala). */
@@ -133,6 +139,10 @@ export const auth = {
   passwordMinLength: 8,
   passwordMaxLength: 256,
   guestSessionPrefix: "guest-",
+  /** PBKDF2-SHA256 work factor for new hashes; workerd caps PBKDF2 at 100 000 iterations. */
+  passwordKdfIterations: 100_000,
+  /** A token's last_used_at is written at most this often, so reads do not turn into writes. */
+  tokenTouchIntervalMs: 60 * 60 * 1000,
 } as const;
 
 /** Per-IP and per-account throttles on the account endpoints: `limit` calls per `windowMs`. */
@@ -142,3 +152,82 @@ export const throttles = {
   code: { limit: 5, windowMs: 15 * 60 * 1000 },
 } as const;
 export type ThrottleName = keyof typeof throttles;
+
+/**
+ * Knowledge-base processing limits (not in the spec; chosen for Tala and measured by
+ * `bench/ingest.mjs` so a 15 MB file of any accepted type stays well inside a Worker's 128 MB).
+ * Token counts are estimates (see worker/knowledge/tokens.ts), not a model tokenizer's.
+ */
+export const knowledgeLimits = {
+  /** Characters of extracted text kept per file; the rest is dropped and the file marked truncated. */
+  maxExtractedChars: 16_000_000,
+  /** Chunks stored per file (≈ maxExtractedChars / chunk size, plus overlap). */
+  maxChunksPerFile: 14_000,
+  /** Rows read per sheet (xlsx, xls) or per CSV file, and cells read per workbook. */
+  maxSheetRows: 200_000,
+  maxCells: 2_000_000,
+  /** Inflated size of a docx's word/ parts or an xlsx's sheets and shared strings, checked before parsing. */
+  maxOfficeXmlBytes: 400 * 1024 * 1024,
+  /** PDF pages read. */
+  maxPdfPages: 5_000,
+  /** Chunker budget: a chunk aims at `targetTokens`, never passes `maxTokens`, repeats ~15% as overlap. */
+  chunkTargetTokens: 400,
+  chunkMaxTokens: 512,
+  chunkOverlapRatio: 0.15,
+} as const;
+
+/**
+ * Chat limits (not in the spec; chosen for Tala). Frames above the wire limits are refused with
+ * a message-error; the prompt limits bound what reaches the model.
+ */
+export const chatLimits = {
+  /** Characters of one user message. */
+  maxMessageChars: 32_000,
+  /** Attachments per message, the length of a name, and the extracted text accepted per file. */
+  maxFiles: 5,
+  maxFileNameChars: 255,
+  maxFileTextChars: 100_000,
+  /** Extracted text of one attachment, and of all attachments, put into the prompt. */
+  promptFileChars: 20_000,
+  promptFilesTotalChars: 50_000,
+  /** Earlier messages of the chat sent to the model, newest kept first, within a character budget. */
+  historyMessages: 20,
+  historyChars: 48_000,
+  /** A generated title: at most this many words; an edited title: at most this many characters. */
+  titleMaxWords: 6,
+  maxTitleChars: 200,
+  /** Longest wait for the title call after the first reply; past it the fallback title is used. */
+  titleTimeoutMs: 10_000,
+  /** A streaming reply's text is saved at least this often, so a crash loses little. */
+  partialSaveIntervalMs: 1000,
+  /** Chats the REST list returns per page: default and maximum. */
+  listPageSize: 10,
+  listMaxPageSize: 50,
+  maxSearchChars: 200,
+  maxModelIdChars: 200,
+  maxClientMessageIdChars: 100,
+  /** Chat rooms one connection may watch at once (join-{room}). */
+  maxWatchedRooms: 20,
+} as const;
+
+export const projectLimits = {
+  maxNameChars: 100,
+  maxInstructionsChars: 8000,
+} as const;
+
+/**
+ * Guests (no account): messages per rolling day, counted per guest session id AND per IP by the
+ * RateLimiter Durable Object (exact under concurrency). Not in the spec; chosen for Tala.
+ */
+export const guestQuota = {
+  perGuestPerDay: 20,
+  perIpPerDay: 50,
+  windowMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** A guest's chats live in their room's own storage, erased after this long without activity. */
+export const guestSession = {
+  idleTtlMs: 24 * 60 * 60 * 1000,
+  /** The spec's guest id form: guest-{timestamp}-{random}. */
+  idPattern: /^guest-\d{10,16}-[A-Za-z0-9]{4,64}$/,
+} as const;

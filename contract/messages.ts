@@ -95,6 +95,26 @@ export const appMessages = {
   userFallbackName: "User",
   getStarted: "Get Started - It's Free",
   signIn: "Sign In",
+  /** Top bar and footer shared by the dashboard and the marketing site (not given by the spec; chosen for Tala). */
+  home: "Home",
+  theme: "Theme",
+  themeNames: { light: "Light", dark: "Dark", system: "System" },
+  installApp: "Install App",
+  storeBadge: { caption: "Available as a", title: "Web App" },
+  credit: "Tala is open source and runs on Cloudflare Workers.",
+  /** The dashboard's own notices (not given by the spec; chosen for Tala). */
+  profileSaved: "Your profile has been saved.",
+  verifyEmailBanner: "Your email address is not verified yet.",
+  verifyEmailBannerAction: "Verify email",
+  federatedPasswordNote: "You sign in with Google, so your account has no password yet. Use Forgot password to set one.",
+} as const;
+
+/** The spec's HTTP client messages (section 8: "Network Error, timeout of N ms exceeded"). */
+export const httpClientMessages = {
+  networkError: "Network Error",
+  timeout: (ms: number) => `timeout of ${ms}ms exceeded`,
+  /** Chosen for Tala: a success response that does not match the contract. */
+  invalidResponse: "Unexpected response from the server",
 } as const;
 
 /** The server's own messages: the `error` field of the error envelope. Chosen for Tala. */
@@ -125,4 +145,100 @@ export const serverMessages = {
   notFound: "Not found.",
   internal: "Something went wrong on our side. Please try again.",
   emailSendFailed: "We could not send the email right now. Please try again in a minute.",
+  signedOut: "You are signed out.",
+  changeEmailCodeSent: "We sent a 6-digit code to your new email address.",
+  sameEmail: "This is already your email address.",
+  federatedUnavailable: "Google sign-in is temporarily unavailable. Please try again in a minute.",
+  firstNameRequired: "First name is required.",
+  passwordRequired: "Enter your password.",
+  currentPasswordRequired: "Enter your current password.",
+  invalidBirthDate: "Birth date must be a date (YYYY-MM-DD).",
+} as const;
+
+/** The e-mails Tala sends: one per code purpose. `minutes` is how long the code stays valid. */
+export const emailMessages = {
+  "verify-email": {
+    subject: "Your Tala verification code",
+    text: (code: string, minutes: number) =>
+      `Hi,\n\nWelcome to Tala! Enter this code to verify your email address:\n\n    ${code}\n\n` +
+      `The code is valid for ${minutes} minutes. If you did not create a Tala account, you can ignore this email.\n\n— The Tala team`,
+  },
+  "reset-password": {
+    subject: "Reset your Tala password",
+    text: (code: string, minutes: number) =>
+      `Hi,\n\nSomeone (hopefully you) asked to reset the password of your Tala account. Enter this code to choose a new one:\n\n    ${code}\n\n` +
+      `The code is valid for ${minutes} minutes. If you did not ask for this, ignore this email: your password stays the same.\n\n— The Tala team`,
+  },
+  "change-email": {
+    subject: "Confirm your new Tala email address",
+    text: (code: string, minutes: number) =>
+      `Hi,\n\nEnter this code in Tala to make this your account's email address:\n\n    ${code}\n\n` +
+      `The code is valid for ${minutes} minutes. If you did not ask for this change, ignore this email and nothing will change.\n\n— The Tala team`,
+  },
+} as const;
+export type EmailCodePurpose = keyof typeof emailMessages;
+
+/**
+ * Why a knowledge file was refused or failed to process: the `error` of an upload response and the
+ * reason stored on a failed knowledge file. `file` is the file's name as the owner uploaded it.
+ * Chosen for Tala; the spec's own two upload messages (type, size) are reused as they are.
+ */
+export const knowledgeMessages = {
+  unsupportedType: publicAssistantMessages.invalidFileType,
+  fileTooLarge: publicAssistantMessages.fileTooLarge,
+  notValid: (file: string, kindLabel: string) => `${file} is not a valid ${kindLabel} file.`,
+  notUtf8: (file: string) => `${file} is not UTF-8 text. Save it with UTF-8 encoding and upload it again.`,
+  binaryText: (file: string) => `${file} contains binary data, not text.`,
+  invalidJson: (file: string) => `${file} is not valid JSON.`,
+  damaged: (file: string) => `${file} could not be read: the file is damaged.`,
+  passwordProtected: (file: string) => `${file} is password-protected.`,
+  noExtractableText: (file: string) => `${file} has no extractable text (it may be a scanned image).`,
+  empty: (file: string) => `${file} has no text to add to the knowledge base.`,
+  oldWordFormat: (file: string) =>
+    `${file} uses a Word format older than Word 97. Save it as .docx and upload it again.`,
+  tooComplex: (file: string) => `${file} is too large to process. Split it into smaller files and upload them.`,
+  truncated: (file: string) => `${file} is very long: only its beginning was added to the knowledge base.`,
+  missing: (file: string) => `${file} could not be found in storage. Upload it again.`,
+  processingFailed: (file: string) => `${file} could not be processed. Please try again.`,
+} as const;
+
+/**
+ * The chat's own messages: the `error` of a message-error frame, the offline notice, the guest
+ * quota notice. Chosen for Tala, in the spec's voice.
+ */
+export const chatMessages = {
+  /** Offline mode: the labelled assistant message sent instead of a model reply. Never pretends. */
+  offlineReply:
+    "**Offline mode: no language model is configured.** This note comes from Tala itself, not from a model.\n\n" +
+    "To chat with a model, set these variables in `.dev.vars` (or the environment) and restart Tala:\n\n" +
+    "- `LLM_BASE_URL`: an OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` for Ollama\n" +
+    "- `LLM_MODEL`: the model to use, e.g. `llama3.1`\n" +
+    "- `LLM_API_KEY`: the endpoint's key, if it needs one\n\n" +
+    "On Cloudflare, binding Workers AI as `AI` works too.",
+  /** Model failures, by cause. The user's message is always saved first. */
+  modelTimeout: "The model took too long to answer. Your message is saved: try again.",
+  modelInterrupted: "The model's reply was cut off. Your message and the partial reply are saved: try again.",
+  modelUnavailable: "The model could not be reached or refused the request. Your message is saved: try again.",
+  replyFailed: "Something went wrong while writing the reply. Your message is saved: try again.",
+  /** A reply that was still streaming when the server restarted. */
+  replyInterrupted: "This reply was interrupted. Try again.",
+  guestQuotaExhausted: (registerPath: string) =>
+    `You have used all of today's free guest messages. Create a free account to keep chatting: ${registerPath}`,
+  invalidFrame: "That message could not be read. Please try again.",
+  emptyMessage: "Write a message first.",
+  messageTooLong: (max: number) => `Messages can be at most ${max} characters long.`,
+  tooManyFiles: (max: number) => `You can attach at most ${max} files to one message.`,
+  chatNotFound: "This chat no longer exists.",
+  projectNotFound: "This project no longer exists.",
+  replyInProgress: "A reply is still being written in this chat. Wait for it or stop it first.",
+  identityMismatch: "This message does not belong to this connection. Please sign in again.",
+  unknownModel: "That model is not offered by this server.",
+  /** A file's text was cut to fit the prompt. */
+  fileTruncatedNote: "[the rest of this file was left out]",
+  websocketOnly: "This address accepts WebSocket connections only.",
+  wrongRoom: "This chat room belongs to someone else.",
+  guestIdInvalid: "This guest session is not valid. Reload the page to start a new one.",
+  projectNameRequired: "Give the project a name.",
+  /** The title of a chat whose first message has no words (only an attachment without a name). */
+  untitledChat: "New chat",
 } as const;

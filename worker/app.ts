@@ -1,10 +1,12 @@
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { drizzle } from "drizzle-orm/d1";
-import { errorStatus, serverMessages, type ErrorBody } from "../contract";
+import { errorCodes, errorStatus, serverMessages, type ErrorBody, type ErrorCode } from "../contract";
 import * as schema from "./db/schema";
 import { AppError } from "./http/errors";
 import type { AppEnv } from "./http/context";
 import { apiRoutes } from "./routes";
+import { partyRoutes } from "./routes/parties";
 import { serveStatic } from "./static";
 
 /** Builds the Worker's Hono app: request ids, logging, the error envelope, /api and the static fallback. */
@@ -32,6 +34,13 @@ export function createApp() {
       if (err.extra.retryAfter) c.header("retry-after", String(err.extra.retryAfter));
       return c.json(body, err.status as 400);
     }
+    // Hono's own HTTP errors (a body over a limit, a malformed header…) keep their status and
+    // get the envelope; their messages are Hono's fixed texts, safe to show.
+    if (err instanceof HTTPException && err.status < 500) {
+      const code: ErrorCode = errorCodes.find((k) => errorStatus[k] === err.status) ?? "VALIDATION_ERROR";
+      const body: ErrorBody = { error: err.message || serverMessages.invalidInput, code, requestId };
+      return c.json(body, err.status);
+    }
     // Unknown errors never reach the client: log them with the request id, answer a generic 500.
     console.error(JSON.stringify({ requestId, error: String(err), stack: err instanceof Error ? err.stack : undefined }));
     const body: ErrorBody = { error: serverMessages.internal, code: "INTERNAL_ERROR", requestId };
@@ -43,6 +52,7 @@ export function createApp() {
     const body: ErrorBody = { error: serverMessages.notFound, code: "NOT_FOUND", requestId: c.get("requestId") };
     return c.json(body, 404);
   });
+  app.route("/parties", partyRoutes());
   app.get("*", serveStatic);
   app.all("*", (c) => c.redirect("/", 302));
   return app;

@@ -25,14 +25,14 @@ const optionalText = (max: number) => z.string().trim().max(max).optional().defa
 const birthDateSchema = z
   .string()
   .trim()
-  .regex(/^(\d{4}-\d{2}-\d{2})?$/, { error: "Birth date must be a date (YYYY-MM-DD)." })
+  .regex(/^(\d{4}-\d{2}-\d{2})?$/, { error: serverMessages.invalidBirthDate })
   .optional()
   .default("");
 
 export const registerBody = z.object({
   email: emailSchema,
   password: passwordSchema,
-  firstName: z.string().trim().min(1, { error: "First name is required." }).max(100),
+  firstName: z.string({ error: serverMessages.firstNameRequired }).trim().min(1, { error: serverMessages.firstNameRequired }).max(100),
   lastName: optionalText(100),
   phone: optionalText(40),
   birthDate: birthDateSchema,
@@ -41,8 +41,8 @@ export type RegisterBody = z.input<typeof registerBody>;
 
 /** Login checks only presence: a wrong format is simply wrong credentials. */
 export const loginBody = z.object({
-  email: z.string().trim().toLowerCase().min(1, { error: serverMessages.invalidEmail }),
-  password: z.string().min(1, { error: "Enter your password." }),
+  email: z.string({ error: serverMessages.invalidEmail }).trim().toLowerCase().min(1, { error: serverMessages.invalidEmail }),
+  password: z.string({ error: serverMessages.passwordRequired }).min(1, { error: serverMessages.passwordRequired }),
 });
 export type LoginBody = z.input<typeof loginBody>;
 
@@ -55,14 +55,16 @@ export const resetPasswordConfirmBody = z.object({
 });
 export const changeEmailRequestBody = z.object({
   newEmail: emailSchema,
-  password: z.string().min(1, { error: "Enter your password." }),
+  password: z.string({ error: serverMessages.passwordRequired }).min(1, { error: serverMessages.passwordRequired }),
 });
 export const changePasswordBody = z.object({
-  currentPassword: z.string().min(1, { error: "Enter your current password." }),
+  currentPassword: z
+    .string({ error: serverMessages.currentPasswordRequired })
+    .min(1, { error: serverMessages.currentPasswordRequired }),
   newPassword: passwordSchema,
 });
 export const updateProfileBody = z.object({
-  firstName: z.string().trim().min(1, { error: "First name is required." }).max(100).optional(),
+  firstName: z.string({ error: serverMessages.firstNameRequired }).trim().min(1, { error: serverMessages.firstNameRequired }).max(100).optional(),
   lastName: z.string().trim().max(100).optional(),
   phone: z.string().trim().max(40).optional(),
   birthDate: birthDateSchema.optional(),
@@ -96,6 +98,8 @@ export const authResponse = z.object({ token: z.string(), user: userSchema });
 export type AuthResponse = z.infer<typeof authResponse>;
 export const userResponse = z.object({ user: userSchema });
 export const messageResponse = z.object({ message: z.string() });
+/** POST /auth/change-password: a fresh token (other sessions are revoked), the user and a message. */
+export const changePasswordResponse = authResponse.extend({ message: z.string() });
 
 /** Public, non-secret configuration the dashboard needs (federated sign-in setup). */
 export const clientConfigResponse = z.object({
@@ -115,5 +119,6 @@ export const outboxEmailSchema = z.object({
   code: z.string().nullable(),
   sentAt: z.number(),
 });
+export const outboxQuery = z.object({ to: z.string().optional() });
 export const outboxResponse = z.object({ emails: z.array(outboxEmailSchema) });
 export type OutboxEmail = z.infer<typeof outboxEmailSchema>;

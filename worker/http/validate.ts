@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import { serverMessages } from "../../contract";
 import { invalid } from "./errors";
@@ -15,8 +16,8 @@ export function toValidationError(error: z.ZodError) {
 }
 
 /** Parses the JSON body with a contract schema; a bad body answers 400 with the field messages. */
-export const jsonBody = <S extends z.ZodType>(schema: S) =>
-  validator("json", async (_value, c): Promise<z.output<S>> => {
+export const jsonBody = <S extends z.ZodType>(schema: S) => {
+  const parse = validator("json", async (_value, c): Promise<z.output<S>> => {
     let raw: unknown;
     try {
       raw = await c.req.json();
@@ -27,6 +28,23 @@ export const jsonBody = <S extends z.ZodType>(schema: S) =>
     if (!parsed.success) throw toValidationError(parsed.error);
     return parsed.data;
   });
+  // Hono's validator parses a JSON content-type itself and throws its own HTTPException on
+  // malformed JSON, which app.onError would turn into a 500: answer invalidJson (400) instead.
+  // Only errors raised before the handler runs are translated.
+  const guarded: typeof parse = async (c, next) => {
+    let handlerStarted = false;
+    try {
+      return await parse(c, async () => {
+        handlerStarted = true;
+        await next();
+      });
+    } catch (error) {
+      if (!handlerStarted && error instanceof HTTPException) throw invalid(serverMessages.invalidJson);
+      throw error;
+    }
+  };
+  return guarded;
+};
 
 /** Parses the query string with a contract schema. */
 export const queryParams = <S extends z.ZodType>(schema: S) =>

@@ -1,0 +1,24 @@
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "./schema";
+
+/** The typed drizzle client every service receives in its `ctx`. */
+export type Db = DrizzleD1Database<typeof schema>;
+
+type Statements = readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+
+/**
+ * Runs several writes as one D1 batch. D1 has no interactive transactions; a batch is the one
+ * way to make statements commit or fail together, so every multi-statement write goes here.
+ */
+export function writeBatch<T extends Statements>(db: Db, statements: T): Promise<BatchResponse<T>> {
+  return db.batch(statements);
+}
+
+/** True when a write failed on a UNIQUE index (drizzle wraps D1's error, so the cause is checked too). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (/UNIQUE constraint failed/i.test(e.message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { serverMessages, type User } from "../../contract";
+import { authenticateFirebaseUser } from "../services/auth/authenticate-firebase-user";
+import { authenticateToken } from "../services/auth/authenticate-token";
+import type { AppEnv, Variables } from "./context";
+import { unauthorized } from "./errors";
+import { serviceContext } from "./service-context";
+
+export type PresentedCredential = { scheme: "token"; value: string } | { scheme: "bearer"; value: string };
+
+/**
+ * Reads `Authorization: Token <t>` (Tala's own token) or `Authorization: Bearer <idToken>`
+ * (a Firebase ID token). Null when the header is absent, empty, or uses another scheme.
+ */
+export function presentedCredential(c: Context<AppEnv>): PresentedCredential | null {
+  const match = /^(Token|Bearer)\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
+  if (!match) return null;
+  return { scheme: match[1]!.toLowerCase() === "token" ? "token" : "bearer", value: match[2]! };
+}
+
+async function authenticate(c: Context<AppEnv>, credential: PresentedCredential) {
+  const ctx = serviceContext(c);
+  if (credential.scheme === "token") {
+    const { user, tokenId } = await authenticateToken({ ctx, input: { token: credential.value } });
+    return { user, credential: { kind: "token", tokenId } satisfies Variables["credential"] };
+  }
+  const user = await authenticateFirebaseUser({ ctx, input: { idToken: credential.value } });
+  return { user, credential: { kind: "firebase" } satisfies Variables["credential"] };
+}
+
+/**
+ * Requires a signed-in user and sets `c.var.user` and `c.var.credential`.
+ * No credential → 401 authRequired; an unknown, revoked or expired one → 401 sessionExpired.
+ */
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = presentedCredential(c);
+  if (!credential) throw unauthorized(serverMessages.authRequired);
+  const signedIn = await authenticate(c, credential);
+  c.set("user", signedIn.user);
+  c.set("credential", signedIn.credential);
+  await next();
+});
+
+/**
+ * For routes open to guests: with no credential the request goes on anonymous (read the user
+ * with `currentUser(c)`). A credential that is presented but unusable is still a 401, so a client
+ * holding a stale token learns to drop it instead of silently acting as a guest.
+ */
+export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = presentedCredential(c);
+  if (credential) {
+    const signedIn = await authenticate(c, credential);
+    c.set("user", signedIn.user);
+    c.set("credential", signedIn.credential);
+  }
+  await next();
+});
+
+/** The signed-in user behind `optionalUser`, or null for an anonymous request. */
+export const currentUser = (c: Context<AppEnv>): User | null => (c.get("user") as User | undefined) ?? null;

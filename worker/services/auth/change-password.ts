@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import { serverMessages, type AuthResponse } from "../../../contract";
+import { hashPassword } from "../../crypto/password";
+import { writeBatch } from "../../db/client";
+import { authTokens, users } from "../../db/schema";
+import { invalid, notFound } from "../../http/errors";
+import type { ServiceContext } from "../context";
+import { checkPassword } from "./check-password";
+import { findUser } from "./find-user";
+import { prepareToken } from "./issue-token";
+import { revokeAllTokensStatement } from "./revoke-tokens";
+import { toUser } from "./to-user";
+
+/**
+ * Changes the password after re-checking the current one, signs out every session, and hands
+ * this client a fresh token. The new hash, the revocation and the new token commit together:
+ * the caller is never left holding a revoked token under a changed password.
+ */
+export async function changePassword({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { userId: string; currentPassword: string; newPassword: string; userAgent?: string | null };
+}): Promise<AuthResponse> {
+  const user = await findUser({ ctx, input: { id: input.userId } });
+  if (!user) throw notFound();
+  if (!(await checkPassword({ ctx, input: { user, password: input.currentPassword } }))) {
+    throw invalid(serverMessages.wrongPassword, { currentPassword: serverMessages.wrongPassword });
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw invalid(serverMessages.samePassword, { newPassword: serverMessages.samePassword });
+  }
+  const now = Date.now();
+  const passwordHash = await hashPassword(input.newPassword);
+  const { token, row: tokenRow } = await prepareToken({ userId: user.id, userAgent: input.userAgent });
+  const [[updated]] = await writeBatch(ctx.db, [
+    ctx.db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).returning(),
+    revokeAllTokensStatement(ctx.db, user.id, now),
+    ctx.db.insert(authTokens).values(tokenRow),
+  ]);
+  return { token, user: toUser(updated ?? { ...user, passwordHash }) };
+}
