@@ -58,6 +58,8 @@ export const storageKeys = {
 
 export const chatHistory = {
   pageSize: 10,
+  /** The largest `limit` GET /public-assistants/{id}/chats accepts (chosen for Tala). */
+  maxPageSize: 50,
   sessionIdDisplayLength: 8,
 } as const;
 
@@ -120,6 +122,45 @@ export const upload = {
   },
 } as const;
 export const acceptedExtensions = Object.keys(upload.accepted);
+
+/**
+ * One POST /public-assistants/{id}/files request (chosen for Tala): the multipart field, how many
+ * files and how many bytes it may carry. A Worker holds the whole form in memory next to the
+ * extraction of one file, so an upload of more than a few maximum-size files must be split.
+ */
+export const knowledgeUpload = {
+  fieldName: "files",
+  maxFilesPerRequest: 20,
+  maxRequestBytes: 64 * 1024 * 1024,
+  /** Longer names are cut (the extension is kept). */
+  maxFileNameChars: 200,
+} as const;
+
+/** Public assistant text fields, origins, API keys and the owner's knowledge search (chosen for Tala). */
+export const publicAssistantFieldLimits = {
+  maxNameChars: 100,
+  maxDescriptionChars: 1000,
+  maxInstructionsChars: 8000,
+  maxHeaderTextChars: 100,
+  maxWelcomeMessageChars: 1000,
+  maxAllowedOrigins: 50,
+  maxOriginChars: 255,
+} as const;
+
+/** `tala_pk_` + 32 random bytes in base64url (43 characters). */
+export const publicAssistantApiKey = {
+  prefix: "tala_pk_",
+  randomBytes: 32,
+  pattern: /^tala_pk_[A-Za-z0-9_-]{43}$/,
+} as const;
+
+export const knowledgeSearch = {
+  maxQueryChars: 500,
+  defaultResults: 5,
+  maxResults: 20,
+  /** Characters of a passage shown as its excerpt. */
+  excerptChars: 400,
+} as const;
 
 export const serviceWorker = {
   path: "/service-worker.js",

@@ -4,3 +4,6 @@ export * from "./messages";
 export * from "./errors";
 export * from "./schemas/auth";
 export * from "./routes";
+export * from "./schemas/chat";
+export * from "./schemas/realtime";
+export * from "./schemas/public-assistants";

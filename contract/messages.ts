@@ -242,3 +242,37 @@ export const chatMessages = {
   /** The title of a chat whose first message has no words (only an attachment without a name). */
   untitledChat: "New chat",
 } as const;
+
+/**
+ * The server's messages for Public Assistants: the `error` field of a 4xx/503 on
+ * /api/public-assistants. Chosen for Tala; the spec's own ranges (section 5) are named in them.
+ */
+export const publicAssistantServerMessages = {
+  maxMessagesRange: (min: number, max: number) => `Max messages per session must be a whole number from ${min} to ${max}.`,
+  dailyLimitRange: (min: number, max: number) => `Daily limit must be a whole number from ${min} to ${max}.`,
+  invalidColor: "Primary color must be a hex color like #2962FF.",
+  invalidPosition: (allowed: readonly string[]) => `Widget position must be one of: ${allowed.join(", ")}.`,
+  invalidSize: (allowed: readonly string[]) => `Widget size must be one of: ${allowed.join(", ")}.`,
+  invalidOrigin: (value: string) =>
+    `"${value.slice(0, 80)}" is not a website origin. Write it as scheme://host[:port], e.g. https://example.com, without a path.`,
+  allowedOriginsList: "Allowed origins must be a list of website origins.",
+  tooManyOrigins: (max: number) => `At most ${max} allowed origins can be listed.`,
+  mustBeBoolean: (field: string) => `${field} must be true or false.`,
+  mustBeText: (field: string) => `${field} must be text.`,
+  textTooLong: (field: string, max: number) => `${field} must be at most ${max} characters.`,
+  mustBeObject: (field: string) => `${field} must be an object.`,
+  encryptionKeyMissing:
+    "API keys cannot be issued or shown: ENCRYPTION_KEY is not set on this server. Set it as a secret (wrangler secret put ENCRYPTION_KEY) and try again.",
+  encryptionKeyTooShort: (min: number) => `ENCRYPTION_KEY must be at least ${min} characters long. Set a longer secret and try again.`,
+  apiKeyUnreadable:
+    "This API key cannot be decrypted with the server's current ENCRYPTION_KEY. Regenerate the key to get a new one.",
+  notMultipart: 'Send the files as multipart/form-data, each in a field named "files".',
+  noFiles: "Choose at least one file to upload.",
+  tooManyFiles: (max: number) => `Upload at most ${max} files at once.`,
+  uploadTooLarge: (megabytes: number) => `One upload can carry at most ${megabytes} MB. Upload the files in smaller groups.`,
+  searchQueryRequired: "Enter something to search for.",
+  searchQueryTooLong: (max: number) => `A search can be at most ${max} characters long.`,
+  searchLimitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}.`,
+  pageInvalid: "page must be a whole number of at least 1.",
+  pageSizeInvalid: (max: number) => `limit must be a whole number from 1 to ${max}.`,
+} as const;

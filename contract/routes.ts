@@ -37,6 +37,22 @@ export const publicRoutes = {
   faq: "/faq",
 } as const;
 
+/** Footer links, in order (spec section 2 "Navigation"); the store badge and credit line sit beside them. */
+export const footerLinks = [
+  { label: "Privacy Policy", path: publicRoutes.privacyPolicy },
+  { label: "Terms", path: publicRoutes.terms },
+  { label: "FAQ", path: publicRoutes.faq },
+  { label: "Blog", path: publicRoutes.blog },
+] as const;
+
+/** Built marketing pages the worker and the service worker answer with (marketing/build.mjs writes them). */
+export const staticPages = {
+  /** Answered with status 404 for an unknown /blog/{id}. */
+  notFound: "/404",
+  /** What the service worker shows for a page it cannot reach or find in its cache. */
+  offline: "/offline",
+} as const;
+
 /** Fixed-id blog posts (spec section 2). */
 export const fixedBlogPosts = { "/ai-morocco": 3, "/ai": 4, "/ia-maroc": 5, "/ia": 6 } as const;
 

@@ -1,0 +1,167 @@
+/**
+ * The realtime protocol of the chat (DESIGN.md "Contracts" → Realtime): WebSocket at
+ * `/parties/chat/{roomId}?token=…` or `?guestSessionId=…`, every frame `{ "event", "data" }` JSON
+ * in both directions. Both ends parse every frame they receive with these schemas.
+ */
+import { z } from "zod";
+import { chatLimits, guestSession } from "../constants";
+import { chatMessages } from "../messages";
+import { chatMessageSchema, chatSchema } from "./chat";
+
+/** The party (Durable Object namespace) of user and guest chat rooms. */
+export const chatParty = "chat";
+export const partiesPrefix = "parties";
+/** The room of a signed-in user: one per user, shared by all their tabs. */
+export const userRoomId = (userId: string) => `user-${userId}`;
+/** A guest's room is their guest session id (guest-{timestamp}-{random}). */
+export const isGuestRoomId = (roomId: string) => guestSession.idPattern.test(roomId);
+/** Path of a room's socket, without the query. */
+export const chatRoomPath = (roomId: string) => `/${partiesPrefix}/${chatParty}/${encodeURIComponent(roomId)}`;
+
+// ---- client → server -------------------------------------------------------------------------
+
+export const attachedFileSchema = z.object({
+  name: z.string().trim().min(1).max(chatLimits.maxFileNameChars),
+  /** Text already extracted by the upload call; it reaches the model (bounded), only the name is kept. */
+  text: z.string().max(chatLimits.maxFileTextChars).optional().default(""),
+});
+
+/** `send-message` (spec section 3: isGuest, and userId for non-guests). */
+export const sendMessageData = z
+  .object({
+    /** Omitted for a new chat: the server creates it and answers with its id. */
+    chatId: z.string().min(1).max(100).optional(),
+    /** For a new chat: the project it belongs to (its instructions become the system prompt). */
+    projectId: z.string().min(1).max(100).nullable().optional(),
+    content: z.string().max(chatLimits.maxMessageChars, { error: chatMessages.messageTooLong(chatLimits.maxMessageChars) }),
+    files: z
+      .array(attachedFileSchema)
+      .max(chatLimits.maxFiles, { error: chatMessages.tooManyFiles(chatLimits.maxFiles) })
+      .optional()
+      .default([]),
+    /** A model for this chat, instead of the user's setting. */
+    model: z.string().trim().min(1).max(chatLimits.maxModelIdChars).optional(),
+    /** The client's own id for the pending message, echoed back so it can swap it for the saved one. */
+    clientMessageId: z.string().min(1).max(chatLimits.maxClientMessageIdChars),
+    isGuest: z.boolean(),
+    userId: z.string().max(100).optional(),
+  })
+  .refine((d) => d.content.trim().length > 0 || d.files.length > 0, { error: chatMessages.emptyMessage });
+export type SendMessageData = z.input<typeof sendMessageData>;
+
+/** `stop`: end the reply being written in this chat, keeping its text (status stopped). */
+export const stopData = z.object({ chatId: z.string().min(1).max(100) });
+
+/** A client frame after parsing: `join-{room}` and `leave-{room}` become { event, room }. */
+export type ClientFrame =
+  | { event: "send-message"; data: z.output<typeof sendMessageData> }
+  | { event: "stop"; data: z.output<typeof stopData> }
+  | { event: "join"; room: string }
+  | { event: "leave"; room: string };
+
+const envelope = z.object({ event: z.string().min(1).max(200), data: z.unknown().optional() });
+const roomEvent = /^(join|leave)-(.{1,100})$/s;
+
+export type ClientFrameResult = { ok: true; frame: ClientFrame } | { ok: false; error: string };
+
+/** Parses a frame a client sent. Never throws; `error` is safe to show (a chatMessages text). */
+export function parseClientFrame(raw: unknown): ClientFrameResult {
+  let json: unknown;
+  try {
+    json = typeof raw === "string" ? JSON.parse(raw) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const env = envelope.safeParse(json);
+  if (!env.success) return { ok: false, error: chatMessages.invalidFrame };
+  const { event, data } = env.data;
+  if (event === "send-message" || event === "stop") {
+    const parsed = (event === "send-message" ? sendMessageData : stopData).safeParse(data);
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? chatMessages.invalidFrame };
+    return { ok: true, frame: { event, data: parsed.data } as ClientFrame };
+  }
+  const room = roomEvent.exec(event);
+  if (room) return { ok: true, frame: { event: room[1] as "join" | "leave", room: room[2]! } };
+  return { ok: false, error: chatMessages.invalidFrame };
+}
+
+/** Builders for the frames a client sends. */
+export const clientFrames = {
+  sendMessage: (data: SendMessageData) => ({ event: "send-message", data }),
+  stop: (chatId: string) => ({ event: "stop", data: { chatId } }),
+  join: (room: string) => ({ event: `join-${room}`, data: {} }),
+  leave: (room: string) => ({ event: `leave-${room}`, data: {} }),
+};
+
+// ---- server → client -------------------------------------------------------------------------
+
+/** The model started on a reply: `messageId` is the reply's id, already saved with status streaming. */
+export const thinkingData = z.object({
+  chatId: z.string(),
+  messageId: z.string(),
+  clientMessageId: z.string().optional(),
+});
+
+/**
+ * Streamed text of a reply. `offset` is where `delta` starts in the reply's text: a client whose
+ * text is shorter than `offset` missed a delta and replaces from 0 on the next full snapshot
+ * (the server sends one with offset 0 on join).
+ */
+export const messageDeltaData = z.object({
+  chatId: z.string(),
+  messageId: z.string(),
+  delta: z.string(),
+  offset: z.number().int().min(0),
+});
+
+/**
+ * A saved message: the user's (echoing `clientMessageId`) or the final reply (status complete,
+ * or stopped). `chat` is the chat as it stands (id, title once generated, project).
+ */
+export const newMessageData = z.object({
+  message: chatMessageSchema,
+  clientMessageId: z.string().optional(),
+  chat: chatSchema.optional(),
+});
+
+/**
+ * Something failed. `error` is the text to show (spec: 'Message Error' with the server error).
+ * When a reply failed, `message` is its saved partial text (status error) so the UI can offer retry.
+ */
+export const messageErrorData = z.object({
+  error: z.string(),
+  chatId: z.string().optional(),
+  messageId: z.string().optional(),
+  clientMessageId: z.string().optional(),
+  message: chatMessageSchema.optional(),
+});
+
+/** A guest's messages left today (the smaller of the guest and IP counters), after every reply. */
+export const remainingMessagesData = z.object({
+  remaining: z.number().int().min(0),
+  limit: z.number().int().min(0),
+});
+
+export const serverFrameSchema = z.discriminatedUnion("event", [
+  z.object({ event: z.literal("thinking"), data: thinkingData }),
+  z.object({ event: z.literal("message-delta"), data: messageDeltaData }),
+  z.object({ event: z.literal("new-message"), data: newMessageData }),
+  z.object({ event: z.literal("message-error"), data: messageErrorData }),
+  z.object({ event: z.literal("remaining-messages"), data: remainingMessagesData }),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
+export type ServerEvent = ServerFrame["event"];
+export type ServerFrameData<E extends ServerEvent> = Extract<ServerFrame, { event: E }>["data"];
+
+/** Parses a frame the server sent; null for anything that does not match (never throws). */
+export function parseServerFrame(raw: unknown): ServerFrame | null {
+  if (typeof raw !== "string") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = serverFrameSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,34 @@
+/** The layout of /app (spec section 2 "Navigation"): top bar, side panel, main content, footer. */
+import type { ReactNode } from "react";
+import { Footer } from "./footer";
+import { SidePanel } from "./side-panel";
+import { TopBar } from "./top-bar";
+import { VerifyEmailBanner } from "./verify-banner";
+
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[200] focus:rounded-lg focus:bg-surface focus:px-3 focus:py-2 focus:text-sm focus:shadow-lg"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col bg-canvas text-fg">
+      <SkipLink />
+      <TopBar />
+      <VerifyEmailBanner />
+      <div className="flex flex-1">
+        <SidePanel />
+        <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
+          {children}
+        </main>
+      </div>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** /app/settings: profile, appearance, e-mail, password and sign out. Signed-in users only. */
+import { EmailSection } from "../../components/settings/email-section";
+import { PasswordSection } from "../../components/settings/password-section";
+import { ProfileSection } from "../../components/settings/profile-section";
+import { SettingsSection } from "../../components/settings/section";
+import { SessionSection } from "../../components/settings/session-section";
+import { PaletteIcon } from "../../components/ui/icons";
+import { PageContainer, PageHeader } from "../../components/ui/page";
+import { ThemeRadioGroup } from "../../components/ui/theme-controls";
+import { useAuth } from "../../stores/auth";
+
+export default function SettingsPage() {
+  const user = useAuth((s) => s.user);
+  if (!user) return null; // RequireAccount guarantees a user; this keeps the types honest
+  return (
+    <PageContainer>
+      <PageHeader title="Settings" description="Manage your profile, how Tala looks, and how you sign in." />
+      <div className="divide-y divide-line">
+        <ProfileSection user={user} />
+        <SettingsSection title="Appearance" description="Light, dark, or follow your device." icon={<PaletteIcon size={18} />}>
+          <ThemeRadioGroup />
+        </SettingsSection>
+        <EmailSection user={user} />
+        <PasswordSection user={user} />
+        <SessionSection user={user} />
+      </div>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,305 @@
+/**
+ * Authentication state (spec section 4). States: loading → authenticated | guest | anonymous.
+ *
+ * - init: a stored token → GET /auth/me (on failure every token is cleared) → authenticated;
+ *   else a guest session id → guest; else anonymous.
+ * - login / register / Google sign-in store the returned token (local storage with "Remember me",
+ *   session storage without) and clear any guest session.
+ * - logout signs out of the provider, tells the server (failures ignored), clears the tokens and
+ *   goes to /login.
+ *
+ * Dependencies are injected (createAuthStore) so the transitions are unit-tested without a browser.
+ */
+import { createStore, useStore } from "zustand";
+import { navigate } from "wouter/use-browser-location";
+import {
+  accountMessages,
+  publicRoutes,
+  type ClientConfig,
+  type LoginBody,
+  type RegisterBody,
+  type User,
+} from "../../../contract";
+import { accountApi, type AccountApi } from "../lib/account";
+import { ActionError, ApiError, errorMessage, toActionError } from "../lib/api";
+import {
+  clearGuestSessionId,
+  clearTokens,
+  newGuestSessionId,
+  readGuestSessionId,
+  readToken,
+  writeGuestSessionId,
+  writeToken,
+} from "../lib/storage";
+import {
+  SupersededPopupError,
+  isPopupFailure,
+  signInWithGooglePopup,
+  signOutOfGoogle,
+  type FederatedUser,
+  type FirebaseConfig,
+} from "../lib/google-sign-in";
+
+export type AuthStatus = "loading" | "authenticated" | "guest" | "anonymous";
+
+/** How long logout waits for the server before signing out locally anyway (its failures are ignored). */
+const LOGOUT_SERVER_WAIT_MS = 3000;
+
+export interface AuthState {
+  status: AuthStatus;
+  isAuthenticated: boolean;
+  isLoading: boolean;
+  user: User | null;
+  /** The last action's catalogue message, or null. */
+  error: string | null;
+  isGuest: boolean;
+  guestSessionId: string | null;
+  /** The federated-provider user of the last Google sign-in (spec section 3). */
+  firebaseUser: FederatedUser | null;
+  /** GET /api/config; undefined until loaded, null when it failed. */
+  clientConfig: ClientConfig | null | undefined;
+
+  init: () => Promise<void>;
+  login: (body: LoginBody, remember?: boolean) => Promise<User>;
+  register: (body: RegisterBody, remember?: boolean) => Promise<User>;
+  /** Resolves to null when a newer popup superseded this one. */
+  signInWithGoogle: (remember?: boolean) => Promise<User | null>;
+  startGuest: () => string;
+  /** Leaves the guest session and re-checks for a stored token (spec section 4). */
+  endGuest: () => Promise<void>;
+  logout: () => Promise<void>;
+  /** Replaces the signed-in user (after a profile, e-mail or verification change). */
+  setUser: (user: User) => void;
+  /** Stores a fresh token (after a password change) where the old one was kept. */
+  replaceToken: (token: string) => void;
+  loadClientConfig: () => Promise<ClientConfig | null>;
+  clearError: () => void;
+}
+
+export interface AuthDeps {
+  api: AccountApi;
+  navigate: (path: string) => void;
+  google: {
+    signIn: typeof signInWithGooglePopup;
+    signOut: () => Promise<void>;
+  };
+}
+
+type Snapshot = Pick<AuthState, "status" | "isAuthenticated" | "isLoading" | "user" | "isGuest" | "guestSessionId" | "error">;
+
+const loading = (): Snapshot => ({
+  status: "loading",
+  isAuthenticated: false,
+  isLoading: true,
+  user: null,
+  isGuest: false,
+  guestSessionId: null,
+  error: null,
+});
+const authenticated = (user: User): Snapshot => ({
+  status: "authenticated",
+  isAuthenticated: true,
+  isLoading: false,
+  user,
+  isGuest: false,
+  guestSessionId: null,
+  error: null,
+});
+const guest = (guestSessionId: string): Snapshot => ({
+  status: "guest",
+  isAuthenticated: false,
+  isLoading: false,
+  user: null,
+  isGuest: true,
+  guestSessionId,
+  error: null,
+});
+const anonymous = (): Snapshot => ({
+  status: "anonymous",
+  isAuthenticated: false,
+  isLoading: false,
+  user: null,
+  isGuest: false,
+  guestSessionId: null,
+  error: null,
+});
+
+export function createAuthStore(deps: AuthDeps) {
+  const { api } = deps;
+  /**
+   * Bumped by every action that decides the session. A slow init (GET /auth/me with retries) must
+   * not overwrite a login that finished meanwhile, so async steps check it before writing.
+   */
+  let generation = 0;
+  let configRequest: Promise<ClientConfig | null> | null = null;
+
+  return createStore<AuthState>()((set, get) => {
+    /** Stores the token and becomes authenticated; the guest session ends (spec section 4). */
+    const signedIn = (token: string, user: User, remember: boolean, extra: Partial<AuthState> = {}) => {
+      generation++;
+      writeToken(token, remember);
+      clearGuestSessionId();
+      set({ ...authenticated(user), ...extra });
+      return user;
+    };
+
+    /** The no-token branch of init: guest if a guest id exists, else anonymous. */
+    const settleWithoutToken = () => {
+      const guestId = readGuestSessionId();
+      set(guestId ? guest(guestId) : anonymous());
+    };
+
+    /** Resolves the session from storage (init, and after leaving a guest session). */
+    const resolveStoredSession = async () => {
+      const gen = ++generation;
+      const stored = readToken();
+      if (stored) {
+        try {
+          const user = await api.me();
+          if (gen === generation) set(authenticated(user));
+          return;
+        } catch {
+          if (gen !== generation) return;
+          clearTokens();
+        }
+      }
+      if (gen === generation) settleWithoutToken();
+    };
+
+    return {
+      ...loading(),
+      firebaseUser: null,
+      clientConfig: undefined,
+
+      init: async () => {
+        set(loading());
+        await resolveStoredSession();
+      },
+
+      login: async (body, remember = true) => {
+        set({ error: null });
+        try {
+          const res = await api.login(body);
+          if (!res.token) throw new ActionError(accountMessages.noTokenReceived);
+          if (res.user) return signedIn(res.token, res.user, remember);
+          // A token without a user: store it, then ask who it belongs to.
+          writeToken(res.token, remember);
+          try {
+            return signedIn(res.token, await api.me(), remember);
+          } catch (err) {
+            clearTokens();
+            throw err;
+          }
+        } catch (err) {
+          const e = toActionError(err, accountMessages.loginFailed);
+          set({ error: e.message });
+          throw e;
+        }
+      },
+
+      register: async (body, remember = true) => {
+        set({ error: null });
+        try {
+          const res = await api.register(body);
+          return signedIn(res.token, res.user, remember);
+        } catch (err) {
+          const e = toActionError(err, accountMessages.registrationFailed);
+          set({ error: e.message });
+          throw e;
+        }
+      },
+
+      signInWithGoogle: async (remember = true) => {
+        set({ error: null });
+        try {
+          const config = await get().loadClientConfig();
+          if (!config?.firebase) throw new ActionError(accountMessages.googleAuthFailed);
+          const { payload, user: firebaseUser } = await deps.google.signIn(config.firebase as FirebaseConfig);
+          set({ firebaseUser });
+          const res = await api.googleCallback(payload);
+          return signedIn(res.token, res.user, remember, { firebaseUser });
+        } catch (err) {
+          if (err instanceof SupersededPopupError) return null;
+          // Spec section 8: popup closed/blocked/cancelled has its own message; otherwise the
+          // error's message (the server's `error` for an API failure), else the fallback.
+          let message: string;
+          if (err instanceof ActionError) message = err.message;
+          else if (isPopupFailure(err)) message = accountMessages.popupBlocked;
+          else if (err instanceof ApiError) message = errorMessage(err, accountMessages.googleAuthFailed);
+          else message = (err instanceof Error && err.message) || accountMessages.googleAuthFailed;
+          set({ error: message });
+          throw new ActionError(message);
+        }
+      },
+
+      startGuest: () => {
+        generation++;
+        const id = readGuestSessionId() ?? newGuestSessionId();
+        writeGuestSessionId(id);
+        set(guest(id));
+        return id;
+      },
+
+      endGuest: async () => {
+        clearGuestSessionId();
+        set(loading());
+        await resolveStoredSession();
+      },
+
+      logout: async () => {
+        generation++;
+        await deps.google.signOut();
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), LOGOUT_SERVER_WAIT_MS);
+        try {
+          await api.logout(controller.signal);
+        } catch {
+          // Spec section 4: server logout failures are ignored.
+        } finally {
+          clearTimeout(timer);
+        }
+        clearTokens();
+        set({ ...anonymous(), firebaseUser: null });
+        deps.navigate(publicRoutes.login);
+      },
+
+      setUser: (user) => {
+        if (get().isAuthenticated) set({ user });
+      },
+
+      replaceToken: (token) => {
+        const stored = readToken();
+        writeToken(token, stored?.area !== "session");
+      },
+
+      loadClientConfig: () => {
+        configRequest ??= api
+          .config()
+          .then((config) => {
+            set({ clientConfig: config });
+            return config;
+          })
+          .catch(() => {
+            configRequest = null; // try again on the next page that needs it
+            set({ clientConfig: null });
+            return null;
+          });
+        return configRequest;
+      },
+
+      clearError: () => set({ error: null }),
+    };
+  });
+}
+
+export type AuthStore = ReturnType<typeof createAuthStore>;
+
+export const authStore: AuthStore = createAuthStore({
+  api: accountApi,
+  navigate: (path) => navigate(path),
+  google: { signIn: signInWithGooglePopup, signOut: signOutOfGoogle },
+});
+
+export function useAuth<T>(selector: (s: AuthState) => T): T {
+  return useStore(authStore, selector);
+}
