@@ -1,0 +1,131 @@
+import { serverMessages } from "../../contract";
+import { expect, latestCode, test, uniqueEmail } from "./fixtures";
+
+const PASSWORD = "correct horse battery";
+const NEW_PASSWORD = "a brand new secret";
+
+/** The token the dashboard stored after signing in ("Remember me" keeps it in localStorage). */
+const storedToken = (page: import("@playwright/test").Page) =>
+  page.evaluate(() => localStorage.getItem("token") ?? sessionStorage.getItem("token"));
+
+test("a new user registers, verifies, signs out and in, and resets a forgotten password", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail("e2e");
+
+  // Register.
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Amina");
+  await page.getByLabel("Last name").fill("Benali");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/verify-email/);
+
+  // Verify with the code from the dev outbox.
+  const code = await latestCode(request, email);
+  expect(code).toMatch(/^\d{6}$/);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify email" }).click();
+  await expect(page).toHaveURL(/\/app\/new-chat/);
+  await expect(page.getByRole("button", { name: /Amina/ })).toBeVisible();
+
+  // Full navigation, in the spec's order, with the active route marked.
+  const nav = page.getByRole("navigation", { name: "Main" }).first();
+  await expect(nav.getByRole("link")).toHaveText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
+  await expect(nav.getByRole("link", { name: "New Chat" })).toHaveAttribute("aria-current", "page");
+
+  // Sign out from the user menu.
+  await page.getByRole("button", { name: /Amina/ }).click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login/);
+
+  // The guard remembers where the user was going, and brings them back after sign-in.
+  await page.goto("/app/settings");
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/app\/settings/);
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+
+  // Theme persists across a reload, as a class on <html> and under vite-ui-theme.
+  const appearance = page.getByRole("region", { name: "Appearance" });
+  await appearance.getByText("Dark", { exact: true }).click();
+  await expect(appearance.getByRole("radio", { name: "Dark" })).toBeChecked();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  expect(await page.evaluate(() => localStorage.getItem("vite-ui-theme"))).toBe("dark");
+
+  const oldToken = await storedToken(page);
+  expect(oldToken).toBeTruthy();
+
+  // Sign out, then a wrong password shows the server's message.
+  await page.getByRole("region", { name: "Sign out" }).getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  // Signing out revoked that token on the server.
+  expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${oldToken}` } })).status()).toBe(401);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("not the password");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: serverMessages.invalidCredentials })).toBeVisible();
+
+  // Sign in again to hold a live token, then reset the password from another tab: the token dies.
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/app/);
+  const liveToken = await storedToken(page);
+  expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${liveToken}` } })).status()).toBe(200);
+
+  const other = await page.context().browser()!.newPage({ baseURL: page.url() });
+  await other.goto("/forgot-password");
+  await other.getByLabel("Email").fill(email);
+  await other.getByRole("button", { name: "Send reset code" }).click();
+  await expect(other).toHaveURL(/\/reset-password/);
+  const resetCode = await latestCode(request, email);
+  await other.getByLabel("Verification code").fill(resetCode);
+  await other.getByLabel("New password").fill(NEW_PASSWORD);
+  await other.getByRole("button", { name: "Reset password" }).click();
+  await expect(other).toHaveURL(/\/login/);
+
+  expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${liveToken}` } })).status()).toBe(401);
+
+  // The old password no longer works; the new one does.
+  await other.getByLabel("Email").fill(email);
+  await other.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await other.getByRole("button", { name: "Sign In" }).click();
+  await expect(other.getByRole("alert").filter({ hasText: serverMessages.invalidCredentials })).toBeVisible();
+  await other.getByLabel("Password", { exact: true }).fill(NEW_PASSWORD);
+  await other.getByRole("button", { name: "Sign In" }).click();
+  await expect(other).toHaveURL(/\/app/);
+  await other.close();
+});
+
+test("/app redirects to /app/new-chat and a guest can start without an account", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Continue as guest" }).click();
+  await expect(page).toHaveURL(/\/app\/new-chat/);
+  const guestId = await page.evaluate(() => sessionStorage.getItem("guestSessionId"));
+  expect(guestId).toMatch(/^guest-\d+-[a-z0-9]+$/);
+  await page.goto("/app");
+  await expect(page).toHaveURL(/\/app\/new-chat/);
+});
+
+test("the phone layout opens the slide-in menu with the same items", async ({ page, request }) => {
+  const email = uniqueEmail("phone");
+  const res = await request.post("/api/auth/register", {
+    data: { email, password: PASSWORD, firstName: "Youssef", lastName: "", phone: "", birthDate: "" },
+  });
+  expect(res.status()).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/login");
+  await page.evaluate((t) => localStorage.setItem("token", t), token);
+  await page.goto("/app/new-chat");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const menu = page.getByRole("dialog", { name: "Menu" });
+  await expect(menu.getByRole("link")).toContainText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
+  await menu.getByRole("link", { name: "Projects" }).click();
+  await expect(page).toHaveURL(/\/app\/projects/);
+});
