@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Builds every static part into dist/public (the Worker's assets): marketing, dashboard.
+// Builds every static part into dist/public (the Worker's assets): marketing, dashboard, then the
+// service worker, which precaches what the other two produced. Environment: SITE_URL (marketing),
+// TALA_BUILD_ID (service worker version).
 import { rmSync, mkdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,4 +15,5 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 run(process.execPath, ["marketing/build.mjs"]);
 run(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--config", "dashboard/vite.config.ts", "--logLevel", "warn"]);
+run(process.execPath, ["scripts/build-service-worker.mjs"]);
 console.log("built dist/public");

@@ -1,7 +1,9 @@
 /** The dashboard's entry: silence the console, apply the theme, resolve the session, render. */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { appMessages } from "../../contract";
 import { App } from "./app";
+import { captureInstallPrompt, registerServiceWorker } from "./pwa";
 import { silenceConsole } from "./lib/silence-console";
 import { authStore } from "./stores/auth";
 import { startThemeSync } from "./stores/theme";
@@ -10,6 +12,13 @@ import "./styles.css";
 silenceConsole();
 startThemeSync();
 void authStore.getState().init();
+captureInstallPrompt();
+if (import.meta.env.PROD) {
+  // Only the built app has /service-worker.js. A new version waits until the user agrees (spec section 4).
+  void registerServiceWorker((apply) => {
+    if (window.confirm(appMessages.updateAvailable)) apply();
+  });
+}
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

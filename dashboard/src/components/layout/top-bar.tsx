@@ -8,6 +8,7 @@ import { useAuth } from "../../stores/auth";
 import { buttonClasses } from "../ui/button";
 import { HomeIcon, TalaMark } from "../ui/icons";
 import { ThemeSelect } from "../ui/theme-controls";
+import { InstallButton } from "../../pwa";
 import { MobileMenu } from "./mobile-menu";
 import { UserMenu } from "./user-menu";
 
@@ -23,6 +24,7 @@ export function TopBar() {
           <span className={signedIn ? "" : "max-sm:sr-only"}>{PRODUCT_NAME}</span>
         </Link>
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
+          <InstallButton className="max-sm:hidden" />
           <a
             href={publicRoutes.home}
             className="inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm text-muted hover:bg-subtle hover:text-fg sm:px-2.5"

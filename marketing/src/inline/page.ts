@@ -1,0 +1,80 @@
+/**
+ * Inlined at the end of <body>: the Theme control, following the system while "system" is chosen,
+ * the offline page's retry button, and service worker registration (scope /). Kept tiny on purpose.
+ */
+import type { Theme } from "../../../contract/constants";
+
+// Filled in from the contract by marketing/src/build.ts (importing the contract would bundle all of it:
+// esbuild keeps its objects, since property reads may have side effects).
+declare const __THEME_KEY__: string;
+declare const __THEME_DEFAULT__: Theme;
+declare const __SW_PATH__: string;
+declare const __SW_SCOPE__: string;
+
+const root = document.documentElement;
+const dark = matchMedia("(prefers-color-scheme: dark)");
+
+function read(): Theme {
+  try {
+    const stored = localStorage.getItem(__THEME_KEY__);
+    if (stored === "light" || stored === "dark" || stored === "system") return stored;
+  } catch {
+    // Blocked storage: use the default.
+  }
+  return __THEME_DEFAULT__;
+}
+
+function apply(choice: Theme) {
+  root.classList.remove("light", "dark");
+  root.classList.add(choice === "system" ? (dark.matches ? "dark" : "light") : choice);
+}
+
+// The top bar's select, and the footer's on phones (where the top bar has no room for it).
+// (A structural type: the DOM and Workers type libraries disagree on HTMLSelectElement.)
+interface SelectLike {
+  value: string;
+  readonly parentElement: { setAttribute(name: string, value: string): void } | null;
+  addEventListener(type: "change", listener: () => void): void;
+}
+const selects = Array.from(document.querySelectorAll(".theme-select")) as unknown as SelectLike[];
+function show(choice: Theme) {
+  for (const select of selects) {
+    select.value = choice;
+    select.parentElement?.setAttribute("data-choice", choice);
+  }
+}
+show(read());
+for (const select of selects) {
+  select.addEventListener("change", () => {
+    const choice = select.value as Theme;
+    try {
+      localStorage.setItem(__THEME_KEY__, choice);
+    } catch {
+      // Still apply it for this page.
+    }
+    show(choice);
+    apply(choice);
+  });
+}
+dark.addEventListener("change", () => {
+  if (read() === "system") apply("system");
+});
+// Another tab (or the dashboard) changed the theme.
+addEventListener("storage", (e) => {
+  if (e.key === __THEME_KEY__) {
+    show(read());
+    apply(read());
+  }
+});
+
+for (const button of document.querySelectorAll("[data-reload]")) {
+  button.addEventListener("click", () => location.reload());
+}
+
+if ("serviceWorker" in navigator) {
+  addEventListener("load", () => {
+    navigator.serviceWorker.register(__SW_PATH__, { scope: __SW_SCOPE__ }).catch(() => {
+      // Without a service worker the site still works online; nothing to tell the reader.
+    });
+  });
+}
