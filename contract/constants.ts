@@ -207,8 +207,17 @@ export const knowledgeLimits = {
   /** Rows read per sheet (xlsx, xls) or per CSV file, and cells read per workbook. */
   maxSheetRows: 200_000,
   maxCells: 2_000_000,
-  /** Inflated size of a docx's word/ parts or an xlsx's sheets and shared strings, checked before parsing. */
+  /**
+   * docx/xlsx: XML parts inflated past `maxOfficeXmlBytes` are refused (zip bombs). Up to
+   * `maxMammothXmlBytes` of word/document.xml mammoth reads the document (it needs ~13× that in
+   * memory), and up to `maxSheetJsXmlBytes` of sheets and shared strings SheetJS reads the workbook
+   * (~7×); larger ones are read by Tala's streaming readers (worker/knowledge/extract/*-stream.ts).
+   */
   maxOfficeXmlBytes: 400 * 1024 * 1024,
+  maxMammothXmlBytes: 5 * 1024 * 1024,
+  maxSheetJsXmlBytes: 10 * 1024 * 1024,
+  /** Legacy .xls files are parsed whole by SheetJS (~17× their size in memory): larger ones are refused. */
+  maxXlsBytes: 4 * 1024 * 1024,
   /** PDF pages read. */
   maxPdfPages: 5_000,
   /** Chunker budget: a chunk aims at `targetTokens`, never passes `maxTokens`, repeats ~15% as overlap. */
@@ -224,10 +233,13 @@ export const knowledgeLimits = {
 export const chatLimits = {
   /** Characters of one user message. */
   maxMessageChars: 32_000,
-  /** Attachments per message, the length of a name, and the extracted text accepted per file. */
+  /**
+   * Attachments per message, the length of a name, and the extracted text accepted per file on the
+   * socket (clients cut longer text first; 5 × 40 000 characters stays under a frame's 1 MiB).
+   */
   maxFiles: 5,
   maxFileNameChars: 255,
-  maxFileTextChars: 100_000,
+  maxFileTextChars: 40_000,
   /** Extracted text of one attachment, and of all attachments, put into the prompt. */
   promptFileChars: 20_000,
   promptFilesTotalChars: 50_000,

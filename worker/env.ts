@@ -1,4 +1,8 @@
+import type { ChatRoom } from "./durable-objects/chat-room";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
+import type { VectorizeLike } from "./knowledge";
+import type { WorkersAiBinding } from "./models/workers-ai";
+import type { IngestQueueMessage } from "./services/public-assistants/enqueue-embeddings";
 
 /** Bindings and configuration of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
@@ -6,6 +10,13 @@ export interface Env {
   FILES: R2Bucket;
   ASSETS: Fetcher;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
+  /** Workers AI, in production only (no local emulation): the model when LLM_BASE_URL is unset. */
+  AI?: WorkersAiBinding;
+  /** Queue `tala-ingest`: knowledge files waiting for embeddings (consumed by worker/queues/ingest.ts). */
+  INGEST_QUEUE?: Queue<IngestQueueMessage>;
+  /** Vectorize index for knowledge vectors, in production only (no local emulation); D1 holds them otherwise. */
+  VECTORIZE?: VectorizeLike;
 
   /** "local" under `npm start` and the tests; "production" when deployed. */
   ENVIRONMENT: string;

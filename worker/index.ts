@@ -1,9 +1,12 @@
 import { createApp } from "./app";
+import { handleIngestBatch } from "./queues/ingest";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
+export { ChatRoom } from "./durable-objects/chat-room";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
+  queue: handleIngestBatch,
 } satisfies ExportedHandler<import("./env").Env>;

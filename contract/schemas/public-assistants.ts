@@ -48,7 +48,7 @@ export const hexColorSchema = z
 
 export const originSchema = z
   .string({ error: M.allowedOriginsList })
-  .max(F.maxOriginChars, { error: M.invalidOrigin("") })
+  .max(F.maxOriginChars, { error: (issue) => M.invalidOrigin(String(issue.input)) })
   .transform((value, ctx) => {
     const origin = normalizeOrigin(value);
     if (!origin) ctx.issues.push({ code: "custom", message: M.invalidOrigin(value), input: value });

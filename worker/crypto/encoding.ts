@@ -32,3 +32,6 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** Constant-time comparison of two strings (compared as UTF-8 bytes). */
 export const timingSafeEqualText = (a: string, b: string) =>
   timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b));
+
+/** Reverses `toBase64Url`; throws on malformed input. */
+export const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "="));

@@ -1,10 +1,25 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/context";
+import { authRoutes } from "./auth";
+import { configRoutes } from "./config";
+import { devRoutes } from "./dev";
 import { healthRoutes } from "./health";
+import { chatRoutes } from "./chats";
+import { modelRoutes, settingsRoutes } from "./models";
+import { projectRoutes } from "./projects";
+import { publicAssistantRoutes } from "./public-assistants";
 
 /** Every /api route, one sub-app per resource folder. */
 export function apiRoutes() {
   const api = new Hono<AppEnv>();
   api.route("/", healthRoutes());
+  api.route("/auth", authRoutes());
+  api.route("/", configRoutes());
+  api.route("/", devRoutes());
+  api.route("/chats", chatRoutes());
+  api.route("/projects", projectRoutes());
+  api.route("/public-assistants", publicAssistantRoutes());
+  api.route("/models", modelRoutes());
+  api.route("/settings", settingsRoutes());
   return api;
 }

@@ -1,0 +1,119 @@
+import { env } from "cloudflare:test";
+import { drizzle } from "drizzle-orm/d1";
+import { expect } from "vitest";
+import { publicAssistantResponse, type PublicAssistant, type PublicAssistantBody } from "../../contract";
+import * as schema from "../../worker/db/schema";
+import type { ServiceContext } from "../../worker/services/context";
+import { call, json, type CallInit } from "./helpers";
+
+/** A service context on the test's bindings, for calling worker services directly. */
+export const testServiceContext = (): ServiceContext => ({ env: env as unknown as ServiceContext["env"], db: drizzle(env.DB, { schema }) });
+
+/** Creates an assistant through the API (201 expected) and returns it. */
+export async function createAssistant(token: string, body: PublicAssistantBody = {}): Promise<PublicAssistant> {
+  const res = await call("/api/public-assistants", { token, json: body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json(res, publicAssistantResponse)).assistant;
+}
+
+export interface UploadPart {
+  name: string;
+  bytes: Uint8Array | string;
+  /** Declared MIME type; the browser's empty type when omitted. */
+  type?: string;
+}
+
+/** A multipart body with each part in the repeated field `files`. */
+export function uploadForm(parts: UploadPart[]): FormData {
+  const form = new FormData();
+  for (const part of parts) {
+    const bytes = typeof part.bytes === "string" ? new TextEncoder().encode(part.bytes) : new Uint8Array(part.bytes);
+    form.append("files", new File([bytes], part.name, { type: part.type ?? "" }));
+  }
+  return form;
+}
+
+/** POST …/files with the parts. */
+export const uploadFiles = (token: string, assistantId: string, parts: UploadPart[], init: CallInit = {}) =>
+  call(`/api/public-assistants/${assistantId}/files`, { token, method: "POST", body: uploadForm(parts), ...init });
+
+const one = async (sql: string, ...params: unknown[]) =>
+  Number((await env.DB.prepare(sql).bind(...params).first<{ n: number }>())?.n ?? 0);
+
+/** Rows and objects an assistant owns, counted straight from D1 and R2. */
+export async function assistantFootprint(assistantId: string) {
+  const objects = await env.FILES.list({ prefix: `assistants/${assistantId}/` });
+  return {
+    assistants: await one("SELECT COUNT(*) AS n FROM public_assistants WHERE id = ?1", assistantId),
+    files: await one("SELECT COUNT(*) AS n FROM knowledge_files WHERE assistant_id = ?1", assistantId),
+    chunks: await one("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE assistant_id = ?1", assistantId),
+    sessions: await one("SELECT COUNT(*) AS n FROM visitor_sessions WHERE assistant_id = ?1", assistantId),
+    messages: await one(
+      "SELECT COUNT(*) AS n FROM visitor_messages WHERE session_id IN (SELECT id FROM visitor_sessions WHERE assistant_id = ?1)",
+      assistantId,
+    ),
+    objects: objects.objects.length,
+  };
+}
+
+/** Full-text index entries matching `term` (FTS5 MATCH over every assistant). */
+export const ftsMatches = (term: string) =>
+  one("SELECT COUNT(*) AS n FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH ?1", `"${term}"`);
+
+export interface SeedMessage {
+  role: "user" | "assistant";
+  text: string;
+  files?: { name: string }[];
+  sources?: { fileId: string; name: string; excerpt?: string }[];
+}
+
+/** Inserts a visitor session and its messages with SQL (the widget that writes them is a later issue). */
+export async function seedVisitorSession(
+  assistantId: string,
+  options: { startedAt?: number; lastMessageAt?: number | null; referrer?: string; messages?: SeedMessage[] } = {},
+): Promise<string> {
+  const id = crypto.randomUUID();
+  const startedAt = options.startedAt ?? Date.now();
+  const messages = options.messages ?? [];
+  const lastMessageAt = options.lastMessageAt === undefined ? (messages.length ? startedAt + messages.length : null) : options.lastMessageAt;
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO visitor_sessions (id, assistant_id, referrer, origin, user_agent, locale, message_count, started_at, last_message_at)
+       VALUES (?1, ?2, ?3, 'https://shop.example', 'Mozilla/5.0 (test)', 'en-US', ?4, ?5, ?6)`,
+    ).bind(id, assistantId, options.referrer ?? "https://shop.example/pricing", messages.length, startedAt, lastMessageAt),
+    ...messages.map((m, i) =>
+      env.DB.prepare(
+        `INSERT INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at)
+         VALUES (?1, ?2, ?3, 'text', ?4, ?5, ?6, ?7)`,
+      ).bind(crypto.randomUUID(), id, m.role, m.text, JSON.stringify(m.files ?? []), JSON.stringify(m.sources ?? []), startedAt + i + 1),
+    ),
+  ]);
+  return id;
+}
+
+/** Every route of /api/public-assistants for `id` (and a file id), with its method: for the 401/404 sweeps. */
+export function everyRoute(id: string, fileId: string): { method: string; path: string; body?: "json" | "multipart" }[] {
+  const base = `/api/public-assistants/${id}`;
+  return [
+    { method: "GET", path: base },
+    { method: "PUT", path: base, body: "json" },
+    { method: "DELETE", path: base },
+    { method: "GET", path: `${base}/raw-api-key` },
+    { method: "POST", path: `${base}/regenerate-key` },
+    { method: "GET", path: `${base}/integration-code` },
+    { method: "POST", path: `${base}/files`, body: "multipart" },
+    { method: "DELETE", path: `${base}/files/${fileId}` },
+    { method: "GET", path: `${base}/files/${fileId}/download` },
+    { method: "GET", path: `${base}/search?q=warranty` },
+    { method: "GET", path: `${base}/chats?page=1&limit=10` },
+    { method: "GET", path: `${base}/chats/export` },
+    { method: "GET", path: `${base}/chats/debug` },
+  ];
+}
+
+/** The request init for one of `everyRoute`'s entries. */
+export function routeInit(route: { method: string; body?: "json" | "multipart" }, auth: CallInit = {}): CallInit {
+  if (route.body === "json") return { ...auth, method: route.method, json: { name: "Hijacked", isActive: false } };
+  if (route.body === "multipart") return { ...auth, method: route.method, body: uploadForm([{ name: "x.txt", bytes: "intruder text" }]) };
+  return { ...auth, method: route.method };
+}

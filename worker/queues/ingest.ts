@@ -1,0 +1,36 @@
+import { drizzle } from "drizzle-orm/d1";
+import { z } from "zod";
+import * as schema from "../db/schema";
+import type { Env } from "../env";
+import { embedKnowledgeFile } from "../services/public-assistants/embed-knowledge-file";
+
+const ingestMessage = z.object({ assistantId: z.string().min(1).max(100), fileId: z.string().min(1).max(100) });
+
+/** Seconds before a failed embedding is tried again: 30 s, 60 s, 90 s… (the consumer's max_retries bounds it). */
+const retryDelay = (attempts: number) => Math.min(30 * attempts, 600);
+
+/**
+ * The `tala-ingest` queue consumer: embeds knowledge files uploaded through the API (see
+ * services/public-assistants/enqueue-embeddings.ts). A malformed message, a deleted file or a
+ * missing embedder is acknowledged and dropped; an embedding failure is retried with backoff,
+ * and after the last retry the file simply stays lexical-only.
+ */
+export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const ctx = { env, db: drizzle(env.DB, { schema }) };
+  for (const message of batch.messages) {
+    const parsed = ingestMessage.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(JSON.stringify({ queue: batch.queue, messageId: message.id, error: "malformed ingest message dropped" }));
+      message.ack();
+      continue;
+    }
+    try {
+      const embedded = await embedKnowledgeFile({ ctx, input: parsed.data });
+      console.log(JSON.stringify({ queue: batch.queue, ...parsed.data, embedded }));
+      message.ack();
+    } catch (error) {
+      console.error(JSON.stringify({ queue: batch.queue, ...parsed.data, attempts: message.attempts, error: String(error) }));
+      message.retry({ delaySeconds: retryDelay(message.attempts) });
+    }
+  }
+}

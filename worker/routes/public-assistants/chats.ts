@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { chatHistoryQuery } from "../../../contract";
+import type { AppEnv } from "../../http/context";
+import { serviceContext } from "../../http/service-context";
+import { queryParams } from "../../http/validate";
+import { countVisitorSessions } from "../../services/visitor-sessions/count-visitor-sessions";
+import { exportVisitorSessions } from "../../services/visitor-sessions/export-visitor-sessions";
+import { listVisitorSessions } from "../../services/visitor-sessions/list-visitor-sessions";
+
+/** The visitor history of an assistant: pages, the whole export, and counts. */
+export const chatRoutes = new Hono<AppEnv>()
+  /** GET /:id/chats?page=&limit= → { sessions, totalPages, currentPage, total }, newest activity first. */
+  .get("/:id/chats", queryParams(chatHistoryQuery), async (c) =>
+    c.json(await listVisitorSessions({ ctx: serviceContext(c), input: { userId: c.var.user.id, assistantId: c.req.param("id"), ...c.req.valid("query") } })),
+  )
+  /** GET /:id/chats/export → the whole history (JSON, streamed) as the attachment chat-history-{id}.json. */
+  .get("/:id/chats/export", async (c) => {
+    const { filename, body } = await exportVisitorSessions({ ctx: serviceContext(c), input: { userId: c.var.user.id, assistantId: c.req.param("id") } });
+    return new Response(body, {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="${filename}"`,
+        "x-content-type-options": "nosniff",
+        "cache-control": "private, no-store",
+      },
+    });
+  })
+  /** GET /:id/chats/debug → { stats: { totalChatsInDB, assistantChats } }, both scoped to the owner. */
+  .get("/:id/chats/debug", async (c) =>
+    c.json(await countVisitorSessions({ ctx: serviceContext(c), input: { userId: c.var.user.id, assistantId: c.req.param("id") } })),
+  );

@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import { requireUser } from "../../http/auth";
+import type { AppEnv } from "../../http/context";
+import { apiKeyRoutes } from "./api-key";
+import { chatRoutes } from "./chats";
+import { createPublicAssistantRoute } from "./create";
+import { deletePublicAssistantRoute } from "./delete";
+import { fileRoutes } from "./files";
+import { listPublicAssistantsRoute } from "./list";
+import { searchRoute } from "./search";
+import { updatePublicAssistantRoute } from "./update";
+
+/**
+ * /api/public-assistants: an owner's embeddable assistants, their knowledge files, API keys and
+ * visitor history. Signed-in users only; another owner's assistant, file or session is a 404.
+ */
+export function publicAssistantRoutes() {
+  return new Hono<AppEnv>()
+    .use("*", requireUser)
+    .route("/", listPublicAssistantsRoute)
+    .route("/", createPublicAssistantRoute)
+    .route("/", updatePublicAssistantRoute)
+    .route("/", deletePublicAssistantRoute)
+    .route("/", apiKeyRoutes)
+    .route("/", fileRoutes)
+    .route("/", searchRoute)
+    .route("/", chatRoutes);
+}

@@ -1,0 +1,36 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { writeBatch } from "../../db/client";
+import { knowledgeFiles, publicAssistants, visitorMessages, visitorSessions } from "../../db/schema";
+import { deleteAssistantKnowledge } from "../../knowledge";
+import type { ServiceContext } from "../context";
+import { requirePublicAssistant } from "./find-public-assistant";
+import { knowledgeStores } from "./knowledge-stores";
+import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
+
+/**
+ * Deletes an assistant and everything it owns: stored files (R2), chunks and their FTS rows
+ * (triggers), vectors, knowledge file rows, visitor sessions and messages. Outside stores go
+ * first and the rows last, so a failure part-way leaves the assistant in place and a retried
+ * DELETE finishes the job; nothing is ever orphaned without a row that points to it.
+ */
+export async function deletePublicAssistant({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { userId: string; assistantId: string };
+}): Promise<void> {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  const assistantId = assistant.id;
+  const files = await ctx.db.select({ r2Key: knowledgeFiles.r2Key }).from(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId));
+  await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
+  const removed = await deleteAssistantKnowledge({ db: ctx.env.DB, assistantId, vectors: knowledgeStores(ctx.env).vectors });
+  if (removed.vectorError) console.error(JSON.stringify({ assistantId, vectorError: removed.vectorError }));
+  const sessionsOfAssistant = ctx.db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.assistantId, assistantId));
+  await writeBatch(ctx.db, [
+    ctx.db.delete(visitorMessages).where(inArray(visitorMessages.sessionId, sessionsOfAssistant)),
+    ctx.db.delete(visitorSessions).where(eq(visitorSessions.assistantId, assistantId)),
+    ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId)),
+    ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
+  ]);
+}

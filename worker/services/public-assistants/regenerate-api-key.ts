@@ -1,0 +1,32 @@
+import { and, eq } from "drizzle-orm";
+import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
+import { publicAssistants } from "../../db/schema";
+import { notFound } from "../../http/errors";
+import type { ServiceContext } from "../context";
+import { encryptApiKey } from "./api-key-encryption";
+
+/**
+ * Replaces the assistant's API key and returns the new one. The old key stops working at once:
+ * lookups go by `api_key_hash`, which this single UPDATE replaces.
+ */
+export async function regenerateApiKey({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { userId: string; assistantId: string };
+}): Promise<string> {
+  const apiKey = generateApiKey();
+  const updated = await ctx.db
+    .update(publicAssistants)
+    .set({
+      apiKeyHash: await hashApiKey(apiKey),
+      apiKeyEncrypted: await encryptApiKey(ctx.env, input.assistantId, apiKey),
+      apiKeyMasked: maskApiKey(apiKey),
+      updatedAt: Date.now(),
+    })
+    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
+    .returning({ id: publicAssistants.id });
+  if (updated.length === 0) throw notFound();
+  return apiKey;
+}

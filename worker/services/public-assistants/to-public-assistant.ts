@@ -1,0 +1,134 @@
+import {
+  assistantConfigSchema,
+  assistantIntegrationSchema,
+  publicAssistantDefaults,
+  type AssistantConfig,
+  type AssistantIntegration,
+  type KnowledgeFile,
+  type PublicAssistant,
+  type PublicAssistantChanges,
+} from "../../../contract";
+import type { knowledgeFiles, publicAssistants } from "../../db/schema";
+
+export type PublicAssistantRow = typeof publicAssistants.$inferSelect;
+export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
+
+/**
+ * An assistant as the worker uses it (the widget, the chat): its settings parsed, no key material.
+ * What `findAssistantByKey` returns.
+ */
+export interface PublicAssistantRecord {
+  id: string;
+  userId: string;
+  name: string;
+  description: string;
+  isActive: boolean;
+  config: AssistantConfig;
+  integration: AssistantIntegration;
+  instructions: string;
+  /** Empty: any site may embed the widget. */
+  allowedOrigins: string[];
+  showSources: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const defaultConfig = (): AssistantConfig => structuredClone(publicAssistantDefaults.config) as AssistantConfig;
+const defaultIntegration = (): AssistantIntegration => ({ ...publicAssistantDefaults.integration });
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `changes` merged over `base`, field by field (customization too); undefined fields keep `base`. */
+export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChanges["config"]): AssistantConfig {
+  return {
+    maxMessagesPerSession: changes?.maxMessagesPerSession ?? base.maxMessagesPerSession,
+    dailyLimit: changes?.dailyLimit ?? base.dailyLimit,
+    allowAttachments: changes?.allowAttachments ?? base.allowAttachments,
+    customization: {
+      primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
+      headerText: changes?.customization?.headerText ?? base.customization.headerText,
+      welcomeMessage: changes?.customization?.welcomeMessage ?? base.customization.welcomeMessage,
+    },
+  };
+}
+
+export function mergeIntegration(base: AssistantIntegration, changes: PublicAssistantChanges["integration"]): AssistantIntegration {
+  return {
+    widgetPosition: changes?.widgetPosition ?? base.widgetPosition,
+    widgetSize: changes?.widgetSize ?? base.widgetSize,
+  };
+}
+
+/** Stored JSON → config; a damaged or older value falls back to the defaults rather than failing the list. */
+export function readConfig(json: string): AssistantConfig {
+  const parsed = assistantConfigSchema.safeParse(parseJson(json));
+  return parsed.success ? parsed.data : defaultConfig();
+}
+
+export function readIntegration(json: string): AssistantIntegration {
+  const parsed = assistantIntegrationSchema.safeParse(parseJson(json));
+  return parsed.success ? parsed.data : defaultIntegration();
+}
+
+function readOrigins(json: string): string[] {
+  const value = parseJson(json);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+export { defaultConfig, defaultIntegration };
+
+export function toPublicAssistantRecord(row: PublicAssistantRow): PublicAssistantRecord {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    description: row.description,
+    isActive: row.isActive,
+    config: readConfig(row.config),
+    integration: readIntegration(row.integration),
+    instructions: row.instructions,
+    allowedOrigins: readOrigins(row.allowedOrigins),
+    showSources: row.showSources,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function toKnowledgeFile(row: Pick<KnowledgeFileRow, "id" | "name" | "size" | "uploadedAt" | "status" | "error" | "chunkCount">): KnowledgeFile {
+  return {
+    _id: row.id,
+    name: row.name,
+    size: row.size,
+    uploadedAt: row.uploadedAt,
+    status: row.status,
+    error: row.error ?? null,
+    chunkCount: row.chunkCount,
+  };
+}
+
+/** The owner's view: masked key, files newest first, session count. */
+export function toPublicAssistant(row: PublicAssistantRow, files: KnowledgeFile[], totalSessions: number): PublicAssistant {
+  const record = toPublicAssistantRecord(row);
+  return {
+    _id: record.id,
+    name: record.name,
+    description: record.description,
+    isActive: record.isActive,
+    apiKey: row.apiKeyMasked,
+    config: record.config,
+    integration: record.integration,
+    instructions: record.instructions,
+    allowedOrigins: record.allowedOrigins,
+    showSources: record.showSources,
+    files,
+    stats: { totalSessions },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

@@ -1,0 +1,70 @@
+import { and, asc, eq, gt, or } from "drizzle-orm";
+import { visitorSessions } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { withMessages } from "./to-visitor-session";
+
+/** Sessions read per query while streaming an export. */
+const EXPORT_PAGE = 50;
+
+/**
+ * GET …/chats/export: the assistant's whole visitor history as one JSON document (the
+ * `chatHistoryExport` shape), streamed page by page so a long history never sits in memory.
+ * Sessions come oldest first, paged by (startedAt, id), so sessions started during the export
+ * are appended, never repeated or skipped; `total` closes the document and counts what was written.
+ */
+export async function exportVisitorSessions({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { userId: string; assistantId: string };
+}): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  const encoder = new TextEncoder();
+  let after: { startedAt: number; id: string } | null = null;
+  let written = 0;
+
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const head = { assistantId: assistant.id, assistantName: assistant.name, exportedAt: Date.now() };
+      controller.enqueue(encoder.encode(`${JSON.stringify(head).slice(0, -1)},"sessions":[`));
+    },
+    async pull(controller) {
+      try {
+        const cursor = after;
+        const page = await ctx.db
+          .select()
+          .from(visitorSessions)
+          .where(
+            and(
+              eq(visitorSessions.assistantId, assistant.id),
+              cursor
+                ? or(
+                    gt(visitorSessions.startedAt, cursor.startedAt),
+                    and(eq(visitorSessions.startedAt, cursor.startedAt), gt(visitorSessions.id, cursor.id)),
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(asc(visitorSessions.startedAt), asc(visitorSessions.id))
+          .limit(EXPORT_PAGE);
+        if (!page.length) {
+          controller.enqueue(encoder.encode(`],"total":${written}}`));
+          controller.close();
+          return;
+        }
+        const sessions = await withMessages(ctx, page);
+        const chunk = sessions.map((s, i) => (written + i > 0 ? "," : "") + JSON.stringify(s)).join("");
+        written += sessions.length;
+        const last = page[page.length - 1]!;
+        after = { startedAt: last.startedAt, id: last.id };
+        controller.enqueue(encoder.encode(chunk));
+      } catch (error) {
+        console.error(JSON.stringify({ assistantId: assistant.id, error: `export failed: ${String(error)}` }));
+        controller.error(error);
+      }
+    },
+  });
+  return { filename: `chat-history-${assistant.id}.json`, body };
+}

@@ -1,0 +1,67 @@
+import { asc, inArray } from "drizzle-orm";
+import type { VisitorMessage, VisitorSession } from "../../../contract";
+import { visitorMessages, type visitorSessions } from "../../db/schema";
+import type { ServiceContext } from "../context";
+
+type SessionRow = typeof visitorSessions.$inferSelect;
+type MessageRow = typeof visitorMessages.$inferSelect;
+
+function jsonArray(text: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** Stored JSON is written by the widget: read it defensively, keeping only the fields of the contract. */
+export function toVisitorMessage(row: MessageRow): VisitorMessage {
+  const files = jsonArray(row.files).map((f) => ({ name: str((f as { name?: unknown })?.name) }));
+  const sources = jsonArray(row.sources).map((s) => {
+    const source = (s ?? {}) as { fileId?: unknown; name?: unknown; excerpt?: unknown };
+    return { fileId: str(source.fileId), name: str(source.name), ...(typeof source.excerpt === "string" ? { excerpt: source.excerpt } : {}) };
+  });
+  return {
+    role: row.role,
+    content: { type: row.contentType, data: row.content },
+    files,
+    timestamp: row.createdAt,
+    ...(sources.length ? { sources } : {}),
+  };
+}
+
+export function toVisitorSession(row: SessionRow, messages: VisitorMessage[]): VisitorSession {
+  return {
+    _id: row.id,
+    sessionId: row.id,
+    messageCount: row.messageCount,
+    lastMessageAt: row.lastMessageAt ?? null,
+    sessionInfo: { referrer: row.referrer, startedAt: row.startedAt, origin: row.origin, userAgent: row.userAgent, locale: row.locale },
+    messages,
+  };
+}
+
+/** The sessions with their messages (oldest first), read in one query (at most ~50 sessions: D1 binds ≤ 100 values). */
+export async function withMessages(ctx: ServiceContext, sessions: SessionRow[]): Promise<VisitorSession[]> {
+  if (!sessions.length) return [];
+  const rows = await ctx.db
+    .select()
+    .from(visitorMessages)
+    .where(
+      inArray(
+        visitorMessages.sessionId,
+        sessions.map((s) => s.id),
+      ),
+    )
+    .orderBy(asc(visitorMessages.createdAt), asc(visitorMessages.id));
+  const bySession = new Map<string, VisitorMessage[]>();
+  for (const row of rows) {
+    const list = bySession.get(row.sessionId) ?? [];
+    list.push(toVisitorMessage(row));
+    bySession.set(row.sessionId, list);
+  }
+  return sessions.map((s) => toVisitorSession(s, bySession.get(s.id) ?? []));
+}
