@@ -317,9 +317,10 @@ export const publicAssistantUi = {
     noDescription: "No description",
     untitled: "Untitled assistant",
     apiKey: "API key",
-    copyKey: "Copy API key",
-    revealKey: "Show API key",
-    hideKey: "Hide API key",
+    /** Not "… API key": getByLabel('API key') must find the key field alone. */
+    copyKey: "Copy key",
+    revealKey: "Reveal key",
+    hideKey: "Hide key",
     messagesPerSession: "Messages per session",
     dailyLimit: "Daily limit",
     documents: "Documents",
@@ -452,4 +453,50 @@ export const publicAssistantUi = {
       confirm: "Regenerate",
     },
   },
+} as const;
+
+/**
+ * The widget's server messages: the `error` of a 4xx on /api/widget/*, and of a `message-error`
+ * frame on the widget's socket and SSE stream. Chosen for Tala.
+ */
+export const widgetMessages = {
+  sessionLimitReached: "You've reached the message limit for this conversation. Start a new conversation to keep chatting.",
+  dailyLimitReached: "This assistant has reached its daily message limit. Please try again tomorrow.",
+  unavailable: "This assistant is not available right now.",
+  originNotAllowed: "This website is not allowed to use this assistant.",
+  keyMissing: "This widget has no assistant key. Check the integration code.",
+  sessionNotFound: "This conversation was not found. Start a new conversation.",
+  tooManySessions: "Too many conversations were started from your network. Please try again later.",
+  tooManyMessages: "You are sending messages too quickly. Please wait a moment and try again.",
+  attachmentsNotAllowed: "This assistant does not accept attachments.",
+  emptyMessage: "Write a message first.",
+  messageTooLong: (max: number) => `A message can be at most ${max} characters long.`,
+  tooManyFiles: (max: number) => `Attach at most ${max} files to one message.`,
+  replyInProgress: "The assistant is still answering. Wait for it or stop it first.",
+  replyFailed: "The assistant could not answer right now. Please try again.",
+  invalidFrame: "This message could not be read. Please reload the page.",
+  websocketOnly: "This address accepts WebSocket connections only.",
+  /** Offline mode (no model configured): the answer is the best passages, labelled as excerpts. */
+  offlineIntro: "I can't generate answers right now, but here is what the documents say:",
+  offlineExcerpt: (index: number, name: string, excerpt: string) => `${index}. From "${name}":\n> ${excerpt.replace(/\n+/g, "\n> ")}`,
+  offlineSources: (names: readonly string[]) => `Sources: ${names.join(", ")}`,
+  offlineNothing:
+    "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
+} as const;
+
+/** The `error.message` of POST /api/v1/chat/completions refusals (OpenAI-style bodies). Chosen for Tala. */
+export const openAiCompatMessages = {
+  missingKey: "You didn't provide an API key. Send it as 'Authorization: Bearer <assistant API key>'.",
+  invalidKey: "Incorrect API key provided. Use the public assistant's API key from the Tala dashboard.",
+  invalidJson: "We could not parse the JSON body of your request.",
+  messagesRequired: "'messages' must be a non-empty array of { role, content } objects.",
+  noUserMessage: "'messages' must contain at least one message with role 'user'.",
+  invalidMessage: (index: number) => `messages[${index}] is not valid: role must be system, developer, user or assistant and content text.`,
+  tooManyMessages: (max: number) => `At most ${max} messages can be sent in one request.`,
+  messageTooLong: (max: number) => `A message can be at most ${max} characters long.`,
+  unavailable: widgetMessages.unavailable,
+  dailyLimitReached: widgetMessages.dailyLimitReached,
+  tooManyRequests: widgetMessages.tooManyMessages,
+  modelFailed: "The model could not answer right now. Please try again.",
+  internal: "The server had an error while processing your request. Please try again.",
 } as const;

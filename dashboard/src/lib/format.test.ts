@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayFirstName, formatTime, safeReturnTo } from "./format";
+import { displayFirstName, formatMegabytes, formatTime, safeReturnTo } from "./format";
 import { newGuestSessionId } from "./storage";
 import { parseTheme, resolveTheme } from "../stores/theme";
 
@@ -16,6 +16,27 @@ describe("formatTime", () => {
     const d = new Date(2025, 0, 5, 9, 7);
     expect(formatTime(d, "HH:mm")).toBe("09:07");
     expect(formatTime(d)).toBe("Jan 5, 2025 09:07");
+  });
+});
+
+describe("formatMegabytes", () => {
+  it("shows megabytes to 2 decimals", () => {
+    expect(formatMegabytes(0)).toBe("0.00 MB");
+    expect(formatMegabytes(1024 * 1024)).toBe("1.00 MB");
+    expect(formatMegabytes(15_728_640)).toBe("15.00 MB");
+    expect(formatMegabytes(1234)).toBe("0.00 MB");
+    expect(formatMegabytes(5_300)).toBe("0.01 MB");
+    expect(formatMegabytes(2_621_440)).toBe("2.50 MB");
+  });
+  it("says 'Size unknown' without a usable size", () => {
+    for (const bad of [undefined, null, Number.NaN, -1, Number.POSITIVE_INFINITY]) expect(formatMegabytes(bad)).toBe("Size unknown");
+  });
+});
+
+describe("formatTime elsewhere pattern", () => {
+  it("formats 'MMM d, yyyy HH:mm' with a two-digit day and midnight", () => {
+    expect(formatTime(new Date(2024, 11, 31, 0, 0), "MMM d, yyyy HH:mm")).toBe("Dec 31, 2024 00:00");
+    expect(formatTime(new Date(2026, 5, 9, 23, 59).getTime())).toBe("Jun 9, 2026 23:59");
   });
 });
 

@@ -1,5 +1,5 @@
 /** Small display helpers: names, dates in the spec's formats, safe return locations. */
-import { appMessages, appRoutes, timeFormat } from "../../../contract";
+import { appMessages, appRoutes, publicAssistantMessages, timeFormat } from "../../../contract";
 import type { User } from "../../../contract";
 
 /** The name the top bar shows: the user's first name, else 'User' (spec section 2). */
@@ -33,6 +33,15 @@ export function formatTime(value: number | Date, pattern: string = timeFormat.el
 export function formatDay(value: number | Date): string {
   const d = value instanceof Date ? value : new Date(value);
   return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
+}
+
+/**
+ * A file size in bytes as the spec shows it (section 3, "Knowledge file"): megabytes to 2 decimals,
+ * or 'Size unknown' when the size is missing or not a number.
+ */
+export function formatMegabytes(bytes: number | null | undefined): string {
+  if (typeof bytes !== "number" || !Number.isFinite(bytes) || bytes < 0) return publicAssistantMessages.sizeUnknown;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ButtonHTMLAttributes } from "react";
 import { Spinner } from "./spinner";
 
-export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
+export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger" | "destructive";
 export type ButtonSize = "sm" | "md" | "lg";
 
 const base =
@@ -14,6 +14,8 @@ const variants: Record<ButtonVariant, string> = {
   secondary: "border border-line-strong bg-surface text-fg shadow-xs hover:bg-subtle",
   ghost: "text-fg hover:bg-subtle",
   danger: "border border-danger-line bg-surface text-danger hover:bg-danger-soft",
+  /** A confirmed destructive action (the confirm button of a delete dialog). */
+  destructive: "bg-red-600 text-white shadow-sm hover:bg-red-700",
 };
 
 const sizes: Record<ButtonSize, string> = {

@@ -26,7 +26,8 @@ export function EmptyState({ icon, title, children }: { icon: ReactNode; title: 
   );
 }
 
-/** The frame of every /app page: centred, generous spacing. */
-export function PageContainer({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
-  return <div className={`mx-auto w-full px-4 py-8 sm:px-8 sm:py-10 ${narrow ? "max-w-3xl" : "max-w-5xl"}`}>{children}</div>;
+/** The frame of every /app page: centred, generous spacing. `wide` suits grids of cards. */
+export function PageContainer({ children, narrow = false, wide = false }: { children: ReactNode; narrow?: boolean; wide?: boolean }) {
+  const width = narrow ? "max-w-3xl" : wide ? "max-w-7xl" : "max-w-5xl";
+  return <div className={`mx-auto w-full px-4 py-8 sm:px-8 sm:py-10 ${width}`}>{children}</div>;
 }

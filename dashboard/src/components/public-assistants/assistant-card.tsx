@@ -1,0 +1,98 @@
+/**
+ * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge,
+ * the API key, the four figures, the knowledge files, and the buttons Upload Files, Get Code, Edit,
+ * View History, Regenerate Key and Delete. The card only reports what was clicked; the page acts.
+ */
+import { useId, type ReactNode } from "react";
+import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
+import { Button } from "../ui/button";
+import { CodeIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
+import { ApiKeyField } from "./api-key-field";
+import { KnowledgeFileList } from "./knowledge-file-list";
+
+const L = publicAssistantUi.card;
+
+export type CardAction = "upload" | "code" | "edit" | "history" | "regenerate" | "delete";
+
+function Stat({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className="rounded-lg bg-subtle px-3 py-2">
+      <dt className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</dt>
+      <dd className="mt-0.5 text-base font-semibold text-fg tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+export function AssistantCard({
+  assistant,
+  onAction,
+  onRemoveFile,
+}: {
+  assistant: PublicAssistant;
+  onAction: (action: CardAction, assistant: PublicAssistant) => void;
+  onRemoveFile: (assistant: PublicAssistant, file: KnowledgeFile) => void;
+}) {
+  const headingId = useId();
+  const act = (action: CardAction) => () => onAction(action, assistant);
+  return (
+    <article aria-labelledby={headingId} className="flex min-w-0 flex-col gap-4 rounded-xl border border-line bg-surface p-5 shadow-xs">
+      <header className="flex items-start gap-3">
+        <span
+          aria-hidden="true"
+          className="mt-1 size-3 shrink-0 rounded-full ring-2 ring-line"
+          style={{ backgroundColor: assistant.config.customization.primaryColor }}
+        />
+        <div className="min-w-0 flex-1">
+          <h3 id={headingId} className="truncate text-base font-semibold text-fg" title={assistant.name}>
+            {assistant.name || L.untitled}
+          </h3>
+          <p className={`mt-0.5 line-clamp-2 text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>
+            {assistant.description || L.noDescription}
+          </p>
+        </div>
+        <span
+          className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${
+            assistant.isActive ? "bg-success-soft text-success" : "bg-subtle text-muted ring-1 ring-line-strong"
+          }`}
+        >
+          {assistant.isActive ? L.active : L.inactive}
+        </span>
+      </header>
+
+      <ApiKeyField assistant={assistant} />
+
+      <dl className="grid grid-cols-2 gap-2">
+        <Stat label={L.messagesPerSession} value={assistant.config.maxMessagesPerSession} />
+        <Stat label={L.dailyLimit} value={assistant.config.dailyLimit} />
+        <Stat label={L.documents} value={assistant.files.length} />
+        <Stat label={L.totalSessions} value={assistant.stats.totalSessions} />
+      </dl>
+
+      <section aria-label={L.knowledgeBase} className="min-w-0">
+        <h4 className="mb-1.5 text-xs font-medium text-muted">{L.knowledgeBase}</h4>
+        <KnowledgeFileList files={assistant.files} onRemove={(file) => onRemoveFile(assistant, file)} />
+      </section>
+
+      <div className="mt-auto grid grid-cols-2 gap-2 border-t border-line pt-4 sm:grid-cols-3">
+        <Button variant="secondary" size="sm" onClick={act("upload")}>
+          <UploadIcon size={15} /> {L.uploadFiles}
+        </Button>
+        <Button variant="secondary" size="sm" onClick={act("code")}>
+          <CodeIcon size={15} /> {L.getCode}
+        </Button>
+        <Button variant="secondary" size="sm" onClick={act("edit")}>
+          <PencilIcon size={15} /> {L.edit}
+        </Button>
+        <Button variant="secondary" size="sm" onClick={act("history")}>
+          <HistoryIcon size={15} /> {L.viewHistory}
+        </Button>
+        <Button variant="secondary" size="sm" onClick={act("regenerate")}>
+          <KeyIcon size={15} /> {L.regenerateKey}
+        </Button>
+        <Button variant="danger" size="sm" onClick={act("delete")}>
+          <TrashIcon size={15} /> {L.delete}
+        </Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { publicAssistantBody, publicAssistantDefaults, type PublicAssistant } from "../../../../contract";
+import { defaultFormValues, formFieldOf, formValuesFrom, mapFieldErrors, parseOrigins, pickerColor, toRequestBody } from "./assistant-form";
+
+const assistant: PublicAssistant = {
+  _id: "pa_1",
+  name: "Docs bot",
+  description: "Answers from the docs",
+  isActive: false,
+  apiKey: "tala_pk_abcd…wxyz",
+  config: {
+    maxMessagesPerSession: 25,
+    dailyLimit: 500,
+    allowAttachments: true,
+    customization: { primaryColor: "#FF0000", headerText: "Help", welcomeMessage: "Hi!" },
+  },
+  integration: { widgetPosition: "top-left", widgetSize: "large" },
+  instructions: "Be brief.",
+  allowedOrigins: ["https://a.example", "https://b.example"],
+  showSources: false,
+  files: [],
+  stats: { totalSessions: 3 },
+  createdAt: 1,
+  updatedAt: 2,
+};
+
+describe("assistant form values", () => {
+  it("start from the spec's defaults for a new assistant", () => {
+    const body = toRequestBody(formValuesFrom(null));
+    expect(body).toMatchObject({
+      name: "",
+      description: "",
+      isActive: true,
+      config: {
+        maxMessagesPerSession: 10,
+        dailyLimit: 100,
+        allowAttachments: false,
+        customization: publicAssistantDefaults.config.customization,
+      },
+      integration: { widgetPosition: "bottom-right", widgetSize: "medium" },
+      allowedOrigins: [],
+    });
+    expect(publicAssistantBody.safeParse(body).success).toBe(true);
+    expect(formValuesFrom(undefined)).not.toBe(defaultFormValues);
+  });
+
+  it("preload everything of an assistant being edited, and send it back unchanged", () => {
+    const body = toRequestBody(formValuesFrom(assistant));
+    expect(body).toEqual({
+      name: assistant.name,
+      description: assistant.description,
+      isActive: false,
+      config: assistant.config,
+      integration: assistant.integration,
+      instructions: "Be brief.",
+      allowedOrigins: assistant.allowedOrigins,
+      showSources: false,
+    });
+  });
+
+  it("parse the limits as integers (bounds are the inputs' only)", () => {
+    const body = toRequestBody({ ...defaultFormValues, maxMessagesPerSession: " 12.7 ", dailyLimit: "0999" });
+    expect(body.config?.maxMessagesPerSession).toBe(12);
+    expect(body.config?.dailyLimit).toBe(999);
+    const empty = toRequestBody({ ...defaultFormValues, maxMessagesPerSession: "" });
+    expect(Number.isNaN(empty.config?.maxMessagesPerSession)).toBe(true);
+    expect(JSON.parse(JSON.stringify(empty)).config.maxMessagesPerSession).toBeNull();
+  });
+
+  it("read allowed origins one per line", () => {
+    expect(parseOrigins(" https://a.example \r\n\n https://b.example\n  ")).toEqual(["https://a.example", "https://b.example"]);
+    expect(parseOrigins("")).toEqual([]);
+  });
+
+  it("give the colour picker a valid #rrggbb", () => {
+    expect(pickerColor("#ABCDEF")).toBe("#abcdef");
+    expect(pickerColor("red")).toBe("#2962ff");
+  });
+
+  it("map the server's field paths to fields and the tab that shows them", () => {
+    expect(formFieldOf("config.dailyLimit")).toBe("dailyLimit");
+    expect(formFieldOf("config.customization.primaryColor")).toBe("primaryColor");
+    expect(formFieldOf("integration.widgetSize")).toBe("widgetSize");
+    expect(formFieldOf("allowedOrigins.2")).toBe("allowedOrigins");
+    expect(mapFieldErrors({ "config.maxMessagesPerSession": "too many", name: "too long", other: "x" })).toEqual({
+      errors: { maxMessagesPerSession: "too many", name: "too long" },
+      tab: "limits",
+    });
+    expect(mapFieldErrors({ "allowedOrigins.0": "bad" }).tab).toBe("widget");
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The Create/Edit dialog's values (spec section 4): a new assistant starts from the contract's
+ * defaults, an edit preloads everything. Numbers stay text while typed and are parsed as integers on
+ * save (spec section 5: bounds are on the inputs only, no other check before saving). Pure, unit-tested.
+ */
+import {
+  publicAssistantDefaults as D,
+  type PublicAssistant,
+  type PublicAssistantBody,
+  type WidgetPosition,
+  type WidgetSize,
+} from "../../../../contract";
+
+export interface AssistantFormValues {
+  name: string;
+  description: string;
+  isActive: boolean;
+  maxMessagesPerSession: string;
+  dailyLimit: string;
+  primaryColor: string;
+  headerText: string;
+  welcomeMessage: string;
+  allowAttachments: boolean;
+  instructions: string;
+  showSources: boolean;
+  widgetPosition: WidgetPosition;
+  widgetSize: WidgetSize;
+  /** One origin per line. */
+  allowedOrigins: string;
+}
+
+export type AssistantFormTab = "basic" | "limits" | "widget";
+
+export const defaultFormValues: AssistantFormValues = {
+  name: D.name,
+  description: D.description,
+  isActive: D.isActive,
+  maxMessagesPerSession: String(D.config.maxMessagesPerSession),
+  dailyLimit: String(D.config.dailyLimit),
+  primaryColor: D.config.customization.primaryColor,
+  headerText: D.config.customization.headerText,
+  welcomeMessage: D.config.customization.welcomeMessage,
+  allowAttachments: D.config.allowAttachments,
+  instructions: "",
+  showSources: true,
+  widgetPosition: D.integration.widgetPosition,
+  widgetSize: D.integration.widgetSize,
+  allowedOrigins: "",
+};
+
+export function formValuesFrom(assistant: PublicAssistant | null | undefined): AssistantFormValues {
+  if (!assistant) return { ...defaultFormValues };
+  const { config, integration } = assistant;
+  return {
+    name: assistant.name,
+    description: assistant.description,
+    isActive: assistant.isActive,
+    maxMessagesPerSession: String(config.maxMessagesPerSession),
+    dailyLimit: String(config.dailyLimit),
+    primaryColor: config.customization.primaryColor,
+    headerText: config.customization.headerText,
+    welcomeMessage: config.customization.welcomeMessage,
+    allowAttachments: config.allowAttachments,
+    instructions: assistant.instructions,
+    showSources: assistant.showSources,
+    widgetPosition: integration.widgetPosition,
+    widgetSize: integration.widgetSize,
+    allowedOrigins: assistant.allowedOrigins.join("\n"),
+  };
+}
+
+/** parseInt in base 10. Not a number → NaN, which JSON sends as null and the server names the field. */
+export const parseInteger = (value: string): number => Number.parseInt(value.trim(), 10);
+
+/** Non-empty trimmed lines. */
+export function parseOrigins(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** A colour the native picker can show (#rrggbb), else the default. */
+export function pickerColor(value: string): string {
+  return /^#[0-9a-f]{6}$/i.test(value.trim()) ? value.trim().toLowerCase() : D.config.customization.primaryColor.toLowerCase();
+}
+
+/** The POST/PUT body: every field the dialog shows. */
+export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
+  return {
+    name: v.name,
+    description: v.description,
+    isActive: v.isActive,
+    config: {
+      maxMessagesPerSession: parseInteger(v.maxMessagesPerSession),
+      dailyLimit: parseInteger(v.dailyLimit),
+      allowAttachments: v.allowAttachments,
+      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage },
+    },
+    integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
+    instructions: v.instructions,
+    allowedOrigins: parseOrigins(v.allowedOrigins),
+    showSources: v.showSources,
+  };
+}
+
+/** The server's field path (`config.dailyLimit`, `allowedOrigins.2`) → the form field it belongs to. */
+export function formFieldOf(serverField: string): keyof AssistantFormValues | null {
+  const [head, second, third] = serverField.split(".");
+  if (head === "config") {
+    if (second === "customization") return (third as keyof AssistantFormValues) ?? null;
+    return (second as keyof AssistantFormValues) ?? null;
+  }
+  if (head === "integration") return (second as keyof AssistantFormValues) ?? null;
+  return (head as keyof AssistantFormValues) ?? null;
+}
+
+const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
+  name: "basic",
+  description: "basic",
+  isActive: "basic",
+  maxMessagesPerSession: "limits",
+  dailyLimit: "limits",
+  primaryColor: "limits",
+  headerText: "limits",
+  welcomeMessage: "limits",
+  allowAttachments: "limits",
+  instructions: "limits",
+  showSources: "limits",
+  widgetPosition: "widget",
+  widgetSize: "widget",
+  allowedOrigins: "widget",
+};
+
+/** Server field errors → form field errors (first message per field) and the tab of the first one. */
+export function mapFieldErrors(fields: Record<string, string>): { errors: Partial<Record<keyof AssistantFormValues, string>>; tab: AssistantFormTab | null } {
+  const errors: Partial<Record<keyof AssistantFormValues, string>> = {};
+  let tab: AssistantFormTab | null = null;
+  for (const [key, message] of Object.entries(fields)) {
+    const field = formFieldOf(key);
+    if (!field || !(field in tabOfField)) continue;
+    errors[field] ??= message;
+    tab ??= tabOfField[field];
+  }
+  return { errors, tab };
+}

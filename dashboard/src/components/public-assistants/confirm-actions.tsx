@@ -1,0 +1,75 @@
+/**
+ * The screen's confirmed actions: Delete (assistant), Regenerate Key and removing a knowledge file.
+ * Each asks first (spec section 8 "Confirmations"; Regenerate Key's question is Tala's own, since the
+ * old key stops working on the owner's site at once), then calls the API, toasts, and reloads.
+ */
+import { useState } from "react";
+import {
+  confirmations,
+  publicAssistantMessages as M,
+  publicAssistantUi,
+  successMessages,
+  type KnowledgeFile,
+  type PublicAssistant,
+} from "../../../../contract";
+import { publicAssistantsApi } from "../../lib/public-assistants-api";
+import { failureToast, usePublicAssistants } from "../../stores/public-assistants";
+import { toast } from "../../stores/toast";
+import { ConfirmDialog } from "../ui/dialog";
+import { deleteFileFailureText } from "./failure-text";
+
+export type PendingConfirmation =
+  | { kind: "delete"; assistant: PublicAssistant }
+  | { kind: "regenerate"; assistant: PublicAssistant }
+  | { kind: "deleteFile"; assistant: PublicAssistant; file: KnowledgeFile };
+
+const C = publicAssistantUi.confirm;
+
+export function ConfirmActions({ pending, onDone }: { pending: PendingConfirmation; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const { load, setFullKey, forgetKey } = usePublicAssistants.getState();
+
+  const run = async () => {
+    setBusy(true);
+    const { assistant } = pending;
+    try {
+      if (pending.kind === "delete") {
+        await publicAssistantsApi.remove(assistant._id);
+        forgetKey(assistant._id);
+        toast({ variant: "success", description: successMessages.assistantDeleted });
+      } else if (pending.kind === "regenerate") {
+        setFullKey(assistant._id, await publicAssistantsApi.regenerateKey(assistant._id));
+        toast({ variant: "success", description: successMessages.keyRegenerated });
+      } else {
+        await publicAssistantsApi.deleteFile(assistant._id, pending.file._id);
+        toast({ variant: "success", description: successMessages.fileDeleted });
+      }
+    } catch (err) {
+      if (pending.kind === "delete") failureToast(err, M.deleteFailed);
+      else if (pending.kind === "regenerate") failureToast(err, M.regenerateKeyFailed);
+      else toast({ variant: "destructive", title: M.deleteFileTitle, description: deleteFileFailureText(err) });
+    }
+    onDone();
+    void load({ quiet: true });
+  };
+
+  const text =
+    pending.kind === "delete"
+      ? { ...confirmations.deleteAssistant, confirm: C.delete }
+      : pending.kind === "regenerate"
+        ? { title: C.regenerate.title, description: C.regenerate.description, confirm: C.regenerate.confirm }
+        : { ...confirmations.deleteFile, confirm: C.delete };
+
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onDone())}
+      title={text.title}
+      description={text.description}
+      confirmLabel={text.confirm}
+      cancelLabel={C.cancel}
+      busy={busy}
+      onConfirm={run}
+    />
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * Tabs (WAI-ARIA tabs pattern): a tablist of buttons, arrow keys / Home / End move between tabs and
+ * select them, only the selected tab is in the Tab order, each panel is labelled by its tab.
+ */
+import { useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+
+export interface TabItem<K extends string> {
+  key: K;
+  label: string;
+}
+
+export function useTabIds(prefix?: string) {
+  const id = useId();
+  const base = prefix ?? id;
+  return {
+    tab: (key: string) => `${base}-tab-${key}`,
+    panel: (key: string) => `${base}-panel-${key}`,
+  };
+}
+
+export function TabList<K extends string>({
+  items,
+  value,
+  onChange,
+  label,
+  ids,
+  className = "",
+}: {
+  items: readonly TabItem<K>[];
+  value: K;
+  onChange: (key: K) => void;
+  label: string;
+  ids: ReturnType<typeof useTabIds>;
+  className?: string;
+}) {
+  const refs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const index = items.findIndex((t) => t.key === value);
+    let next = -1;
+    if (e.key === "ArrowRight") next = (index + 1) % items.length;
+    else if (e.key === "ArrowLeft") next = (index - 1 + items.length) % items.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = items.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    const key = items[next]!.key;
+    onChange(key);
+    refs.current[key]?.focus();
+  };
+  return (
+    <div
+      role="tablist"
+      aria-label={label}
+      onKeyDown={onKeyDown}
+      className={`flex gap-1 rounded-lg bg-subtle p-1 ${className}`}
+    >
+      {items.map((t) => {
+        const selected = t.key === value;
+        return (
+          <button
+            key={t.key}
+            ref={(el) => {
+              refs.current[t.key] = el;
+            }}
+            type="button"
+            role="tab"
+            id={ids.tab(t.key)}
+            aria-selected={selected}
+            aria-controls={ids.panel(t.key)}
+            tabIndex={selected ? 0 : -1}
+            onClick={() => onChange(t.key)}
+            className={`flex-1 rounded-md px-2 py-1.5 text-sm leading-tight font-medium transition-colors sm:flex-none sm:whitespace-nowrap sm:px-3 focus-visible:outline-2 focus-visible:outline-accent ${
+              selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"
+            }`}
+          >
+            {t.label}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+export function TabPanel({ tabKey, ids, children, className = "" }: { tabKey: string; ids: ReturnType<typeof useTabIds>; children: ReactNode; className?: string }) {
+  return (
+    <div role="tabpanel" id={ids.panel(tabKey)} aria-labelledby={ids.tab(tabKey)} tabIndex={0} className={`focus:outline-none focus-visible:outline-2 focus-visible:outline-accent ${className}`}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The Public Assistants API (spec section 7), one function per call, each response parsed with the
+ * contract's schema. The file upload goes through XMLHttpRequest instead of the shared client,
+ * because only XHR reports upload progress; it sends the same Authorization header and cookies.
+ */
+import { z } from "zod";
+import {
+  apiKeyResponse,
+  chatDebugResponse,
+  chatHistory,
+  chatHistoryExport,
+  chatHistoryResponse,
+  errorBodySchema,
+  httpClientMessages,
+  integrationCodeResponse,
+  knowledgeSearchResponse,
+  knowledgeUpload,
+  knowledgeUploadResponse,
+  publicAssistantListResponse,
+  publicAssistantResponse,
+  api as apiConfig,
+  type ChatHistoryResponse,
+  type KnowledgeSearchResponse,
+  type KnowledgeUploadResponse,
+  type PublicAssistant,
+  type PublicAssistantBody,
+} from "../../../contract";
+import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
+
+const base = "/public-assistants";
+const path = (id: string, rest = "") => `${base}/${encodeURIComponent(id)}${rest}`;
+
+/** Progress of one upload request: bytes sent so far and the total (both 0 when unknown). */
+export type UploadProgress = (loaded: number, total: number) => void;
+
+export interface UploadOptions {
+  onProgress?: UploadProgress;
+  signal?: AbortSignal;
+}
+
+/** The filename the spec gives an exported history. */
+export const exportFileName = (id: string) => `chat-history-${id}.json`;
+
+/**
+ * Reads an upload's answer: a 2xx body must match the contract (an empty body fails: spec section 5,
+ * "an upload is treated as failed if the response has no data"); anything else becomes an ApiError
+ * carrying the server's `error` when the envelope is there.
+ */
+export function readUploadResponse(status: number, text: string): KnowledgeUploadResponse {
+  let raw: unknown;
+  try {
+    raw = text ? JSON.parse(text) : null;
+  } catch {
+    raw = null;
+  }
+  if (status >= 200 && status < 300) {
+    const parsed = knowledgeUploadResponse.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    throw new ApiError({ message: httpClientMessages.invalidResponse, status, code: "INVALID_RESPONSE" });
+  }
+  const envelope = errorBodySchema.safeParse(raw);
+  if (envelope.success) {
+    const b = envelope.data;
+    throw new ApiError({ message: b.error, status, code: b.code, fields: b.fields, requestId: b.requestId, fromServer: true });
+  }
+  if (status === 0) throw new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
+  throw new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
+}
+
+/**
+ * POST …/files as multipart (repeated field `files`) with upload progress. Not retried: a retried
+ * upload could add the same documents twice. No 10 s timeout either: the server extracts and indexes
+ * the files before it answers, which takes longer than that for a large PDF.
+ */
+export function uploadWithProgress(url: string, files: readonly File[], options: UploadOptions = {}): Promise<KnowledgeUploadResponse> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const file of files) form.append(knowledgeUpload.fieldName, file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("accept", "application/json");
+    const auth = authorizationHeader();
+    if (auth) xhr.setRequestHeader("authorization", auth);
+    xhr.upload.onprogress = (e) => options.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => {
+      try {
+        resolve(readUploadResponse(xhr.status, xhr.responseText));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" }));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
+    options.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+export function createPublicAssistantsApi(client: ApiClient, basePath: string = apiConfig.basePath) {
+  return {
+    list: async (signal?: AbortSignal): Promise<PublicAssistant[]> =>
+      (await client.get(base, { schema: publicAssistantListResponse, signal })).assistants,
+    create: async (body: PublicAssistantBody): Promise<PublicAssistant> =>
+      (await client.post(base, body, { schema: publicAssistantResponse })).assistant,
+    update: async (id: string, body: PublicAssistantBody): Promise<PublicAssistant> =>
+      (await client.put(path(id), body, { schema: publicAssistantResponse })).assistant,
+    remove: (id: string) => client.delete(path(id)),
+    rawApiKey: async (id: string): Promise<string> => (await client.get(path(id, "/raw-api-key"), { schema: apiKeyResponse })).apiKey,
+    regenerateKey: async (id: string): Promise<string> =>
+      (await client.post(path(id, "/regenerate-key"), undefined, { schema: apiKeyResponse })).apiKey,
+    integrationCode: (id: string) => client.get(path(id, "/integration-code"), { schema: integrationCodeResponse }),
+    uploadFiles: (id: string, files: readonly File[], options?: UploadOptions) =>
+      uploadWithProgress(`${basePath}${path(id, "/files")}`, files, options),
+    deleteFile: (id: string, fileId: string) => client.delete(path(id, `/files/${encodeURIComponent(fileId)}`)),
+    search: (id: string, q: string, signal?: AbortSignal): Promise<KnowledgeSearchResponse> =>
+      client.get(`${path(id, "/search")}?${new URLSearchParams({ q })}`, { schema: knowledgeSearchResponse, signal }),
+    chats: (id: string, page: number, signal?: AbortSignal): Promise<ChatHistoryResponse> =>
+      client.get(`${path(id, "/chats")}?${new URLSearchParams({ page: String(page), limit: String(chatHistory.pageSize) })}`, {
+        schema: chatHistoryResponse,
+        signal,
+      }),
+    /**
+     * GET …/chats/export: the whole history. The body is checked against the contract, and the
+     * file saved is the server's JSON as sent (parsing would drop fields a newer server adds).
+     */
+    exportChats: async (id: string): Promise<Blob> => {
+      const raw = await client.get(path(id, "/chats/export"), { schema: z.unknown() });
+      if (!chatHistoryExport.safeParse(raw).success) {
+        throw new ApiError({ message: httpClientMessages.invalidResponse, status: 200, code: "INVALID_RESPONSE" });
+      }
+      return new Blob([JSON.stringify(raw, null, 2)], { type: "application/json" });
+    },
+    debug: async (id: string) => (await client.get(path(id, "/chats/debug"), { schema: chatDebugResponse })).stats,
+  };
+}
+
+export type PublicAssistantsApi = ReturnType<typeof createPublicAssistantsApi>;
+
+export const publicAssistantsApi: PublicAssistantsApi = createPublicAssistantsApi(apiClient);

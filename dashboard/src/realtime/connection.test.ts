@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { realtimeMessages, type ServerFrame } from "../../../contract";
+import { createChatConnection } from "./connection";
+import type { ConnectionStatus } from "./policy";
+
+/** A WebSocket double the test drives: open(), receive(), drop(). */
+class FakeSocket extends EventTarget {
+  static all: FakeSocket[] = [];
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  readyState = 0;
+  binaryType = "blob";
+  sent: string[] = [];
+  constructor(readonly url: string) {
+    super();
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
+  receive(data: string) {
+    this.dispatchEvent(new MessageEvent("message", { data }));
+  }
+  drop() {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "" }));
+  }
+}
+
+const latest = () => FakeSocket.all.at(-1)!;
+const response = (status: number) => Promise.resolve(new Response(null, { status }));
+
+function connect(over: Partial<Parameters<typeof createChatConnection>[0]> = {}) {
+  const frames: ServerFrame[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => response(400));
+  const connection = createChatConnection({
+    host: "tala.test",
+    protocol: "wss",
+    roomId: "user-u1",
+    token: "tala_abc",
+    onEvent: (f) => frames.push(f),
+    onStatus: (s) => statuses.push(s),
+    WebSocket: FakeSocket,
+    fetch: fetch as unknown as typeof globalThis.fetch,
+    ...over,
+  });
+  return { connection, frames, statuses, fetch };
+}
+
+/** Lets partysocket's zero-delay first attempt (and any timers up to `ms`) run. */
+const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
+
+describe("createChatConnection", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("connects to the room with the credential and passes on only frames that match the contract", async () => {
+    const { connection, frames, statuses } = connect();
+    await tick();
+    const url = new URL(latest().url);
+    expect(`${url.protocol}//${url.host}${url.pathname}`).toBe("wss://tala.test/parties/chat/user-u1");
+    expect(url.searchParams.get("token")).toBe("tala_abc");
+    latest().open();
+    expect(statuses.at(-1)).toEqual({ state: "open", reconnected: false });
+    latest().receive('{"event":"thinking","data":{"chatId":"c","messageId":"m"}}');
+    latest().receive("not json");
+    latest().receive('{"event":"thinking","data":{}}');
+    latest().receive('{"event":"surprise","data":{}}');
+    expect(frames).toEqual([{ event: "thinking", data: { chatId: "c", messageId: "m" } }]);
+    connection.close();
+  });
+
+  it("sends frames with isGuest and userId, and refuses to send without a connection", async () => {
+    const { connection } = connect();
+    expect(connection.sendMessage({ content: "hi", files: [] })).toEqual({ ok: false, error: realtimeMessages.noActiveConnection });
+    await tick();
+    latest().open();
+    const sent = connection.sendMessage({ content: "hi", files: [] });
+    expect(sent.ok).toBe(true);
+    const frame = JSON.parse(latest().sent.at(-1)!);
+    expect(frame).toEqual({ event: "send-message", data: { content: "hi", files: [], clientMessageId: sent.ok ? sent.clientMessageId : "", isGuest: false, userId: "u1" } });
+    connection.stop("c1");
+    expect(JSON.parse(latest().sent.at(-1)!)).toEqual({ event: "stop", data: { chatId: "c1" } });
+    connection.close();
+    expect(connection.join("c1")).toEqual({ ok: false, error: realtimeMessages.noActiveConnection });
+  });
+
+  it("marks guest frames and uses the guest id", async () => {
+    const { connection } = connect({ roomId: "guest-1700000000000-abcd12", token: undefined, guestSessionId: "guest-1700000000000-abcd12" });
+    await tick();
+    expect(new URL(latest().url).searchParams.get("guestSessionId")).toBe("guest-1700000000000-abcd12");
+    latest().open();
+    connection.sendMessage({ content: "hi", files: [] });
+    expect(JSON.parse(latest().sent.at(-1)!).data).toMatchObject({ isGuest: true });
+    expect(JSON.parse(latest().sent.at(-1)!).data.userId).toBeUndefined();
+    connection.close();
+  });
+
+  it("reconnects after a drop, says so, and re-joins the watched chats", async () => {
+    const { connection, statuses } = connect();
+    await tick();
+    latest().open();
+    connection.join("chat-1");
+    latest().drop();
+    expect(statuses.at(-1)).toEqual({ state: "reconnecting", attempt: 1, reason: "network", lost: true });
+    await tick(999);
+    expect(FakeSocket.all).toHaveLength(1);
+    await tick(1);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().open();
+    expect(statuses.at(-1)).toEqual({ state: "open", reconnected: true });
+    expect(latest().sent.map((s) => JSON.parse(s))).toContainEqual({ event: "join-chat-1", data: {} });
+    connection.close();
+  });
+
+  it("gives up at once when the server refuses the credential (probe answers 401)", async () => {
+    const { connection, statuses, fetch } = connect();
+    fetch.mockImplementation(() => response(401));
+    await tick();
+    latest().drop();
+    await tick();
+    expect(String(fetch.mock.calls[0]![0])).toBe("https://tala.test/parties/chat/user-u1?token=tala_abc");
+    expect(statuses.at(-1)).toEqual({ state: "failed", reason: "auth" });
+    await tick(20_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    connection.close();
+  });
+
+  it("tries 5 times, 1 s growing to 5 s apart, then reports 'Unable to reconnect'", async () => {
+    const { connection, statuses } = connect();
+    await tick();
+    const startedAt: number[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const before = FakeSocket.all.length;
+      latest().drop();
+      const t0 = Date.now();
+      while (FakeSocket.all.length === before) await tick(1);
+      startedAt.push(Date.now() - t0);
+      expect(statuses.at(-1)).toMatchObject({ state: "reconnecting", attempt });
+    }
+    expect(startedAt).toEqual([1000, 1500, 2250, 3375, 5000]);
+    latest().drop();
+    expect(statuses.at(-1)).toEqual({ state: "failed", reason: "exhausted" });
+    await tick(30_000);
+    expect(FakeSocket.all).toHaveLength(6);
+    connection.close();
+  });
+});

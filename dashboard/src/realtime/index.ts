@@ -1,0 +1,11 @@
+export { createChatConnection, type ChatConnection, type ChatConnectionOptions, type OutgoingMessage, type SendResult } from "./connection";
+export {
+  classifyProbe,
+  messageErrorToast,
+  reconnectDelays,
+  socketOptions,
+  statusToast,
+  type ConnectionStatus,
+  type FailureReason,
+  type StatusToast,
+} from "./policy";
