@@ -216,8 +216,8 @@ export const knowledgeLimits = {
   maxOfficeXmlBytes: 400 * 1024 * 1024,
   maxMammothXmlBytes: 5 * 1024 * 1024,
   maxSheetJsXmlBytes: 10 * 1024 * 1024,
-  /** Legacy .xls files are parsed whole by SheetJS (~17× their size in memory): larger ones are refused. */
-  maxXlsBytes: 4 * 1024 * 1024,
+  /** Legacy .xls files are parsed whole by SheetJS (~25× their size in memory): larger ones are refused. */
+  maxXlsBytes: 2.5 * 1024 * 1024,
   /** PDF pages read. */
   maxPdfPages: 5_000,
   /** Chunker budget: a chunk aims at `targetTokens`, never passes `maxTokens`, repeats ~15% as overlap. */
@@ -283,4 +283,49 @@ export const guestSession = {
   idleTtlMs: 24 * 60 * 60 * 1000,
   /** The spec's guest id form: guest-{timestamp}-{random}. */
   idPattern: /^guest-\d{10,16}-[A-Za-z0-9]{4,64}$/,
+} as const;
+
+/**
+ * The embeddable widget's server side (not in the spec; chosen for Tala): the key's header and
+ * query name, wire limits of a visitor message, per-IP throttles (held in the RateLimiter Durable
+ * Object, exact under concurrency), and how much context an answer gets.
+ */
+export const widget = {
+  keyHeader: "X-Assistant-Key",
+  keyQuery: "key",
+  /** Characters of one visitor message, attachments per message and extracted text per attachment. */
+  maxMessageChars: 4_000,
+  maxFiles: 3,
+  maxFileNameChars: 255,
+  maxFileTextChars: 20_000,
+  maxReferrerChars: 2_048,
+  maxLocaleChars: 35,
+  maxSessionIdChars: 100,
+  maxClientMessageIdChars: 100,
+  /** Earlier messages of the session sent to the model, and added to the retrieval query. */
+  historyMessages: 10,
+  historyChars: 12_000,
+  retrievalTurns: 2,
+  /** Passages retrieved per question, and characters of each put into the prompt. */
+  retrievalResults: 6,
+  passageChars: 1_500,
+  /** Passages quoted in offline mode (no model). */
+  offlineExcerpts: 3,
+  /** Per-IP throttles (`limit` calls per `windowMs`), across all assistants. */
+  throttles: {
+    sessionCreate: { limit: 30, windowMs: 60 * 60 * 1000 },
+    message: { limit: 30, windowMs: 60 * 1000 },
+  },
+  /** The daily limit counts per UTC day; the per-session counter lives this long after its first message. */
+  sessionCounterWindowMs: 30 * 24 * 60 * 60 * 1000,
+} as const;
+
+/** POST /api/v1/chat/completions (chosen for Tala). */
+export const openAiCompat = {
+  /** The model name answered when the request names none. */
+  defaultModel: "tala-assistant",
+  maxMessages: 100,
+  maxMessageChars: 32_000,
+  /** Messages before the last user message sent to the model as history. */
+  historyMessages: 10,
 } as const;

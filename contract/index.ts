@@ -7,3 +7,6 @@ export * from "./routes";
 export * from "./schemas/chat";
 export * from "./schemas/realtime";
 export * from "./schemas/public-assistants";
+export * from "./schemas/widget";
+export * from "./schemas/openai-compat";
+export * from "./widget-strings";

@@ -7,6 +7,7 @@ import { AppError } from "./http/errors";
 import type { AppEnv } from "./http/context";
 import { apiRoutes } from "./routes";
 import { partyRoutes } from "./routes/parties";
+import { widgetSocketRoutes } from "./routes/widget/socket";
 import { serveStatic } from "./static";
 
 /** Builds the Worker's Hono app: request ids, logging, the error envelope, /api and the static fallback. */
@@ -52,6 +53,7 @@ export function createApp() {
     const body: ErrorBody = { error: serverMessages.notFound, code: "NOT_FOUND", requestId: c.get("requestId") };
     return c.json(body, 404);
   });
+  app.route("/parties/widget", widgetSocketRoutes());
   app.route("/parties", partyRoutes());
   app.get("*", serveStatic);
   app.all("*", (c) => c.redirect("/", 302));

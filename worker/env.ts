@@ -1,5 +1,6 @@
 import type { ChatRoom } from "./durable-objects/chat-room";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
+import type { WidgetRoom } from "./durable-objects/widget-room";
 import type { VectorizeLike } from "./knowledge";
 import type { WorkersAiBinding } from "./models/workers-ai";
 import type { IngestQueueMessage } from "./services/public-assistants/enqueue-embeddings";
@@ -11,6 +12,8 @@ export interface Env {
   ASSETS: Fetcher;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
+  /** Widget visitor sessions' sockets: one room per visitor session, partyserver. */
+  WIDGET_ROOM: DurableObjectNamespace<WidgetRoom>;
   /** Workers AI, in production only (no local emulation): the model when LLM_BASE_URL is unset. */
   AI?: WorkersAiBinding;
   /** Queue `tala-ingest`: knowledge files waiting for embeddings (consumed by worker/queues/ingest.ts). */

@@ -3,6 +3,7 @@ import { handleIngestBatch } from "./queues/ingest";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { ChatRoom } from "./durable-objects/chat-room";
+export { WidgetRoom } from "./durable-objects/widget-room";
 
 const app = createApp();
 

@@ -32,6 +32,16 @@ export class RateLimiter extends DurableObject<Env> {
     return { allowed: true, remaining: limit - this.count, resetAt };
   }
 
+  /**
+   * Gives back `cost` a caller consumed and then could not use (a widget message passed its
+   * session counter but was refused by the daily one). Never goes below zero.
+   */
+  async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
+    this.count = Math.max(0, this.count - cost);
+    void this.ctx.storage.put("count", this.count);
+    return { allowed: this.count < limit, remaining: Math.max(0, limit - this.count), resetAt };
+  }
+
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
     return { allowed: this.count < limit, remaining: Math.max(0, limit - this.count), resetAt };
   }

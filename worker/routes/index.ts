@@ -8,6 +8,8 @@ import { chatRoutes } from "./chats";
 import { modelRoutes, settingsRoutes } from "./models";
 import { projectRoutes } from "./projects";
 import { publicAssistantRoutes } from "./public-assistants";
+import { v1Routes } from "./v1";
+import { widgetRoutes } from "./widget";
 
 /** Every /api route, one sub-app per resource folder. */
 export function apiRoutes() {
@@ -21,5 +23,7 @@ export function apiRoutes() {
   api.route("/public-assistants", publicAssistantRoutes());
   api.route("/models", modelRoutes());
   api.route("/settings", settingsRoutes());
+  api.route("/widget", widgetRoutes());
+  api.route("/v1", v1Routes());
   return api;
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { widgetMessages } from "../messages";
+import { formatWidgetSseEvent, parseWidgetClientFrame, parseWidgetServerFrame, parseWidgetSseEvent, widgetClientFrames } from "./widget";
+
+describe("widget frames", () => {
+  it("parses send-message and stop, and refuses anything else with a safe message", () => {
+    const send = parseWidgetClientFrame(JSON.stringify(widgetClientFrames.sendMessage({ content: "hi", clientMessageId: "c1" })));
+    expect(send).toEqual({ ok: true, frame: { event: "send-message", data: { content: "hi", files: [], clientMessageId: "c1" } } });
+    expect(parseWidgetClientFrame(JSON.stringify(widgetClientFrames.stop()))).toEqual({ ok: true, frame: { event: "stop", data: {} } });
+    expect(parseWidgetClientFrame("{")).toEqual({ ok: false, error: widgetMessages.invalidFrame });
+    expect(parseWidgetClientFrame(JSON.stringify({ event: "join-x", data: {} }))).toEqual({ ok: false, error: widgetMessages.invalidFrame });
+    expect(parseWidgetClientFrame(JSON.stringify({ event: "send-message", data: { content: " ", clientMessageId: "c" } }))).toEqual({ ok: false, error: widgetMessages.emptyMessage });
+  });
+
+  it("round-trips a server frame through SSE and the socket", () => {
+    const frame = { event: "remaining-messages" as const, data: { remaining: 3, limit: 10 } };
+    const sse = formatWidgetSseEvent(frame);
+    expect(sse).toBe('event: remaining-messages\ndata: {"remaining":3,"limit":10}\n\n');
+    expect(parseWidgetSseEvent("remaining-messages", '{"remaining":3,"limit":10}')).toEqual(frame);
+    expect(parseWidgetServerFrame(JSON.stringify(frame))).toEqual(frame);
+    expect(parseWidgetServerFrame(JSON.stringify({ event: "remaining-messages", data: { remaining: -1, limit: 1 } }))).toBeNull();
+  });
+});

@@ -1,0 +1,240 @@
+/**
+ * The embeddable widget's protocol (DESIGN.md "Contracts" → Widget over HTTP, Realtime).
+ *
+ * HTTP (key in the `X-Assistant-Key` header, CORS for any allowed Origin, no cookies):
+ *   GET  /api/widget/config                      → widgetConfigResponse
+ *   POST /api/widget/sessions                    createWidgetSessionBody → widgetSessionResponse (201 new, 200 resumed)
+ *   GET  /api/widget/sessions/{id}               → widgetSessionResponse
+ *   POST /api/widget/sessions/{id}/messages      widgetSendMessageData → text/event-stream of widget server events
+ * Socket: `/parties/widget/{sessionId}?key=…`, frames `{ event, data }`: `send-message` and `stop` in,
+ * `thinking`, `message-delta`, `new-message`, `message-error`, `remaining-messages` out.
+ *
+ * The frames reuse the chat's data shapes (schemas/realtime.ts): `chatId` there is the visitor
+ * session id here. Both ends parse every frame and body they receive with these schemas.
+ */
+import { z } from "zod";
+import { widget, widgetPositions, widgetSizes } from "../constants";
+import { widgetMessages } from "../messages";
+import { chatMessageSchema } from "./chat";
+import { messageDeltaData, partiesPrefix, remainingMessagesData, thinkingData } from "./realtime";
+
+/** The party (Durable Object namespace) of widget visitor sessions. */
+export const widgetParty = "widget";
+/** Path of a visitor session's socket, without the query (`?key=`). */
+export const widgetRoomPath = (sessionId: string) => `/${partiesPrefix}/${widgetParty}/${encodeURIComponent(sessionId)}`;
+
+/** The widget's HTTP paths (relative to the server's origin). */
+export const widgetApiPaths = {
+  config: "/api/widget/config",
+  sessions: "/api/widget/sessions",
+  session: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}`,
+  messages: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages`,
+} as const;
+
+// ---- GET /api/widget/config ----------------------------------------------------------------
+
+export const widgetConfigResponse = z.object({
+  assistant: z.object({
+    id: z.string(),
+    name: z.string(),
+    headerText: z.string(),
+    welcomeMessage: z.string(),
+    primaryColor: z.string(),
+    position: z.enum(widgetPositions),
+    size: z.enum(widgetSizes),
+    allowAttachments: z.boolean(),
+    showSources: z.boolean(),
+  }),
+  limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
+});
+export type WidgetConfigResponse = z.infer<typeof widgetConfigResponse>;
+
+// ---- Sessions ------------------------------------------------------------------------------
+
+export const widgetSessionIdSchema = z.string().trim().min(1).max(widget.maxSessionIdChars);
+
+/**
+ * POST /api/widget/sessions. `visitorSessionId` resumes that session when it exists and belongs
+ * to this assistant; otherwise (unknown, another assistant's, omitted) a new session is started.
+ */
+export const createWidgetSessionBody = z.object({
+  visitorSessionId: widgetSessionIdSchema.optional(),
+  /** The page the widget runs on (document.referrer or location.href). */
+  referrer: z.string().max(widget.maxReferrerChars).optional().default(""),
+  /** The visitor's language (navigator.language), e.g. "fr-FR". */
+  locale: z.string().max(widget.maxLocaleChars).optional().default(""),
+});
+export type CreateWidgetSessionBody = z.input<typeof createWidgetSessionBody>;
+
+/** A knowledge file an answer drew on; `excerpt` is the passage used. */
+export const widgetSourceSchema = z.object({ fileId: z.string(), name: z.string(), excerpt: z.string() });
+export type WidgetSource = z.infer<typeof widgetSourceSchema>;
+
+/**
+ * A visitor session's message: the chat message shape (`chatId` is the visitor session id, role
+ * `user` for the visitor, `assistant` for answers) plus the sources an answer drew on (present
+ * when the owner turned showSources on and the answer used any).
+ */
+export const widgetMessageSchema = chatMessageSchema.extend({ sources: z.array(widgetSourceSchema).optional() });
+export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
+
+/** Messages the visitor may still send: in this session, and today across the assistant. */
+export const widgetRemainingSchema = z.object({ session: z.number().int().min(0), daily: z.number().int().min(0) });
+export type WidgetRemaining = z.infer<typeof widgetRemainingSchema>;
+
+/** POST /api/widget/sessions and GET /api/widget/sessions/{id}: messages oldest first. */
+export const widgetSessionResponse = z.object({
+  sessionId: z.string(),
+  messages: z.array(widgetMessageSchema),
+  remaining: widgetRemainingSchema,
+});
+export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
+
+// ---- client → server (socket frames, and the body of POST …/messages) ----------------------
+
+export const widgetAttachedFileSchema = z.object({
+  name: z.string().trim().min(1).max(widget.maxFileNameChars),
+  /** Text the widget extracted from the file; it reaches the model (bounded), only the name is kept. */
+  text: z.string().max(widget.maxFileTextChars).optional().default(""),
+});
+
+/** `send-message` on the socket; the JSON body of POST /api/widget/sessions/{id}/messages. */
+export const widgetSendMessageData = z
+  .object({
+    content: z.string().max(widget.maxMessageChars, { error: widgetMessages.messageTooLong(widget.maxMessageChars) }),
+    files: z
+      .array(widgetAttachedFileSchema)
+      .max(widget.maxFiles, { error: widgetMessages.tooManyFiles(widget.maxFiles) })
+      .optional()
+      .default([]),
+    /** The widget's own id for the pending message, echoed back so it can swap it for the saved one. */
+    clientMessageId: z.string().min(1).max(widget.maxClientMessageIdChars),
+  })
+  .refine((d) => d.content.trim().length > 0 || d.files.length > 0, { error: widgetMessages.emptyMessage });
+export type WidgetSendMessageData = z.input<typeof widgetSendMessageData>;
+
+/** `stop`: end the answer being written, keeping its text (status stopped). Data may be `{}`. */
+export const widgetStopData = z.looseObject({});
+
+export type WidgetClientFrame =
+  | { event: "send-message"; data: z.output<typeof widgetSendMessageData> }
+  | { event: "stop"; data: Record<string, unknown> };
+export type WidgetClientFrameResult = { ok: true; frame: WidgetClientFrame } | { ok: false; error: string };
+
+const envelope = z.object({ event: z.string().min(1).max(200), data: z.unknown().optional() });
+
+/** Parses a frame a widget sent. Never throws; `error` is safe to show (a widgetMessages text). */
+export function parseWidgetClientFrame(raw: unknown): WidgetClientFrameResult {
+  let json: unknown;
+  try {
+    json = typeof raw === "string" ? JSON.parse(raw) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const env = envelope.safeParse(json);
+  if (!env.success) return { ok: false, error: widgetMessages.invalidFrame };
+  const { event, data } = env.data;
+  if (event === "send-message") {
+    const parsed = widgetSendMessageData.safeParse(data);
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? widgetMessages.invalidFrame };
+    return { ok: true, frame: { event, data: parsed.data } };
+  }
+  if (event === "stop") return { ok: true, frame: { event, data: {} } };
+  return { ok: false, error: widgetMessages.invalidFrame };
+}
+
+/** Builders for the frames a widget sends. */
+export const widgetClientFrames = {
+  sendMessage: (data: WidgetSendMessageData) => ({ event: "send-message" as const, data }),
+  stop: () => ({ event: "stop" as const, data: {} }),
+};
+
+// ---- server → client (socket frames, and SSE events `event: <name>` + `data: <json>`) -----------
+
+/**
+ * Why a message was refused, for widgets that change their UI (disable the input, offer a new
+ * conversation). `error` always carries the text to show.
+ */
+export const widgetRefusalReasons = [
+  "session-limit",
+  "daily-limit",
+  "rate-limited",
+  "unavailable",
+  "origin-not-allowed",
+  "session-not-found",
+  "invalid",
+  "reply-in-progress",
+  "reply-failed",
+] as const;
+export type WidgetRefusalReason = (typeof widgetRefusalReasons)[number];
+
+/** `thinking` and `message-delta`: the chat's shapes, `chatId` = visitor session id. */
+export const widgetThinkingData = thinkingData;
+export const widgetMessageDeltaData = messageDeltaData;
+
+/**
+ * A saved message: the visitor's (echoing `clientMessageId`) or the final answer (status complete
+ * or stopped). `sources` repeats `message.sources` for the answer when the owner shows sources.
+ */
+export const widgetNewMessageData = z.object({
+  message: widgetMessageSchema,
+  clientMessageId: z.string().optional(),
+  sources: z.array(widgetSourceSchema).optional(),
+});
+
+/** Something failed or was refused; `message` is a failed answer's saved partial text. */
+export const widgetMessageErrorData = z.object({
+  error: z.string(),
+  reason: z.enum(widgetRefusalReasons).optional(),
+  chatId: z.string().optional(),
+  messageId: z.string().optional(),
+  clientMessageId: z.string().optional(),
+  message: widgetMessageSchema.optional(),
+});
+
+/**
+ * After every answer (and every refusal by a limit): `remaining` is the smaller of the session's
+ * and the day's remaining messages, `limit` the limit of that same counter (the session's on a tie).
+ */
+export const widgetRemainingMessagesData = remainingMessagesData;
+
+export const widgetServerFrameSchema = z.discriminatedUnion("event", [
+  z.object({ event: z.literal("thinking"), data: widgetThinkingData }),
+  z.object({ event: z.literal("message-delta"), data: widgetMessageDeltaData }),
+  z.object({ event: z.literal("new-message"), data: widgetNewMessageData }),
+  z.object({ event: z.literal("message-error"), data: widgetMessageErrorData }),
+  z.object({ event: z.literal("remaining-messages"), data: widgetRemainingMessagesData }),
+]);
+export type WidgetServerFrame = z.infer<typeof widgetServerFrameSchema>;
+export type WidgetServerEvent = WidgetServerFrame["event"];
+export const widgetServerEvents = ["thinking", "message-delta", "new-message", "message-error", "remaining-messages"] as const;
+
+/** Parses a socket frame the server sent; null for anything that does not match (never throws). */
+export function parseWidgetServerFrame(raw: unknown): WidgetServerFrame | null {
+  if (typeof raw !== "string") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = widgetServerFrameSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Parses one SSE event of POST …/messages (its `event:` name and `data:` text); null when it does not match. */
+export function parseWidgetSseEvent(event: string, data: string): WidgetServerFrame | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = widgetServerFrameSchema.safeParse({ event, data: json });
+  return parsed.success ? parsed.data : null;
+}
+
+/** Formats one server frame as an SSE event (`event:` + `data:` + blank line). */
+export function formatWidgetSseEvent(frame: WidgetServerFrame): string {
+  return `event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The embeddable widget's own interface text in its three languages (chosen for Tala; the spec
+ * does not show the visitor widget). English reuses the contract's messages where one exists, so
+ * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
+ * imports this file directly and must not pull in zod.
+ */
+import { publicAssistantMessages as P, widgetMessages as W } from "./messages";
+
+export const widgetLocales = ["en", "fr", "ar"] as const;
+export type WidgetLocale = (typeof widgetLocales)[number];
+/** Locales written right to left: the panel gets dir="rtl". */
+export const rtlWidgetLocales: readonly WidgetLocale[] = ["ar"];
+
+export interface WidgetStrings {
+  openChat: string;
+  closeChat: string;
+  messageLabel: string;
+  placeholder: string;
+  send: string;
+  stop: string;
+  retry: string;
+  newConversation: string;
+  attach: string;
+  removeFile: (name: string) => string;
+  thinking: string;
+  you: string;
+  assistant: string;
+  sources: string;
+  stopped: string;
+  remaining: (n: number) => string;
+  sessionLimitReached: string;
+  dailyLimitReached: string;
+  loadFailed: string;
+  sendFailed: string;
+  invalidFileType: (file: string) => string;
+  fileTooLarge: (file: string) => string;
+  tooManyFiles: (max: number) => string;
+  messageTooLong: (max: number) => string;
+}
+
+export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
+  en: {
+    openChat: "Open chat",
+    closeChat: "Close chat",
+    messageLabel: "Message",
+    placeholder: "Type your message…",
+    send: "Send",
+    stop: "Stop",
+    retry: "Retry",
+    newConversation: "New conversation",
+    attach: "Attach a file",
+    removeFile: (name) => `Remove ${name}`,
+    thinking: "The assistant is typing…",
+    you: "You",
+    assistant: "Assistant",
+    sources: "Sources",
+    stopped: "Stopped",
+    remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
+    sessionLimitReached: W.sessionLimitReached,
+    dailyLimitReached: W.dailyLimitReached,
+    loadFailed: "The chat could not load. Please try again later.",
+    sendFailed: "Your message could not be sent. Check your connection and try again.",
+    invalidFileType: P.invalidFileType,
+    fileTooLarge: P.fileTooLarge,
+    tooManyFiles: W.tooManyFiles,
+    messageTooLong: W.messageTooLong,
+  },
+  fr: {
+    openChat: "Ouvrir le chat",
+    closeChat: "Fermer le chat",
+    messageLabel: "Message",
+    placeholder: "Écrivez votre message…",
+    send: "Envoyer",
+    stop: "Arrêter",
+    retry: "Réessayer",
+    newConversation: "Nouvelle conversation",
+    attach: "Joindre un fichier",
+    removeFile: (name) => `Retirer ${name}`,
+    thinking: "L'assistant écrit…",
+    you: "Vous",
+    assistant: "Assistant",
+    sources: "Sources",
+    stopped: "Arrêté",
+    remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
+    sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
+    dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
+    loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
+    sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
+    invalidFileType: (file) => `${file} n'est pas un type de fichier pris en charge.`,
+    fileTooLarge: (file) => `${file} dépasse la limite de 15 Mo.`,
+    tooManyFiles: (max) => `Joignez au plus ${max} fichiers à un message.`,
+    messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
+  },
+  ar: {
+    openChat: "فتح المحادثة",
+    closeChat: "إغلاق المحادثة",
+    messageLabel: "الرسالة",
+    placeholder: "اكتب رسالتك…",
+    send: "إرسال",
+    stop: "إيقاف",
+    retry: "إعادة المحاولة",
+    newConversation: "محادثة جديدة",
+    attach: "إرفاق ملف",
+    removeFile: (name) => `إزالة ${name}`,
+    thinking: "المساعد يكتب…",
+    you: "أنت",
+    assistant: "المساعد",
+    sources: "المصادر",
+    stopped: "تم الإيقاف",
+    remaining: (n) => `الرسائل المتبقية: ${n}`,
+    sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
+    dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
+    loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
+    sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
+    invalidFileType: (file) => `${file} ليس نوع ملف مدعومًا.`,
+    fileTooLarge: (file) => `${file} يتجاوز حد 15 ميغابايت.`,
+    tooManyFiles: (max) => `أرفق ${max} ملفات على الأكثر بالرسالة الواحدة.`,
+    messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
+  },
+};

@@ -1,0 +1,170 @@
+import { Hono, type Context } from "hono";
+import {
+  openAiChatRequest,
+  openAiCompat,
+  openAiCompatMessages as M,
+  openAiMessageSchema,
+  type OpenAiChatCompletion,
+  type OpenAiChatCompletionChunk,
+  type OpenAiMessage,
+} from "../../../contract";
+import type { AppEnv } from "../../http/context";
+import { AppError } from "../../http/errors";
+import { serviceContext } from "../../http/service-context";
+import { estimateTokens } from "../../knowledge";
+import { retryAfterSeconds } from "../../services/rate-limit";
+import { consumeVisitorMessage } from "../../services/widget/widget-limits";
+import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
+import type { HistoryTurn } from "../../widget/prompt";
+import { widgetCaller } from "../widget/caller";
+import { openAiError } from "./openai-errors";
+
+const textOf = (m: OpenAiMessage): string =>
+  typeof m.content === "string"
+    ? m.content
+    : Array.isArray(m.content)
+      ? m.content.map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : "")).join("")
+      : "";
+
+interface Conversation {
+  question: string;
+  history: HistoryTurn[];
+  callerInstructions: string;
+}
+
+/** The request's messages → the last user message, the turns before it, and the caller's system text. */
+function readConversation(raw: unknown[]): Conversation | Response {
+  const messages: OpenAiMessage[] = [];
+  for (const [i, item] of raw.entries()) {
+    const parsed = openAiMessageSchema.safeParse(item);
+    if (!parsed.success) return openAiError(400, "invalid_request_error", M.invalidMessage(i), "invalid_value");
+    if (textOf(parsed.data).length > openAiCompat.maxMessageChars) return openAiError(400, "invalid_request_error", M.messageTooLong(openAiCompat.maxMessageChars), "string_above_max_length");
+    messages.push(parsed.data);
+  }
+  const last = messages.findLastIndex((m) => m.role === "user");
+  if (last < 0) return openAiError(400, "invalid_request_error", M.noUserMessage, "invalid_value");
+  const history = messages
+    .slice(0, last)
+    .filter((m): m is OpenAiMessage & { role: "user" | "assistant" } => m.role === "user" || m.role === "assistant")
+    .map((m) => ({ role: m.role, content: textOf(m) }))
+    .slice(-openAiCompat.historyMessages);
+  const callerInstructions = messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map(textOf)
+    .join("\n\n");
+  return { question: textOf(messages[last]!), history, callerInstructions };
+}
+
+/** The key's assistant, or the OpenAI-style refusal (401 bad key, 403 inactive or origin). */
+async function authorize(c: Context<AppEnv>) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
+  if (!match) return openAiError(401, "invalid_request_error", M.missingKey, "missing_api_key");
+  try {
+    return await widgetCaller(c, match[1], "when-present");
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === "UNAUTHORIZED") return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
+    return openAiError(403, "permission_error", error.message, error.message === M.unavailable ? "assistant_unavailable" : "origin_not_allowed");
+  }
+}
+
+/**
+ * POST /chat/completions: OpenAI's Chat Completions, answered by the public assistant whose API
+ * key is the Bearer token, from its knowledge base (the widget's retrieval and prompt). `model`
+ * is accepted and echoed; the caller's system messages are added to the assistant's instructions.
+ * Each request counts one message against the assistant's daily limit (no session limit: an API
+ * caller has no visitor session). Nothing is saved to the visitor history.
+ */
+export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions", async (c) => {
+  const caller = await authorize(c);
+  if (caller instanceof Response) return caller;
+  const { assistant } = caller;
+
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return openAiError(400, "invalid_request_error", M.invalidJson);
+  }
+  const request = openAiChatRequest.safeParse(raw);
+  if (!request.success) {
+    const tooMany = Array.isArray((raw as { messages?: unknown })?.messages) && (raw as { messages: unknown[] }).messages.length > openAiCompat.maxMessages;
+    return openAiError(400, "invalid_request_error", tooMany ? M.tooManyMessages(openAiCompat.maxMessages) : M.messagesRequired, "invalid_value");
+  }
+  const conversation = readConversation(request.data.messages);
+  if (conversation instanceof Response) return conversation;
+
+  const admission = await consumeVisitorMessage(c.env, {
+    session: null,
+    assistantId: assistant.id,
+    maxMessagesPerSession: assistant.config.maxMessagesPerSession,
+    dailyLimit: assistant.config.dailyLimit,
+  });
+  if (!admission.allowed) {
+    const retryAfter = admission.daily ? String(retryAfterSeconds(admission.daily)) : "60";
+    return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": retryAfter });
+  }
+
+  const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
+  const created = Math.floor(Date.now() / 1000);
+  const model = request.data.model || openAiCompat.defaultModel;
+  const base: Omit<KnowledgeAnswerInput, "onDelta" | "signal"> = {
+    env: serviceContext(c).env,
+    assistant,
+    question: conversation.question,
+    history: conversation.history,
+    files: [],
+    locale: "",
+    callerInstructions: conversation.callerInstructions,
+  };
+
+  if (!request.data.stream) {
+    let answer;
+    try {
+      answer = await answerFromKnowledge({ ...base, signal: new AbortController().signal, onDelta: () => {} });
+    } catch (error) {
+      console.error(JSON.stringify({ event: "openai-compat-failed", assistantId: assistant.id, error: String(error) }));
+      return openAiError(500, "api_error", M.internal);
+    }
+    if (answer.outcome.status === "error") return openAiError(503, "api_error", M.modelFailed, "model_unavailable");
+    const promptTokens = estimateTokens(conversation.question) + conversation.history.reduce((n, t) => n + estimateTokens(t.content), 0);
+    const completionTokens = estimateTokens(answer.text);
+    const body: OpenAiChatCompletion = {
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [{ index: 0, message: { role: "assistant", content: answer.text }, finish_reason: "stop" }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    };
+    return c.json(body);
+  }
+
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const encoder = new TextEncoder();
+  // The caller hung up: stop the model (nothing is saved for API calls).
+  const controller = new AbortController();
+  const write = (line: string) => writer.write(encoder.encode(`data: ${line}\n\n`)).catch(() => controller.abort());
+  const chunk = (delta: OpenAiChatCompletionChunk["choices"][number]["delta"], finish: "stop" | null = null) =>
+    write(JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] } satisfies OpenAiChatCompletionChunk));
+  const run = (async () => {
+    void chunk({ role: "assistant", content: "" });
+    try {
+      const answer = await answerFromKnowledge({ ...base, signal: controller.signal, onDelta: (delta) => void chunk({ content: delta }) });
+      if (answer.outcome.status === "error") {
+        // Headers are sent: OpenAI's streams report a failure as an error object in the stream.
+        void write(JSON.stringify({ error: { message: M.modelFailed, type: "api_error", code: "model_unavailable", param: null } }));
+      } else void chunk({}, "stop");
+    } catch (error) {
+      console.error(JSON.stringify({ event: "openai-compat-failed", assistantId: assistant.id, error: String(error) }));
+      void write(JSON.stringify({ error: { message: M.internal, type: "api_error", code: null, param: null } }));
+    }
+    void write("[DONE]");
+    await writer.close().catch(() => {});
+  })();
+  c.executionCtx.waitUntil(run);
+  return new Response(readable, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-store, no-transform", "x-accel-buffering": "no" },
+  });
+});

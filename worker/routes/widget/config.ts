@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import type { WidgetConfigResponse } from "../../../contract";
+import type { AppEnv } from "../../http/context";
+import { keyHeader, widgetCaller } from "./caller";
+
+/** GET /config → what the widget needs to draw itself: looks, limits, whether it shows sources and takes files. */
+export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => {
+  const { assistant } = await widgetCaller(c, keyHeader(c));
+  const body: WidgetConfigResponse = {
+    assistant: {
+      id: assistant.id,
+      name: assistant.name,
+      headerText: assistant.config.customization.headerText,
+      welcomeMessage: assistant.config.customization.welcomeMessage,
+      primaryColor: assistant.config.customization.primaryColor,
+      position: assistant.integration.widgetPosition,
+      size: assistant.integration.widgetSize,
+      allowAttachments: assistant.config.allowAttachments,
+      showSources: assistant.showSources,
+    },
+    limits: { maxMessagesPerSession: assistant.config.maxMessagesPerSession, dailyLimit: assistant.config.dailyLimit },
+  };
+  // Settings change in the dashboard at any time: never cached.
+  c.header("cache-control", "no-store");
+  return c.json(body);
+});

@@ -1,0 +1,14 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/context";
+import { widgetConfigRoute } from "./config";
+import { widgetCors } from "./cors";
+import { widgetMessageRoutes } from "./messages";
+import { widgetSessionRoutes } from "./sessions";
+
+/**
+ * /api/widget: the embeddable widget's HTTP API (contract/schemas/widget.ts), called from other
+ * sites with the assistant's key in X-Assistant-Key. CORS on every route; no cookies.
+ */
+export function widgetRoutes() {
+  return new Hono<AppEnv>().use("*", widgetCors).route("/", widgetConfigRoute).route("/", widgetSessionRoutes).route("/", widgetMessageRoutes);
+}

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { widget, widgetMessages } from "../../../contract";
+import { clientIp } from "../../http/client-ip";
+import type { AppEnv } from "../../http/context";
+import { invalid } from "../../http/errors";
+import { serviceContext } from "../../http/service-context";
+import { requireVisitorSession } from "../../services/widget/visitor-session-rows";
+import { getWidgetRoom } from "../../widget/get-widget-room";
+import { WIDGET_IDENTITY_HEADER, type WidgetIdentity } from "../../widget/room-identity";
+import { widgetCaller } from "./caller";
+
+/**
+ * /parties/widget/{visitorSessionId}?key=…: a visitor session's WebSocket. Before the room (a
+ * Durable Object) is touched the worker checks the key (401), that the assistant is active (403),
+ * the Origin against the allowlist (403) and that the session is this assistant's (404); the room
+ * receives who it is in WIDGET_IDENTITY_HEADER (a value the client sent under that name is
+ * replaced). A plain GET that passes every check answers 400 websocketOnly.
+ */
+export function widgetSocketRoutes() {
+  return new Hono<AppEnv>().get("/:sessionId", async (c) => {
+    const sessionId = c.req.param("sessionId");
+    const caller = await widgetCaller(c, c.req.query(widget.keyQuery));
+    await requireVisitorSession(serviceContext(c), { assistantId: caller.assistant.id, sessionId });
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw invalid(widgetMessages.websocketOnly);
+    const identity: WidgetIdentity = { assistantId: caller.assistant.id, sessionId, keyHash: caller.keyHash, origin: caller.origin, ip: clientIp(c) };
+    const request = new Request(c.req.raw);
+    request.headers.set(WIDGET_IDENTITY_HEADER, JSON.stringify(identity));
+    request.headers.set("x-partykit-room", sessionId);
+    return getWidgetRoom(c.env, sessionId).fetch(request);
+  });
+}

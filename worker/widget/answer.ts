@@ -1,0 +1,90 @@
+import { widget, type WidgetSource } from "../../contract";
+import { replyFailureMessage } from "../chat/model-failure";
+import type { Env } from "../env";
+import { hybridSearch } from "../knowledge";
+import { getModelProvider } from "../models";
+import { knowledgeStores } from "../services/public-assistants/knowledge-stores";
+import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
+import { buildKnowledgePrompt, citedSources, offlineAnswer, retrievalQuery, sourcesOf, type AttachedText, type HistoryTurn, type Passage } from "./prompt";
+
+export interface KnowledgeAnswerInput {
+  env: Env;
+  assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions">;
+  question: string;
+  /** Earlier turns of the conversation, oldest first. */
+  history: readonly HistoryTurn[];
+  files: readonly AttachedText[];
+  locale: string;
+  callerInstructions?: string;
+  signal: AbortSignal;
+  /** Each piece of the answer as it is written; `offset` is where it starts in the text. */
+  onDelta: (delta: string, offset: number) => void;
+}
+
+export type AnswerOutcome = { status: "complete" | "stopped" } | { status: "error"; error: string };
+
+export interface KnowledgeAnswer {
+  text: string;
+  /** The files the answer drew on (one per file, best first). */
+  sources: WidgetSource[];
+  outcome: AnswerOutcome;
+  /** True when no model is configured and the answer is the passages themselves. */
+  offline: boolean;
+}
+
+/**
+ * One answer of a public assistant, whatever the transport (socket, SSE, OpenAI-compatible):
+ * retrieves the passages for the question (hybrid search: BM25, plus vectors when embeddings are
+ * configured), asks the model with the knowledge prompt and streams its text through `onDelta`.
+ * With no model (offline mode) the answer is the best passages, labelled as excerpts. A model
+ * failure keeps the text so far and reports `error` with a message safe to show. Retrieval
+ * failures throw (the caller reports a failed reply).
+ */
+export async function answerFromKnowledge(input: KnowledgeAnswerInput): Promise<KnowledgeAnswer> {
+  const { embedder, vectors } = knowledgeStores(input.env);
+  const found = await hybridSearch({
+    db: input.env.DB,
+    assistantId: input.assistant.id,
+    query: retrievalQuery(input.question, input.history),
+    embedder,
+    vectors,
+    k: widget.retrievalResults,
+  });
+  if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId: input.assistant.id, error: found.vectorError }));
+  const passages: Passage[] = found.hits;
+
+  const provider = getModelProvider(input.env);
+  if (!provider) {
+    const text = offlineAnswer(passages);
+    input.onDelta(text, 0);
+    return { text, sources: sourcesOf(passages.slice(0, widget.offlineExcerpts)), outcome: { status: "complete" }, offline: true };
+  }
+
+  const messages = buildKnowledgePrompt({
+    assistantName: input.assistant.name,
+    instructions: input.assistant.instructions,
+    callerInstructions: input.callerInstructions,
+    passages,
+    history: input.history,
+    question: input.question,
+    files: input.files,
+    locale: input.locale,
+  });
+  let text = "";
+  let outcome: AnswerOutcome = { status: "complete" };
+  try {
+    for await (const delta of provider.stream({ messages, signal: input.signal })) {
+      const offset = text.length;
+      text += delta;
+      input.onDelta(delta, offset);
+    }
+    if (input.signal.aborted) outcome = { status: "stopped" };
+  } catch (error) {
+    if (input.signal.aborted) outcome = { status: "stopped" };
+    else {
+      console.error(JSON.stringify({ event: "widget-model-failed", assistantId: input.assistant.id, kind: (error as { kind?: string }).kind, error: String(error) }));
+      outcome = { status: "error", error: replyFailureMessage(error) };
+    }
+  }
+  return { text, sources: passages.length ? citedSources(text, sourcesOf(passages)) : [], outcome, offline: false };
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/**
+ * Who a widget socket belongs to, established by the worker (routes/widget/socket.ts) before the
+ * room is touched and handed to it in WIDGET_IDENTITY_HEADER. The room trusts the header (only
+ * the worker reaches it) but checks it names the room's own session. The key travels as its hash
+ * only: the room looks the assistant up by it on every message, so a regenerated key or a
+ * deactivated assistant stops an open socket at once.
+ */
+export const widgetIdentitySchema = z.object({
+  assistantId: z.string().min(1),
+  sessionId: z.string().min(1),
+  keyHash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The socket's normalised Origin ("" for none), checked against the allowlist on every message. */
+  origin: z.string(),
+  ip: z.string(),
+});
+export type WidgetIdentity = z.infer<typeof widgetIdentitySchema>;
+
+export const WIDGET_IDENTITY_HEADER = "x-tala-widget-identity";
+
+export function readWidgetIdentity(request: Request, roomName: string): WidgetIdentity | null {
+  try {
+    const parsed = widgetIdentitySchema.safeParse(JSON.parse(request.headers.get(WIDGET_IDENTITY_HEADER) ?? "null"));
+    return parsed.success && parsed.data.sessionId === roomName ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
