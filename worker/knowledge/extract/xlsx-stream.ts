@@ -1,0 +1,143 @@
+import { knowledgeLimits, knowledgeMessages } from "../../../contract";
+import { KnowledgeError } from "../errors";
+import type { ExtractedDocument } from "../types";
+import { readZipText, streamZipText, type ZipEntry } from "../zip";
+import { BlockCollector, TableWriter, decodeEntities } from "./collector";
+import { XmlStream, attribute } from "./xml-stream";
+
+/**
+ * Excel (.xlsx) read as a stream, for workbooks too large for SheetJS inside a Worker (SheetJS
+ * holds every sheet's XML and cell objects: ~7× their size). The shared strings are read once
+ * (they are the workbook's text and must stay in memory), then each sheet is inflated and
+ * scanned row by row into the same output as `extractSpreadsheet`: a heading per sheet and rows
+ * "Header: value". Values are written as stored: numbers and dates unformatted (a date is its
+ * serial number), booleans as TRUE/FALSE.
+ */
+export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[], name: string, out = new BlockCollector()): Promise<ExtractedDocument> {
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const workbook = byName.get("xl/workbook.xml");
+  if (!workbook) throw new KnowledgeError("damaged", knowledgeMessages.damaged(name));
+  const sheets = await sheetList(bytes, workbook, byName.get("xl/_rels/workbook.xml.rels"));
+  const shared = byName.get("xl/sharedStrings.xml");
+  const strings = shared ? await sharedStrings(bytes, shared) : [];
+
+  let cells = 0;
+  for (const sheet of sheets) {
+    if (out.full) break;
+    const entry = byName.get(sheet.path);
+    if (!entry) continue;
+    out.heading(sheet.name, 2);
+    const table = new TableWriter(out);
+    let rows = 0;
+    let row: string[] | null = null;
+    let column = 0;
+    let type = "";
+    let value = "";
+    let inValue = false;
+    let stop = false;
+    const scanner = new XmlStream({
+      open(tag, attributes, selfClosing) {
+        if (tag === "row") {
+          row = [];
+          column = 0;
+          if (selfClosing) row = null;
+        } else if (tag === "c" && row) {
+          const ref = attribute(attributes, "r");
+          column = ref ? columnIndex(ref) : column;
+          type = attribute(attributes, "t") ?? "n";
+          value = "";
+        } else if ((tag === "v" || tag === "t") && !selfClosing) inValue = true;
+      },
+      close(tag) {
+        if (tag === "v" || tag === "t") inValue = false;
+        else if (tag === "c" && row) {
+          const text = decodeEntities(value);
+          row[column] = type === "s" ? (strings[Number(text)] ?? "") : type === "b" ? (text === "1" ? "TRUE" : "FALSE") : type === "e" ? "" : text;
+          column++;
+        } else if (tag === "row" && row && !stop) {
+          cells += row.length;
+          if (++rows > knowledgeLimits.maxSheetRows || cells > knowledgeLimits.maxCells) {
+            out.cut();
+            stop = true;
+          } else if (!table.add(Array.from(row, (v) => v ?? ""))) stop = true;
+          row = null;
+        }
+      },
+      text(raw) {
+        if (inValue) value += raw;
+      },
+    });
+    await streamZipText(bytes, entry, (text) => {
+      scanner.push(text);
+      return !stop;
+    });
+    table.end();
+  }
+  return out.finish({ sheetCount: sheets.length });
+}
+
+/** "B7" → 1 (zero-based column of a cell reference). */
+export function columnIndex(ref: string): number {
+  let n = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const code = ref.charCodeAt(i);
+    if (code < 65 || code > 90) break;
+    n = n * 26 + (code - 64);
+  }
+  return Math.min(Math.max(n - 1, 0), 16_383);
+}
+
+async function sheetList(bytes: Uint8Array, workbook: ZipEntry, rels: ZipEntry | undefined): Promise<{ name: string; path: string }[]> {
+  const targets = new Map<string, string>();
+  if (rels) {
+    const xml = await readZipText(bytes, rels);
+    for (const m of xml.matchAll(/<Relationship\b([^>]*)\/?>/g)) {
+      const id = attribute(m[1]!, "Id");
+      const target = attribute(m[1]!, "Target");
+      if (id && target) targets.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target.replace(/^\.\//, "")}`);
+    }
+  }
+  const xml = await readZipText(bytes, workbook);
+  const sheets: { name: string; path: string }[] = [];
+  let index = 1;
+  for (const m of xml.matchAll(/<sheet\b([^>]*)\/?>/g)) {
+    const name = attribute(m[1]!, "name") ?? `Sheet${index}`;
+    const id = attribute(m[1]!, "r:id");
+    sheets.push({ name, path: (id && targets.get(id)) || `xl/worksheets/sheet${index}.xml` });
+    index++;
+  }
+  return sheets;
+}
+
+/** The shared string table: each <si>'s text runs (phonetic hints <rPh> skipped), in order. */
+async function sharedStrings(bytes: Uint8Array, entry: ZipEntry): Promise<string[]> {
+  const strings: string[] = [];
+  let current: string[] | null = null;
+  let inText = false;
+  let phonetic = 0;
+  let chars = 0;
+  const scanner = new XmlStream({
+    open(tag, _attributes, selfClosing) {
+      if (tag === "si") current = selfClosing ? null : [];
+      else if (tag === "rPh" && !selfClosing) phonetic++;
+      else if (tag === "t" && !selfClosing && !phonetic) inText = true;
+      if (tag === "si" && selfClosing) strings.push("");
+    },
+    close(tag) {
+      if (tag === "t") inText = false;
+      else if (tag === "rPh") phonetic--;
+      else if (tag === "si" && current) {
+        // Past the character budget the strings are dropped: the rows using them would be cut anyway.
+        const text = chars < knowledgeLimits.maxExtractedChars ? decodeEntities(current.join("")) : "";
+        chars += text.length;
+        strings.push(text);
+        current = null;
+      }
+    },
+    text(raw) {
+      if (inText && current) current.push(raw);
+    },
+  });
+  await streamZipText(bytes, entry, (text) => scanner.push(text));
+  return strings;
+}

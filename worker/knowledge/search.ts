@@ -1,0 +1,184 @@
+import type { EmbeddingProvider } from "./embeddings";
+import type { VectorStore } from "./vectors";
+
+/** A retrieved passage with where it came from. */
+export interface KnowledgeHit {
+  chunkId: number;
+  fileId: string;
+  fileName: string;
+  heading: string;
+  content: string;
+  ordinal: number;
+  /** Higher is better: -bm25 for lexical results, the fused score for hybrid ones. */
+  score: number;
+  /** 1-based ranks in each list that found it (hybrid search). */
+  lexicalRank?: number;
+  vectorRank?: number;
+}
+
+/** Words that carry no meaning for search, kept short on purpose (English and French). */
+const stopWords = new Set(
+  (
+    "a an and are as at be but by can do does for from has have how i if in is it its me my no not of on or our so that the their them " +
+    "there these this to was we what when where which who why will with you your " +
+    "au aux avec ce ces dans de des du elle en est et il ils je la le les leur mais me mes mon ne nous on ou par pas pour qu que qui " +
+    "sa se ses son sur ta te tes ton tu un une vos votre vous"
+  ).split(" "),
+);
+
+const MAX_TERMS = 24;
+/** Most passages a hybrid search returns (the id lookup binds one parameter each; D1 allows 100). */
+const MAX_K = 50;
+const MAX_TERM_LENGTH = 64;
+
+/**
+ * Any user text → a safe FTS5 MATCH expression, or "" when nothing is searchable.
+ * Terms are runs of letters, digits and combining marks (as the unicode61 tokenizer sees them),
+ * lower-cased, each double-quoted so no FTS5 operator or syntax can come through; single Latin
+ * letters and stop words are dropped (unless nothing else is left); terms of 4+ characters match
+ * as prefixes, and a plural "s" is trimmed first ("refunds" → "refund"*); terms are OR-ed so BM25
+ * ranks passages by how many and how rare the matched terms are. Never throws.
+ */
+export function toFtsQuery(userText: string): string {
+  const words = String(userText ?? "")
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}\p{M}]+/gu);
+  if (!words) return "";
+  const candidates = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))].filter(
+    (w) => !(w.length === 1 && /[a-z]/.test(w)),
+  );
+  const meaningful = candidates.filter((w) => !stopWords.has(w));
+  const terms = (meaningful.length ? meaningful : candidates).slice(0, MAX_TERMS);
+  return terms
+    .map((term) => {
+      const length = [...term].length;
+      if (length < 4) return `"${term}"`;
+      const stem = length >= 5 && term.endsWith("s") && !term.endsWith("ss") ? term.slice(0, -1) : term;
+      return `"${stem}"*`;
+    })
+    .join(" OR ");
+}
+
+interface ChunkRow {
+  chunkId: number;
+  fileId: string;
+  fileName: string;
+  heading: string;
+  content: string;
+  ordinal: number;
+  score: number;
+}
+
+const selectHit = `c.id AS chunkId, c.file_id AS fileId, f.name AS fileName, c.heading AS heading, c.content AS content, c.ordinal AS ordinal`;
+
+/**
+ * The assistant's best passages for `query` by BM25 (headings weigh twice the body), from files
+ * that finished processing. Returns [] for a query with no searchable term.
+ */
+export async function lexicalSearch(db: D1Database, assistantId: string, query: string, k = 8): Promise<KnowledgeHit[]> {
+  const match = toFtsQuery(query);
+  if (!match) return [];
+  const { results } = await db
+    .prepare(
+      `SELECT ${selectHit}, -bm25(knowledge_chunks_fts, 2.0, 1.0) AS score
+       FROM knowledge_chunks_fts
+       JOIN knowledge_chunks c ON c.id = knowledge_chunks_fts.rowid
+       JOIN knowledge_files f ON f.id = c.file_id
+       WHERE knowledge_chunks_fts MATCH ?1 AND c.assistant_id = ?2 AND f.status = 'ready'
+       ORDER BY bm25(knowledge_chunks_fts, 2.0, 1.0), c.id
+       LIMIT ?3`,
+    )
+    .bind(match, assistantId, Math.max(1, Math.floor(k)))
+    .all<ChunkRow>();
+  return results.map((row, i) => ({ ...row, lexicalRank: i + 1 }));
+}
+
+/**
+ * Reciprocal rank fusion: each list votes 1 / (k + rank) for its items (rank from 1); items are
+ * returned by total score, ties by their best rank and then id, so the order is deterministic.
+ * k = 60 is the constant of the original paper (Cormack et al., 2009).
+ */
+export function reciprocalRankFusion<Id extends string | number>(lists: readonly (readonly Id[])[], k = 60): { id: Id; score: number }[] {
+  const scores = new Map<Id, { score: number; best: number }>();
+  for (const list of lists) {
+    list.forEach((id, index) => {
+      const entry = scores.get(id) ?? { score: 0, best: Infinity };
+      entry.score += 1 / (k + index + 1);
+      entry.best = Math.min(entry.best, index + 1);
+      scores.set(id, entry);
+    });
+  }
+  return [...scores.entries()]
+    .sort(([a, x], [b, y]) => y.score - x.score || x.best - y.best || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, { score }]) => ({ id, score }));
+}
+
+export interface HybridSearchInput {
+  db: D1Database;
+  assistantId: string;
+  query: string;
+  embedder?: EmbeddingProvider | null;
+  vectors?: VectorStore | null;
+  /** Passages returned (default 5). */
+  k?: number;
+  /** Candidates taken from each list before fusion (default 4k, at least 20). */
+  candidates?: number;
+  /** Vector matches below this cosine similarity are ignored (default: none). */
+  minVectorScore?: number;
+}
+
+export interface HybridSearchResult {
+  hits: KnowledgeHit[];
+  mode: "hybrid" | "lexical";
+  /** Why vector search was skipped although configured (the call failed): for logs. */
+  vectorError?: string;
+}
+
+/**
+ * Lexical (FTS5/BM25) and vector search fused by reciprocal rank, when an embedder and a vector
+ * store are given; lexical only otherwise, or when the embedding call fails (a chat must not fail
+ * because the embeddings endpoint is down).
+ */
+export async function hybridSearch(input: HybridSearchInput): Promise<HybridSearchResult> {
+  const k = Math.min(Math.max(1, Math.floor(input.k ?? 5)), MAX_K);
+  const candidates = Math.max(input.candidates ?? k * 4, 20);
+  const lexical = await lexicalSearch(input.db, input.assistantId, input.query, candidates);
+  if (!input.embedder || !input.vectors || !input.query.trim()) return { hits: lexical.slice(0, k), mode: "lexical" };
+
+  let vectorMatches: { chunkId: number; score: number }[];
+  try {
+    const [vector] = await input.embedder.embed([input.query]);
+    vectorMatches = vector ? await input.vectors.query(input.assistantId, vector, candidates) : [];
+  } catch (error) {
+    return { hits: lexical.slice(0, k), mode: "lexical", vectorError: error instanceof Error ? error.message : String(error) };
+  }
+  if (input.minVectorScore !== undefined) vectorMatches = vectorMatches.filter((m) => m.score >= input.minVectorScore!);
+
+  const fused = reciprocalRankFusion([lexical.map((h) => h.chunkId), vectorMatches.map((m) => m.chunkId)]).slice(0, k);
+  const known = new Map(lexical.map((h) => [h.chunkId, h]));
+  const missing = fused.map((f) => f.id).filter((id) => !known.has(id));
+  for (const row of await loadChunks(input.db, input.assistantId, missing)) known.set(row.chunkId, { ...row });
+  const vectorRank = new Map(vectorMatches.map((m, i) => [m.chunkId, i + 1]));
+  const hits: KnowledgeHit[] = [];
+  for (const { id, score } of fused) {
+    const hit = known.get(id);
+    // A vector id without a ready chunk of this assistant (a stale vector) is dropped.
+    if (hit) hits.push({ ...hit, score, vectorRank: vectorRank.get(id) });
+  }
+  return { hits, mode: "hybrid" };
+}
+
+/** Chunks by id, only this assistant's and only from ready files. */
+async function loadChunks(db: D1Database, assistantId: string, ids: number[]): Promise<ChunkRow[]> {
+  if (!ids.length) return [];
+  const placeholders = ids.map((_, i) => `?${i + 2}`).join(", ");
+  const { results } = await db
+    .prepare(
+      `SELECT ${selectHit}, 0 AS score FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
+       WHERE c.assistant_id = ?1 AND f.status = 'ready' AND c.id IN (${placeholders})`,
+    )
+    .bind(assistantId, ...ids)
+    .all<ChunkRow>();
+  return results;
+}
