@@ -1,24 +1,42 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { fileURLToPath } from "node:url";
+import { exportJWK, generateKeyPair } from "jose";
 
 // Integration tests run inside workerd with the real bindings of wrangler.toml (miniflare's D1,
 // R2, Durable Objects), the worker as `main`, and the D1 migrations applied by tests/integration/setup.ts.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+  // A throwaway RSA key pair stands in for Google's Firebase signing keys: the worker verifies
+  // against FIREBASE_JWKS (public half) and tests sign with TEST_FIREBASE_PRIVATE_JWK.
+  const firebaseKeys = await generateKeyPair("RS256", { extractable: true });
+  const kid = "tala-test-key";
+  const publicJwk = { ...(await exportJWK(firebaseKeys.publicKey)), kid, alg: "RS256", use: "sig" };
+  const privateJwk = { ...(await exportJWK(firebaseKeys.privateKey)), kid, alg: "RS256" };
   return {
     plugins: [
-      cloudflareTest({
+      // A function, so the mock model's URL (started by tests/integration/global-setup.ts) can be injected.
+      cloudflareTest(({ inject }) => ({
         main: "./worker/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { ENVIRONMENT: "local", TEST_MIGRATIONS: migrations },
+          bindings: {
+            ENVIRONMENT: "local",
+            TEST_MIGRATIONS: migrations,
+            FIREBASE_PROJECT_ID: "tala-test",
+            FIREBASE_JWKS: JSON.stringify({ keys: [publicJwk] }),
+            TEST_FIREBASE_PRIVATE_JWK: JSON.stringify(privateJwk),
+            // The scripted mock model (tests/mock-model), running in Node for the whole run.
+            LLM_BASE_URL: inject("mockModelUrl"),
+            LLM_MODEL: "mock-small",
+          },
         },
-      }),
+      })),
     ],
     test: {
       include: ["tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
+      globalSetup: ["./tests/integration/global-setup.ts"],
     },
   };
 });

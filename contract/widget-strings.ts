@@ -6,6 +6,12 @@
  */
 import { publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
+/** What the SDK's `error` event says when it cannot start (for the host page's developer). */
+export const widgetSdkMessages = {
+  loadFailed: "The Tala widget could not load.",
+  initNeedsKeyAndHost: "Tala: init needs apiKey and host.",
+} as const;
+
 export const widgetLocales = ["en", "fr", "ar"] as const;
 export type WidgetLocale = (typeof widgetLocales)[number];
 /** Locales written right to left: the panel gets dir="rtl". */

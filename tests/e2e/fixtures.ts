@@ -5,6 +5,7 @@ export { expect };
 
 /** Every test gets the server started by global-setup.ts as its baseURL. */
 export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

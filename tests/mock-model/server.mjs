@@ -12,6 +12,7 @@
 //   [[break:N]]     send N tokens, then cut the connection without [DONE]
 //   [[stall:N]]     send N tokens, then keep the connection open and silent
 // GET /v1/models lists two models; POST /v1/embeddings returns deterministic unit vectors.
+import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
@@ -127,6 +128,9 @@ export async function startMockModel({ port = 0, defaults = {} } = {}) {
       res.end(JSON.stringify({ error: { message: String(err) } }));
     }
   });
+  // Keep idle keep-alive connections longer than clients do, so a client never sends a request on a
+  // connection the mock is closing at that moment (Node's 5 s default races under load).
+  server.keepAliveTimeout = 65_000;
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

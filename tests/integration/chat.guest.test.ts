@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { chatMessages, guestQuota, publicRoutes } from "../../contract";
+import { chatGuest, mockReply } from "./chat-helpers";
+
+describe("chat for guests", () => {
+  it("streams replies, keeps the chat in the room, and announces the messages left", async () => {
+    const guest = chatGuest();
+    const tab = await guest.open();
+    const start = await tab.next("remaining-messages");
+    expect(start).toEqual({ remaining: guestQuota.perGuestPerDay, limit: guestQuota.perGuestPerDay });
+
+    tab.sendMessage({ content: "hi as a guest", isGuest: true });
+    const final = await tab.next("new-message", (d) => d.message.role === "assistant");
+    expect(final.message).toMatchObject({ status: "complete", content: { data: mockReply("hi as a guest") } });
+    expect(final.chat?.title).toBeTruthy();
+    const after = await tab.next("remaining-messages", (d) => d.remaining < guestQuota.perGuestPerDay);
+    expect(after.remaining).toBe(guestQuota.perGuestPerDay - 1);
+
+    // The chat lives in the guest's room: the next message continues it with its history.
+    tab.sendMessage({ chatId: final.message.chatId, content: "[[echo]]", isGuest: true });
+    const echo = await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.id !== final.message.id);
+    const sent = JSON.parse(echo.message.content.data) as { role: string; content: string }[];
+    expect(sent.map((m) => m.content)).toEqual(["hi as a guest", final.message.content.data, "[[echo]]"]);
+    tab.close();
+  });
+
+  it(`L+k concurrent messages against a quota of L are refused exactly k times`, { timeout: 30_000 }, async () => {
+    const L = guestQuota.perGuestPerDay;
+    const k = 3;
+    const guest = chatGuest();
+    const tabs = await Promise.all([guest.open(), guest.open(), guest.open()]);
+    const ids = Array.from({ length: L + k }, (_, i) => {
+      const tab = tabs[i % tabs.length]!;
+      return { tab, id: tab.sendMessage({ content: `message ${i} [[tokens:3]]`, isGuest: true }) };
+    });
+    const outcomes = await Promise.all(
+      ids.map(({ tab, id }) =>
+        Promise.race([
+          tab.next("message-error", (d) => d.clientMessageId === id, 25_000).then((d) => ({ refused: true, error: d.error })),
+          tab.next("new-message", (d) => d.clientMessageId === id, 25_000).then(() => ({ refused: false, error: "" })),
+        ]),
+      ),
+    );
+    const refused = outcomes.filter((o) => o.refused);
+    expect(refused.length).toBe(k);
+    for (const r of refused) {
+      expect(r.error).toBe(chatMessages.guestQuotaExhausted(publicRoutes.register));
+      expect(r.error).toContain("/register");
+    }
+    const zero = await tabs[0]!.next("remaining-messages", (d) => d.remaining === 0);
+    expect(zero.limit).toBe(L);
+    for (const t of tabs) t.close();
+  });
+});
+
+describe("guest chats are erased after a day idle", () => {
+  it("the room's alarm deletes its chats once nobody is connected", async () => {
+    const { env, runDurableObjectAlarm } = await import("cloudflare:test");
+    const guest = chatGuest();
+    const tab = await guest.open();
+    tab.sendMessage({ content: "remember me", isGuest: true });
+    const reply = await tab.next("new-message", (d) => d.message.role === "assistant");
+    const room = env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName(guest.guestId));
+
+    // Still connected: the alarm only pushes itself back, and the chat goes on.
+    expect(await runDurableObjectAlarm(room)).toBe(true);
+    const next = tab.sendMessage({ chatId: reply.message.chatId, content: "and now?", isGuest: true });
+    expect((await tab.next("new-message", (d) => d.clientMessageId === next)).message.chatId).toBe(reply.message.chatId);
+    await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.id !== reply.message.id);
+    tab.close();
+    await new Promise((r) => setTimeout(r, 100));
+
+    expect(await runDurableObjectAlarm(room)).toBe(true);
+    const again = await guest.open();
+    const id = again.sendMessage({ chatId: reply.message.chatId, content: "still there?", isGuest: true });
+    expect((await again.next("message-error", (d) => d.clientMessageId === id)).error).toBe(chatMessages.chatNotFound);
+    again.close();
+  });
+});

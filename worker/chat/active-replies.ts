@@ -1,0 +1,44 @@
+/** A reply the model is writing right now, held in the room's memory while its handler runs. */
+export interface ActiveReply {
+  chatId: string;
+  /** Set once the reply's row exists. */
+  messageId: string | null;
+  text: string;
+  readonly controller: AbortController;
+}
+
+/**
+ * The replies in progress in one room, one per chat at most. `reserve` is synchronous, so two
+ * send-message frames for the same chat cannot both pass between an await and the check.
+ */
+export class ActiveReplies {
+  private readonly byChat = new Map<string, ActiveReply>();
+
+  /** Claims the chat for a new reply; null when one is already being written there. */
+  reserve(chatId: string): ActiveReply | null {
+    if (this.byChat.has(chatId)) return null;
+    const reply: ActiveReply = { chatId, messageId: null, text: "", controller: new AbortController() };
+    this.byChat.set(chatId, reply);
+    return reply;
+  }
+
+  get(chatId: string): ActiveReply | undefined {
+    return this.byChat.get(chatId);
+  }
+
+  all(): ActiveReply[] {
+    return [...this.byChat.values()];
+  }
+
+  /** Aborts the chat's reply (its text so far is kept by the turn); false when there is none. */
+  stop(chatId: string): boolean {
+    const reply = this.byChat.get(chatId);
+    if (!reply) return false;
+    reply.controller.abort();
+    return true;
+  }
+
+  release(reply: ActiveReply): void {
+    if (this.byChat.get(reply.chatId) === reply) this.byChat.delete(reply.chatId);
+  }
+}

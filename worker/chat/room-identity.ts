@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { isGuestRoomId, userRoomId } from "../../contract";
+
+/**
+ * Who a chat-room connection belongs to, established by the worker before the room is touched and
+ * handed to it in IDENTITY_HEADER. Rooms are only reachable through the worker, so the room trusts
+ * the header; it still checks that the identity matches its own name.
+ */
+export const roomIdentitySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("user"), userId: z.string().min(1), ip: z.string() }),
+  z.object({ kind: z.literal("guest"), guestId: z.string().refine(isGuestRoomId), ip: z.string() }),
+]);
+export type RoomIdentity = z.infer<typeof roomIdentitySchema>;
+
+export const IDENTITY_HEADER = "x-tala-room-identity";
+
+/** The room an identity may connect to: `user-<id>`, or the guest session id itself. */
+export const roomIdOf = (identity: RoomIdentity) => (identity.kind === "user" ? userRoomId(identity.userId) : identity.guestId);
+
+export function readIdentity(request: Request, roomName: string): RoomIdentity | null {
+  try {
+    const parsed = roomIdentitySchema.safeParse(JSON.parse(request.headers.get(IDENTITY_HEADER) ?? "null"));
+    return parsed.success && roomIdOf(parsed.data) === roomName ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

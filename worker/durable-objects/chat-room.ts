@@ -1,0 +1,207 @@
+import { drizzle } from "drizzle-orm/d1";
+import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import {
+  chatLimits,
+  chatMessages,
+  guestSession,
+  isGuestRoomId,
+  parseClientFrame,
+  publicRoutes,
+  type ServerFrame,
+} from "../../contract";
+import { ActiveReplies, type ActiveReply } from "../chat/active-replies";
+import { GuestChatStore } from "../chat/guest-chat-store";
+import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
+import { readIdentity, type RoomIdentity } from "../chat/room-identity";
+import { runTurn, TurnRefused, type SendMessage } from "../chat/run-turn";
+import type { ChatStore } from "../chat/store";
+import { UserChatStore } from "../chat/user-chat-store";
+import * as schema from "../db/schema";
+import type { Env } from "../env";
+import { getModelProvider } from "../models";
+
+interface ConnectionState {
+  identity: RoomIdentity;
+  /** Chats this connection joined (join-{room}); bounded by chatLimits.maxWatchedRooms. */
+  watching: string[];
+}
+type ChatConnection = Connection<ConnectionState>;
+
+/**
+ * The realtime chat room of one signed-in user (`user-<id>`) or one guest (their guest id), on
+ * partyserver, hibernating. The worker authenticates every socket before it reaches the room
+ * (routes/parties.ts). Every tab of the owner is a connection here and sees every frame.
+ *
+ * A send-message handler awaits the whole turn (runTurn), so the room stays alive while the model
+ * writes even if every socket dropped; a socket that comes back gets the text so far, then the rest
+ * (onConnect / join). Guests' chats live in this room's SQLite and are erased after 24 h idle.
+ */
+export class ChatRoom extends Server<Env & Cloudflare.Env> {
+  static override options = { hibernate: true };
+
+  private readonly active = new ActiveReplies();
+  private storeInstance: ChatStore | undefined;
+
+  private get isGuestRoom() {
+    return isGuestRoomId(this.name);
+  }
+
+  private get store(): ChatStore {
+    this.storeInstance ??= this.isGuestRoom
+      ? new GuestChatStore(this.ctx.storage)
+      : new UserChatStore(this.env, drizzle(this.env.DB, { schema }), this.name.slice("user-".length));
+    return this.storeInstance;
+  }
+
+  override async onConnect(connection: ChatConnection, ctx: ConnectionContext) {
+    const identity = readIdentity(ctx.request, this.name);
+    if (!identity) {
+      // Only the worker reaches a room, and it always names the identity: this is a wiring bug.
+      connection.close(4003, "Forbidden");
+      return;
+    }
+    connection.setState({ identity, watching: [] });
+    for (const reply of this.active.all()) this.sendSnapshot(connection, reply);
+    if (identity.kind === "guest") {
+      await this.keepGuestChatsAlive();
+      const quota = await peekGuestQuota(this.env, identity.guestId, identity.ip);
+      send(connection, { event: "remaining-messages", data: { remaining: quota.remaining, limit: quota.limit } });
+    }
+  }
+
+  override async onMessage(connection: ChatConnection, message: WSMessage) {
+    const state = connection.state;
+    if (!state) return;
+    const parsed = parseClientFrame(typeof message === "string" ? message : null);
+    if (!parsed.ok) {
+      send(connection, { event: "message-error", data: { error: parsed.error } });
+      return;
+    }
+    const frame = parsed.frame;
+    switch (frame.event) {
+      case "send-message":
+        return this.onSendMessage(connection, state.identity, frame.data);
+      case "stop":
+        this.active.stop(frame.data.chatId);
+        return;
+      case "join":
+        return this.onJoin(connection, frame.room);
+      case "leave":
+        connection.setState((s) => ({ identity: s!.identity, watching: s!.watching.filter((room) => room !== frame.room) }));
+        return;
+    }
+  }
+
+  /** RPC from PUT /api/settings: the user chose another model; read it again on the next message. */
+  async settingsChanged(): Promise<void> {
+    if (this.storeInstance instanceof UserChatStore) this.storeInstance.forgetPreferredModel();
+  }
+
+  /** Guests only: their chats are erased once the room has been idle this long. */
+  override async onAlarm() {
+    if (!this.isGuestRoom) return;
+    if (this.active.all().length > 0 || [...this.getConnections()].length > 0) {
+      await this.keepGuestChatsAlive();
+      return;
+    }
+    await this.ctx.storage.deleteAll();
+    if (this.storeInstance instanceof GuestChatStore) this.storeInstance.forgetSchema();
+  }
+
+  private async onSendMessage(connection: ChatConnection, identity: RoomIdentity, data: SendMessage) {
+    const { clientMessageId } = data;
+    const refuse = (error: string, chatId = data.chatId) =>
+      send(connection, { event: "message-error", data: { error, chatId, clientMessageId } });
+    const isGuest = identity.kind === "guest";
+    if (data.isGuest !== isGuest || (identity.kind === "user" && data.userId !== undefined && data.userId !== identity.userId)) {
+      return refuse(chatMessages.identityMismatch);
+    }
+
+    let remaining: { remaining: number; limit: number } | null = null;
+    if (identity.kind === "guest") {
+      await this.keepGuestChatsAlive();
+      const quota = await consumeGuestMessage(this.env, identity.guestId, identity.ip);
+      remaining = { remaining: quota.remaining, limit: quota.limit };
+      if (!quota.allowed) {
+        refuse(chatMessages.guestQuotaExhausted(publicRoutes.register));
+        this.broadcastFrame({ event: "remaining-messages", data: remaining });
+        return;
+      }
+    }
+
+    try {
+      await runTurn(
+        { store: this.store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
+        data,
+      );
+    } catch (error) {
+      if (error instanceof TurnRefused) refuse(error.message, error.chatId);
+      else {
+        console.error(JSON.stringify({ event: "chat-turn-failed", room: this.name, error: String(error) }));
+        this.broadcastFrame({ event: "message-error", data: { error: chatMessages.replyFailed, chatId: data.chatId, clientMessageId } });
+      }
+    } finally {
+      if (remaining) this.broadcastFrame({ event: "remaining-messages", data: remaining });
+    }
+  }
+
+  /**
+   * join-{chatId}: watch a chat and catch up on it. A reply in progress comes as `thinking` and
+   * its text so far (offset 0), the rest follows as deltas; otherwise the chat's last reply comes
+   * as `new-message`, so a client that missed the end of a stream gets the finished message.
+   */
+  private async onJoin(connection: ChatConnection, chatId: string) {
+    const reply = this.active.get(chatId);
+    if (reply) {
+      this.watch(connection, chatId);
+      this.sendSnapshot(connection, reply);
+      return;
+    }
+    const chat = await this.store.findChat(chatId);
+    if (!chat) {
+      send(connection, { event: "message-error", data: { error: chatMessages.chatNotFound, chatId } });
+      return;
+    }
+    this.watch(connection, chatId);
+    const [last] = await this.store.recentMessages(chatId, 1);
+    if (!last || last.role !== "assistant") return;
+    const { instructions: _instructions, ...publicChat } = chat;
+    let message = last;
+    if (last.status === "streaming" && !this.active.get(chatId)) {
+      // Saved as streaming but no longer being written: the room restarted mid-reply.
+      message = { ...last, status: "error", error: chatMessages.replyInterrupted };
+      await this.store.saveReply(message, chat.updatedAt);
+    }
+    send(connection, { event: "new-message", data: { message, chat: publicChat } });
+  }
+
+  private watch(connection: ChatConnection, chatId: string) {
+    connection.setState((s) => {
+      const watching = [...s!.watching.filter((room) => room !== chatId), chatId].slice(-chatLimits.maxWatchedRooms);
+      return { identity: s!.identity, watching };
+    });
+  }
+
+  private sendSnapshot(connection: ChatConnection, reply: ActiveReply) {
+    if (!reply.messageId) return;
+    send(connection, { event: "thinking", data: { chatId: reply.chatId, messageId: reply.messageId } });
+    if (reply.text) send(connection, { event: "message-delta", data: { chatId: reply.chatId, messageId: reply.messageId, delta: reply.text, offset: 0 } });
+  }
+
+  private broadcastFrame(frame: ServerFrame) {
+    this.broadcast(JSON.stringify(frame));
+  }
+
+  private async keepGuestChatsAlive() {
+    await this.ctx.storage.setAlarm(Date.now() + guestSession.idleTtlMs);
+  }
+}
+
+/** Sends one frame to one connection; a socket that is already closing is skipped. */
+function send(connection: Connection, frame: ServerFrame) {
+  try {
+    connection.send(JSON.stringify(frame));
+  } catch {
+    // closed meanwhile: the client catches up on reconnect
+  }
+}

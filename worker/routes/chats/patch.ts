@@ -1,0 +1,15 @@
+import { Hono } from "hono";
+import { updateChatBody } from "../../../contract";
+import type { AppEnv } from "../../http/context";
+import { serviceContext } from "../../http/service-context";
+import { jsonBody } from "../../http/validate";
+import { updateChat } from "../../services/chats/update-chat";
+
+/** PATCH /api/chats/:id { title?, projectId? (null: out of its project) } → { chat }. */
+export const patchChatRoute = new Hono<AppEnv>().patch("/:id", jsonBody(updateChatBody), async (c) => {
+  const chat = await updateChat({
+    ctx: serviceContext(c),
+    input: { userId: c.var.user.id, chatId: c.req.param("id"), changes: c.req.valid("json") },
+  });
+  return c.json({ chat });
+});
