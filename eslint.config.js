@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["dist/", ".wrangler/", "node_modules/", "test-results/", "playwright-report/", "migrations/meta/", "bench/results/"] },
+  { ignores: ["dist/", "widget-sdk/dist/", ".wrangler/", "node_modules/", "test-results/", "playwright-report/", "migrations/meta/", "bench/results/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -15,5 +15,6 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 run(process.execPath, ["marketing/build.mjs"]);
 run(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--config", "dashboard/vite.config.ts", "--logLevel", "warn"]);
+run(process.execPath, ["widget-sdk/build.mjs", "--public"]);
 run(process.execPath, ["scripts/build-service-worker.mjs"]);
 console.log("built dist/public");

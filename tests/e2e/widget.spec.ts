@@ -1,0 +1,271 @@
+import { createServer, type Server } from "node:http";
+import type { APIRequestContext, Page } from "@playwright/test";
+import {
+  apiKeyResponse,
+  authResponse,
+  chatHistoryResponse,
+  publicAssistantResponse,
+  widgetMessages,
+  widgetStrings,
+  type PublicAssistantBody,
+} from "../../contract";
+import { expect, test, uniqueEmail } from "./fixtures";
+import { freePort } from "./server";
+
+/**
+ * The embeddable widget as a visitor meets it: a page on ANOTHER origin (a small Node server
+ * started here) pastes the integration snippet; Tala (the E2E server, offline mode: answers are
+ * labelled excerpts with their sources) answers through the widget's socket or its SSE fallback.
+ * The host page's CSS is deliberately hostile.
+ */
+
+const HOSTILE_CSS = "* { all: unset; font-size: 40px !important } button { display: none !important } div { color: red !important; background: yellow !important }";
+const en = widgetStrings.en;
+
+let host: Server;
+let hostOrigin = "";
+let token = "";
+
+/** GET /?tala=<origin>&key=<key>[&lang=][&plain=1 (no snippet)] on the host page's server. */
+function hostPage(tala: string, key: string, opts: { lang?: string; snippet?: boolean } = {}) {
+  const q = new URLSearchParams({ tala, key, lang: opts.lang ?? "en", snippet: opts.snippet === false ? "0" : "1" });
+  return `${hostOrigin}/?${q}`;
+}
+
+test.beforeAll(async ({ request }) => {
+  const port = await freePort();
+  host = createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://host").searchParams;
+    const attr = (v: string | null) => (v ?? "").replace(/[^\w:/.-]/g, "");
+    const snippet =
+      q.get("snippet") === "1"
+        ? `<script src="${attr(q.get("tala"))}/widget.js" data-assistant-key="${attr(q.get("key"))}" data-host="${attr(q.get("tala"))}" async></script>`
+        : "";
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="${attr(q.get("lang"))}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A shop</title><style>${HOSTILE_CSS} #probe { display: block; color: rgb(1, 2, 3); margin: 7px }</style></head>
+<body><p id="probe">Welcome to the shop</p><div id="box">Some host content</div><button id="buy">Buy</button>${snippet}</body></html>`);
+  });
+  await new Promise<void>((resolve) => host.listen(port, "127.0.0.1", resolve));
+  hostOrigin = `http://127.0.0.1:${port}`;
+
+  // One owner for the whole file (registration is throttled per IP).
+  const res = await request.post("/api/auth/register", { data: { email: uniqueEmail("widget"), password: "correct horse battery", firstName: "Owner" } });
+  expect(res.ok()).toBe(true);
+  token = authResponse.parse(await res.json()).token;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => host?.close(resolve));
+});
+
+const auth = () => ({ Authorization: `Token ${token}` });
+
+/** A new public assistant of the owner, and its full API key. */
+async function createAssistant(request: APIRequestContext, body: PublicAssistantBody = {}) {
+  const res = await request.post("/api/public-assistants", { headers: auth(), data: { name: "Shop assistant", showSources: true, ...body } });
+  expect(res.status()).toBe(201);
+  const { assistant } = publicAssistantResponse.parse(await res.json());
+  const key = apiKeyResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}/raw-api-key`, { headers: auth() })).json()).apiKey;
+  return { id: assistant._id, key };
+}
+
+async function uploadText(request: APIRequestContext, id: string, name: string, text: string) {
+  const res = await request.post(`/api/public-assistants/${id}/files`, {
+    headers: auth(),
+    multipart: { files: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
+  });
+  expect(res.status()).toBe(201);
+}
+
+/** The widget's launcher (the one button with aria-expanded), found through its open shadow root. */
+const launcher = (page: Page, name = en.openChat, expanded = false) => page.locator("tala-widget").getByRole("button", { name, expanded });
+
+async function ask(page: Page, question: string) {
+  const input = page.getByRole("dialog").getByRole("textbox", { name: en.messageLabel });
+  await input.fill(question);
+  await input.press("Enter");
+}
+
+test("a visitor on another site asks the knowledge base, gets a streamed answer with its source, and keeps it after a reload", async ({ page, request, baseURL }) => {
+  const { id, key } = await createAssistant(request);
+  const fileName = `warranty-${Date.now()}.txt`;
+  await uploadText(request, id, fileName, "The Zorblax kettle comes with a warranty of seven years.\nReturns are free within 30 days.\n");
+
+  const received: string[] = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => received.push(String(f.payload))));
+  await page.goto(hostPage(baseURL!, key));
+  expect(new URL(page.url()).origin).not.toBe(new URL(baseURL!).origin);
+  await launcher(page).click();
+  const dialog = page.getByRole("dialog", { name: "Tala Assistant" });
+  await expect(dialog).toBeVisible();
+  await expect(launcher(page, en.closeChat, true)).toBeVisible();
+
+  await ask(page, "How long is the Zorblax warranty?");
+  const log = dialog.getByRole("log");
+  await expect(log).toContainText("How long is the Zorblax warranty?");
+  await expect(log).toContainText("warranty of seven years");
+  await expect(log).toContainText(fileName);
+  // Streamed over the visitor session's socket: thinking, then deltas, then the saved answer.
+  const events = received.map((f) => (JSON.parse(f) as { event: string }).event);
+  expect(events).toContain("thinking");
+  expect(events.indexOf("message-delta")).toBeGreaterThan(events.indexOf("thinking"));
+  expect(events.lastIndexOf("new-message")).toBeGreaterThan(events.indexOf("message-delta"));
+  // Sources sit under the answer: the file's name, its excerpt on expand.
+  const source = log.locator("details", { hasText: fileName }).first();
+  await source.locator("summary").click();
+  await expect(source).toContainText("seven years");
+
+  // Reload: the same conversation comes back (the session id is kept in this site's storage).
+  await page.reload();
+  await launcher(page).click();
+  await expect(page.getByRole("dialog").getByRole("log")).toContainText("warranty of seven years");
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("tala:session:")))).toEqual([`tala:session:${id}`]);
+
+  // The owner sees the session in the assistant's history.
+  const history = chatHistoryResponse.parse(await (await request.get(`/api/public-assistants/${id}/chats`, { headers: auth() })).json());
+  expect(history.sessions).toHaveLength(1);
+  const [session] = history.sessions;
+  expect(session!.messages.map((m) => m.content.data)[0]).toBe("How long is the Zorblax warranty?");
+  expect(session!.sessionInfo.origin).toBe(hostOrigin);
+});
+
+test("the session limit stops the visitor with a clear message at exactly the configured count (over the SSE fallback)", async ({ page, request, baseURL }) => {
+  const { id, key } = await createAssistant(request);
+  await uploadText(request, id, "faq.txt", "Shipping takes three days.\n");
+  const put = await request.put(`/api/public-assistants/${id}`, { headers: auth(), data: { config: { maxMessagesPerSession: 2 } } });
+  expect(put.ok()).toBe(true);
+
+  // A network that refuses WebSockets: the widget falls back to POST …/messages read as SSE.
+  await page.routeWebSocket(/\/parties\/widget\//, (ws) => ws.close());
+  const streams: string[] = [];
+  page.on("response", async (r) => {
+    if (r.url().endsWith("/messages") && r.request().method() === "POST") streams.push(`${r.headers()["content-type"]}\n${await r.text()}`);
+  });
+  await page.goto(hostPage(baseURL!, key));
+  await launcher(page).click();
+  const dialog = page.getByRole("dialog");
+  const input = dialog.getByRole("textbox", { name: en.messageLabel });
+  await ask(page, "How long does shipping take?");
+  await expect(dialog.getByRole("log")).toContainText("three days");
+  await expect(dialog).toContainText(en.remaining(1));
+  await expect(dialog.getByRole("button", { name: en.send })).toBeVisible();
+  await ask(page, "And on weekends?");
+  // After the second answer: input disabled, the limit's message, a way to start over.
+  const alert = dialog.getByRole("alert");
+  await expect(alert).toContainText(widgetMessages.sessionLimitReached);
+  await expect(input).toBeDisabled();
+  await expect(alert.getByRole("button", { name: en.newConversation })).toBeVisible();
+
+  const history = chatHistoryResponse.parse(await (await request.get(`/api/public-assistants/${id}/chats`, { headers: auth() })).json());
+  expect(history.sessions[0]!.messages.filter((m) => m.role === "user")).toHaveLength(2);
+  // Both answers came as Server-Sent Events, streamed (deltas before the saved message).
+  await expect.poll(() => streams.length).toBe(2);
+  for (const s of streams) {
+    expect(s).toMatch(/^text\/event-stream/);
+    expect(s.indexOf("event: message-delta")).toBeGreaterThan(s.indexOf("event: thinking"));
+    expect(s).toContain("event: remaining-messages");
+  }
+
+  // A new conversation is a new session: the visitor may ask again.
+  await alert.getByRole("button", { name: en.newConversation }).click();
+  await expect(input).toBeEnabled();
+  await expect(dialog.getByRole("log")).not.toContainText("shipping");
+});
+
+test("a page on an origin outside the allowlist gets no widget and no answers", async ({ page, request, baseURL }) => {
+  const { key } = await createAssistant(request, { allowedOrigins: ["https://shop.example"] });
+  // The server refuses this origin, and does not let its browser read the refusal (no CORS header).
+  const direct = await request.get("/api/widget/config", { headers: { Origin: hostOrigin, "X-Assistant-Key": key } });
+  expect(direct.status()).toBe(403);
+  expect(direct.headers()["access-control-allow-origin"]).toBeUndefined();
+  expect((await direct.json()).error).toBe(widgetMessages.originNotAllowed);
+
+  const refused = page.waitForEvent("requestfailed", (r) => r.url().endsWith("/api/widget/config"));
+  await page.goto(hostPage(baseURL!, key));
+  await refused;
+  await page.waitForTimeout(500);
+  await expect(page.locator("tala-widget").getByRole("button")).toHaveCount(0);
+  // Even a script of that page calling the API itself gets nothing.
+  const answered = await page.evaluate(
+    async ({ tala, key }) => {
+      try {
+        const res = await fetch(`${tala}/api/widget/sessions`, { method: "POST", headers: { "content-type": "application/json", "X-Assistant-Key": key }, body: "{}" });
+        return res.status;
+      } catch {
+        return "blocked";
+      }
+    },
+    { tala: baseURL!, key },
+  );
+  expect(answered).toBe("blocked");
+});
+
+test("the host page's CSS does not reach the widget, the widget's CSS does not leak out, and nothing shifts", async ({ page, request, baseURL }) => {
+  const { key } = await createAssistant(request);
+  const hostStyles = () =>
+    page.evaluate(() =>
+      ["probe", "box", "buy"].map((id) => {
+        const s = getComputedStyle(document.getElementById(id)!);
+        return [s.color, s.fontSize, s.fontFamily, s.display, s.margin, s.background, s.boxSizing, s.lineHeight].join("|");
+      }),
+    );
+  await page.goto(hostPage(baseURL!, key, { snippet: false }));
+  const without = await hostStyles();
+
+  await page.goto(hostPage(baseURL!, key));
+  await launcher(page).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  expect(await hostStyles()).toEqual(without);
+  // Only the page's own stylesheet exists in the document: the widget's live in its shadow root.
+  expect(await page.evaluate(() => document.styleSheets.length)).toBe(1);
+
+  const inside = await page.evaluate(() => {
+    const root = document.querySelector("tala-widget")!.shadowRoot!;
+    const style = (sel: string) => getComputedStyle(root.querySelector(sel)!);
+    const hostBox = document.querySelector("tala-widget")!.getBoundingClientRect();
+    return {
+      launcher: [style(".l").display, style(".l").width, style(".l").position].join(" "),
+      panelFont: style("[role=dialog]").fontSize,
+      textColor: style("[role=dialog]").color,
+      sendVisible: style("button[type=submit]").display,
+      hostSize: [hostBox.width, hostBox.height],
+    };
+  });
+  expect(inside).toEqual({ launcher: "flex 56px fixed", panelFont: "14px", textColor: "rgb(17, 24, 39)", sendVisible: "flex", hostSize: [0, 0] });
+
+  const shifts = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) total += (e as unknown as { value: number }).value;
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve(total), 300);
+      }),
+  );
+  expect(shifts).toBe(0);
+});
+
+test("Arabic renders right to left, and the panel is keyboard operable", async ({ page, request, baseURL }) => {
+  const { key } = await createAssistant(request);
+  const ar = widgetStrings.ar;
+  await page.goto(hostPage(baseURL!, key, { lang: "ar" }));
+  await launcher(page, ar.openChat).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toHaveAttribute("dir", "rtl");
+  await expect(dialog).toHaveAttribute("lang", "ar");
+  await expect(dialog).toHaveAttribute("aria-modal", "false");
+  await expect(dialog.getByRole("textbox", { name: ar.messageLabel })).toBeFocused();
+
+  // Tab cycles inside the open panel.
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.querySelector("tala-widget")!.shadowRoot!.activeElement?.closest("[role=dialog]"))).toBe(true);
+  }
+  // Escape closes it and gives focus back to the launcher.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(launcher(page, ar.openChat)).toBeFocused();
+  await expect(launcher(page, ar.openChat)).toHaveAttribute("aria-expanded", "false");
+});

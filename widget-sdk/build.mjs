@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// Builds the widget with esbuild's JS API (no Vite plugin needed):
+//   dist/public/widget-core.js  the widget (Preact included), an IIFE
+//   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
+//   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
+// Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
+import { build } from "esbuild";
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+const args = process.argv.slice(2);
+const only = args.includes("--public") ? "public" : args.includes("--package") ? "package" : "all";
+const outIndex = args.indexOf("--out");
+const out = outIndex >= 0 ? resolve(args[outIndex + 1]) : join(root, "dist/public");
+
+export const common = {
+  bundle: true,
+  platform: "browser",
+  target: ["es2022", "chrome100", "firefox100", "safari15.4"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  legalComments: "none",
+  charset: "utf8",
+  logLevel: "warning",
+};
+
+/** A value as JavaScript source: the contract's values are data and closed arrow functions. */
+function source(value) {
+  if (typeof value === "function") {
+    const text = value.toString();
+    if (!/^(\([^)]*\)|\w+)\s*=>/.test(text)) throw new Error(`widget build: cannot inline function ${text.slice(0, 60)}`);
+    return `(${text})`;
+  }
+  if (value instanceof RegExp) return value.toString();
+  if (Array.isArray(value)) return `[${value.map(source).join(",")}]`;
+  // Identifier keys stay unquoted: the minifier shortens them (mangleProps) only then.
+  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}:${source(v)}`).join(",")}}`;
+  return value === undefined ? "undefined" : JSON.stringify(value);
+}
+
+/**
+ * Replaces the contract modules the core imports with their evaluated exports. esbuild keeps whole
+ * objects (and every object one of them reads a property of), so importing contract/messages.ts
+ * would ship every message of the product; evaluated, the core carries only what it reads.
+ */
+export const inlineContract = {
+  name: "inline-contract",
+  setup(b) {
+    b.onLoad({ filter: /(widget-sdk[\\/]src[\\/]core[\\/]contract|contract[\\/]widget-strings)\.ts$/ }, async ({ path }) => {
+      const bundled = await build({ entryPoints: [path], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+      const code = bundled.outputFiles[0].text;
+      const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+      const contents = Object.entries(mod).map(([name, value]) => `export const ${name} = ${source(value)};`).join("\n");
+      // The inlined module must behave as the original: same data, same texts from its functions.
+      const copy = await import(`data:text/javascript;base64,${Buffer.from(contents).toString("base64")}`);
+      const probe = (v) => JSON.stringify(v, (_k, x) => (typeof x === "function" ? x("{x}", 3) : x instanceof RegExp ? String(x) : x));
+      if (probe(copy) !== probe(mod)) throw new Error(`widget build: inlining ${path} changed it`);
+      return { contents, loader: "js" };
+    });
+  },
+};
+
+/**
+ * Property names only the core itself reads (the contract values it carries, its UI strings, its
+ * internal state), shortened by the minifier. Never a name that crosses a boundary: the wire's
+ * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
+ */
+const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy"]);
+const INTERNAL = ["busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed"];
+async function mangledNames() {
+  const names = new Set(INTERNAL);
+  for (const file of ["src/core/contract.ts", "../contract/widget-strings.ts"]) {
+    const code = (await build({ entryPoints: [join(here, file)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" })).outputFiles[0].text;
+    const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+    for (const value of Object.values(mod)) {
+      const obj = value?.en ?? value;
+      if (obj && typeof obj === "object" && !Array.isArray(obj)) Object.keys(obj).forEach((k) => names.add(k));
+    }
+  }
+  return new RegExp(`^(${[...names].filter((n) => !KEEP.has(n) && /^[a-zA-Z]\w*$/.test(n)).join("|")})$`);
+}
+
+/** widget-core.js builds its JSX with preact's createElement (src/core/jsx-runtime.ts). */
+const lightJsx = {
+  name: "light-jsx",
+  setup(b) {
+    b.onResolve({ filter: /^preact\/jsx-runtime$/ }, () => ({ path: join(here, "src/core/jsx-runtime.ts") }));
+  },
+};
+
+/** Builds one IIFE in memory and returns its text. */
+async function iife(entry, define = {}, mangleProps) {
+  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [lightJsx, inlineContract] });
+  return result.outputFiles[0].text;
+}
+
+export async function buildPublic(dir = out) {
+  mkdirSync(dir, { recursive: true });
+  const core = await iife("src/core/index.tsx", {}, await mangledNames());
+  const version = createHash("sha256").update(core).digest("hex").slice(0, 10);
+  const loader = await iife("src/loader.ts", { __TALA_CORE_VERSION__: JSON.stringify(version) });
+  if (/Ouvrir|\u0641\u062a\u062d/.test(loader)) throw new Error("widget build: the loader must not carry the UI strings");
+  // UTF-8 output (the Arabic strings are half the size unescaped) behind a BOM, which decides the
+  // script's encoding whatever the host page's charset or the server's content-type say.
+  writeFileSync(join(dir, "widget-core.js"), `\uFEFF${core}`);
+  writeFileSync(join(dir, "widget.js"), loader);
+  const kb = (s) => `${(gzipSync(s, { level: 9 }).length / 1024).toFixed(2)} (${gzipSync(s, { level: 9 }).length} B)`;
+  console.log(`widget: widget.js ${kb(loader)} KB gzip, widget-core.js ${kb(core)} KB gzip (core ${version})`);
+  return { loader, core, version };
+}
+
+export async function buildPackage() {
+  const dist = join(here, "dist");
+  rmSync(dist, { recursive: true, force: true });
+  await build({
+    ...common,
+    entryPoints: [join(here, "src/index.ts"), join(here, "src/react.ts")],
+    outdir: dist,
+    format: "esm",
+    splitting: true,
+    external: ["react"],
+    chunkNames: "[name]-[hash]",
+    define: { __TALA_CORE_VERSION__: "undefined" },
+    plugins: [inlineContract],
+  });
+  // Declarations: tsc writes them under the files' common root (the repo, since the facade reads
+  // contract/widget-strings.ts); the package ships only its own, which reference nothing outside.
+  const types = join(dist, ".types");
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(here, "tsconfig.build.json"), "--outDir", types], { stdio: "inherit" });
+  for (const file of readdirSync(join(types, "widget-sdk/src"))) {
+    if (!file.endsWith(".d.ts")) continue;
+    const text = readFileSync(join(types, "widget-sdk/src", file), "utf8");
+    if (/from "\.\.\//.test(text)) throw new Error(`widget build: ${file} points outside the package`);
+    writeFileSync(join(dist, file), text);
+  }
+  rmSync(types, { recursive: true, force: true });
+  console.log("widget: package built in widget-sdk/dist");
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (only !== "package") await buildPublic();
+  if (only !== "public") await buildPackage();
+}

@@ -1,0 +1,350 @@
+import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
+import { widgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import type { CoreEmit, TalaOptions } from "../types";
+import { call, paths, reasonOf } from "./api";
+import { C } from "./contract";
+import { readAttachment } from "./files";
+import { isConfig, isSession } from "./frames";
+import { pageLocales, pickLocale } from "./locale";
+import { sessionStore } from "./storage";
+import { createTransport, type Transport } from "./transport";
+
+export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
+export interface UiMessage {
+  /** Stable render key: the clientMessageId of the visitor's messages, else the server id. */
+  key: string;
+  id?: string;
+  role: "user" | "assistant";
+  text: string;
+  files: string[];
+  status: MessageStatus;
+  sources?: WidgetSource[];
+}
+/** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
+export interface Notice {
+  text: string;
+  blocking?: boolean;
+  retry?: boolean;
+  /** Offer a new conversation. */
+  fresh?: boolean;
+}
+export interface State {
+  config: WidgetConfigResponse["assistant"] | null;
+  /** The server refused the widget here (inactive, origin not allowed, bad key): nothing is shown. */
+  hidden: boolean;
+  open: boolean;
+  dark: boolean;
+  locale: WidgetLocale;
+  messages: UiMessage[];
+  /** A reply is on its way (show Stop, the typing indicator until text arrives). */
+  busy: boolean;
+  remaining: number | null;
+  notice: Notice | null;
+  attachments: { name: string; text: string }[];
+  /** What the visitor is typing. */
+  draft: string;
+}
+
+const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found"];
+const FRESH = ["session-limit", "session-not-found"];
+const FINAL = ["complete", "stopped", "error"];
+
+const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
+  key: m.id,
+  id: m.id,
+  role: m.role === "user" ? "user" : "assistant",
+  text: m.content.data,
+  files: m.files.map((f) => f.name),
+  status: m.status,
+  sources,
+});
+
+const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
+
+/**
+ * The visitor's chat, without any DOM: config, session (resumed from localStorage), sending over
+ * the transport, the server's events applied idempotently, limits and refusals. The view renders
+ * `state` and calls the methods; the methods never throw.
+ */
+export class Controller {
+  state: State;
+  #listeners = new Set<() => void>();
+  #host: string;
+  #key: string;
+  #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
+  #sessionId: string | null = null;
+  #opening: Promise<boolean> | null = null;
+  /** Bumped by newConversation(): a session that lands after it belongs to the old conversation. */
+  #epoch = 0;
+  #transport: Transport | null = null;
+  #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
+  #localeChoice: string | undefined;
+  #destroyed = false;
+
+  #emit: CoreEmit;
+
+  constructor(options: TalaOptions, emit: CoreEmit) {
+    this.#emit = emit;
+    this.#host = options.host;
+    this.#key = options.apiKey;
+    this.#localeChoice = options.locale;
+    this.state = {
+      config: null,
+      hidden: false,
+      open: false,
+      dark: false,
+      locale: pickLocale(options.locale, ...pageLocales()),
+      messages: [],
+      busy: false,
+      remaining: null,
+      notice: null,
+      attachments: [],
+      draft: "",
+    };
+  }
+
+  get t(): WidgetStrings {
+    return widgetStrings[this.state.locale];
+  }
+
+  subscribe(listener: () => void) {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  set(patch: Partial<State>) {
+    if (this.#destroyed) return;
+    this.state = { ...this.state, ...patch };
+    for (const l of this.#listeners) l();
+  }
+
+  get #assistantId() {
+    return this.state.config?.id ?? "";
+  }
+
+  async start() {
+    const res = await call(this.#host, this.#key, paths.config);
+    if (!res.ok || !isConfig(res.data)) {
+      this.set({ hidden: true });
+      this.#emit("error", { error: (!res.ok && res.error) || this.t.loadFailed, reason: res.ok ? undefined : res.reason });
+      return;
+    }
+    this.#limits = res.data.limits;
+    this.set({ config: res.data.assistant });
+    if (this.state.open) void this.#resume();
+  }
+
+  setOpen(open: boolean) {
+    if (open === this.state.open) return;
+    this.set({ open });
+    this.#emit(open ? "open" : "close", undefined);
+    if (open && this.state.config) void this.#resume();
+  }
+
+  setLocale(locale: string) {
+    this.#localeChoice = locale;
+    this.set({ locale: pickLocale(locale, ...pageLocales()) });
+  }
+
+  /** Shows the conversation this browser had with the assistant, if any. */
+  #resume() {
+    void this.#ensureSession(true);
+  }
+
+  /** The session to send in: the open one, the one being opened, the stored one, or a new one. */
+  #ensureSession(resumeOnly: boolean): Promise<boolean> {
+    if (this.#sessionId) return Promise.resolve(true);
+    if (this.#opening) return this.#opening;
+    const stored = sessionStore.get(this.#assistantId) ?? undefined;
+    if (resumeOnly && !stored) return Promise.resolve(false);
+    return (this.#opening = this.#openSession(stored).finally(() => (this.#opening = null)));
+  }
+
+  /** POST /api/widget/sessions: resumes `visitorSessionId` (or starts a new one). */
+  async #openSession(visitorSessionId?: string): Promise<boolean> {
+    const epoch = this.#epoch;
+    const res = await call(this.#host, this.#key, paths.sessions, {
+      visitorSessionId,
+      referrer: location.href.slice(0, C.maxReferrerChars),
+      locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
+    });
+    if (this.#destroyed || epoch !== this.#epoch) return false;
+    if (!res.ok || !isSession(res.data)) {
+      this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : res.reason, false);
+      return false;
+    }
+    const { sessionId, messages, remaining } = res.data;
+    this.#sessionId = sessionId;
+    sessionStore.set(this.#assistantId, sessionId);
+    // Messages the visitor typed while the session was opening stay after the saved ones.
+    const typed = this.state.messages.filter((m) => m.status === "pending");
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
+    this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
+    this.#transport = createTransport(this.#host, this.#key, sessionId, {
+      onFrame: (f) => this.apply(f),
+      onLost: (id, error, status) => this.#lost(id, error, status),
+    });
+    return true;
+  }
+
+  #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
+    this.set({ remaining });
+    if (remaining === 0 && !this.state.notice?.blocking) {
+      const daily = reason === "daily-limit";
+      this.set({ notice: { text: daily ? this.t.dailyLimitReached : this.t.sessionLimitReached, blocking: true, fresh: !daily } });
+    }
+  }
+
+  #fail(error: string | null, reason?: string, retry = true) {
+    const text = error || this.t.sendFailed;
+    const blocking = !!reason && BLOCKING.includes(reason);
+    this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
+    this.#emit("error", { error: text, reason });
+  }
+
+  #update(match: (m: UiMessage) => boolean, next: (m: UiMessage | undefined) => UiMessage | null) {
+    const list = this.state.messages;
+    const i = list.findIndex(match);
+    const value = next(list[i]);
+    const messages = i < 0 ? (value ? [...list, value] : list) : value ? list.map((m, j) => (j === i ? value : m)) : list.filter((_, j) => j !== i);
+    this.set({ messages });
+  }
+
+  /** Applies one server event. Idempotent: the same event twice changes nothing. */
+  apply(f: WidgetServerFrame) {
+    const streaming = (id: string, text = ""): UiMessage => ({ key: id, id, role: "assistant", text, files: [], status: "streaming" });
+    switch (f.event) {
+      case "thinking":
+        this.set({ busy: true });
+        this.#update((m) => m.id === f.data.messageId, (m) => m ?? streaming(f.data.messageId));
+        return;
+      case "message-delta": {
+        const { messageId, delta, offset } = f.data;
+        this.#update(
+          (m) => m.id === messageId,
+          (m) => {
+            if (m && FINAL.includes(m.status)) return m;
+            const text = m?.text ?? "";
+            // A gap (a missed delta) waits for the final message.
+            return offset <= text.length ? { ...(m ?? streaming(messageId)), text: text.slice(0, offset) + delta } : (m ?? streaming(messageId));
+          },
+        );
+        this.set({ busy: true });
+        return;
+      }
+      case "new-message": {
+        const saved = toUi(f.data.message, f.data.sources ?? f.data.message.sources);
+        if (f.data.message.role === "system") return;
+        const cid = f.data.clientMessageId;
+        const known = this.state.messages.find((m) => m.id === saved.id || (!!cid && m.key === cid));
+        const wasFinal = !!known && known.id === saved.id && FINAL.includes(known.status);
+        this.#update((m) => m === known, (m) => ({ ...saved, key: m?.key ?? saved.key }));
+        if (saved.role === "assistant" && saved.status !== "streaming") this.set({ busy: false });
+        if (!wasFinal && FINAL.includes(saved.status)) {
+          this.#emit("message", { role: saved.role, text: saved.text, sources: saved.sources });
+        }
+        return;
+      }
+      case "message-error": {
+        const { error, reason, clientMessageId, message } = f.data;
+        this.#settle(clientMessageId, "error", message);
+        this.#fail(error, reason);
+        return;
+      }
+      case "remaining-messages":
+        this.#setRemaining(
+          f.data.remaining,
+          f.data.limit === this.#limits.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
+        );
+    }
+  }
+
+  /** A reply ended without an answer: the visitor's message, if unsaved, is marked failed. */
+  #settle(clientMessageId?: string, endAs: MessageStatus = "error", failed?: WidgetMessage) {
+    const messages = this.state.messages
+      .map((m): UiMessage => (m.key === clientMessageId && m.status === "pending" ? { ...m, status: "failed" } : m))
+      .filter((m) => m.status !== "streaming" || m.text)
+      .map((m): UiMessage => (m.status === "streaming" ? { ...m, status: endAs } : m));
+    this.set({ messages, busy: false });
+    if (failed) this.#update((m) => m.id === failed.id, () => ({ ...toUi(failed), status: "error" }));
+  }
+
+  #lost(clientMessageId: string, error: string | null, status: number) {
+    this.#settle(clientMessageId);
+    this.#fail(error, status ? reasonOf(status, error) : undefined);
+  }
+
+  /** Sends the draft (or `text`, on retry) with the attachments. */
+  async send(text = this.state.draft) {
+    text = text.trim();
+    const files = this.state.attachments;
+    const s = this.state;
+    if ((!text && !files.length) || s.busy || s.notice?.blocking || !s.config) return;
+    if (text.length > C.maxMessageChars) return this.set({ notice: { text: this.t.messageTooLong(C.maxMessageChars) } });
+    const clientMessageId = newId();
+    this.#lastSent = { text, files };
+    this.set({
+      messages: [...s.messages, { key: clientMessageId, role: "user", text, files: files.map((f) => f.name), status: "pending" }],
+      attachments: [],
+      draft: "",
+      notice: null,
+      busy: true,
+    });
+    if (!(await this.#ensureSession(false))) return this.#settle(clientMessageId);
+    this.#transport?.send({ content: text, files, clientMessageId });
+  }
+
+  /** Sends the visitor's last message again (after a failed or refused reply). */
+  retry() {
+    const list = this.state.messages;
+    let i = list.length - 1;
+    while (i >= 0 && list[i]!.role !== "user") i--;
+    if (i < 0 || !this.#lastSent) return;
+    const last = this.#lastSent;
+    this.set({ messages: list.slice(0, i), notice: null, attachments: last.files });
+    void this.send(last.text);
+  }
+
+  stop() {
+    if (!this.state.busy) return;
+    const settle = () => this.state.busy && this.#settle(undefined, "stopped");
+    if (this.#transport?.stop()) settle();
+    // Over the socket the server answers with the stopped message; if it does not, stop here.
+    else setTimeout(settle, 4000);
+  }
+
+  newConversation() {
+    this.#transport?.close();
+    this.#transport = null;
+    this.#sessionId = null;
+    this.#opening = null;
+    this.#epoch++;
+    sessionStore.clear(this.#assistantId);
+    this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "" });
+  }
+
+  async addFiles(files: File[]) {
+    let attachments = this.state.attachments;
+    const errors: string[] = [];
+    for (const file of files) {
+      if (attachments.length >= C.maxFiles) {
+        errors.push(this.t.tooManyFiles(C.maxFiles));
+        break;
+      }
+      const res = await readAttachment(file, this.t);
+      if (res.ok) attachments = [...attachments, res.file];
+      else errors.push(res.error);
+    }
+    this.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : this.state.notice });
+  }
+
+  removeFile(index: number) {
+    this.set({ attachments: this.state.attachments.filter((_, i) => i !== index) });
+  }
+
+  destroy() {
+    this.#transport?.close();
+    this.#listeners.clear();
+    this.#destroyed = true;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The widget's whole stylesheet, applied inside its shadow root only (nothing reaches the host
+ * page). `:host{all:initial!important}`: an important declaration inside a shadow tree wins over
+ * the page's important ones (CSS Cascade 4, context), so even `* { all: unset !important }` on the
+ * page cannot move, hide or restyle the widget, and nothing is inherited from the page. The host
+ * is fixed and has no size: no layout shift. Themed by --p (primary) and --op (text on it) on .w.
+ */
+export const css = `:host{all:initial!important;position:fixed!important;z-index:2147483000!important}
+.w{--bg:#fff;--fg:#111827;--mu:#5b6472;--sf:#f1f3f6;--bd:#e3e6ea;font:14px/1.5 system-ui,sans-serif;color:var(--fg)}
+.dk{--bg:#14171c;--fg:#f3f4f6;--mu:#a3aab5;--sf:#22262e;--bd:#353b46}
+*{box-sizing:border-box;font:inherit;color:inherit;margin:0;padding:0;background:none;border:0}
+button,summary{cursor:pointer}
+:focus-visible{outline:2px solid var(--fg);outline-offset:2px}
+.l,.p,.h,.sd{background:var(--p);color:var(--op)}
+.l,.p{position:fixed;box-shadow:0 8px 32px #0004}
+.l{width:56px;height:56px;border-radius:50%}
+.l,.i{display:flex;align-items:center;justify-content:center}
+svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px;height:18px}
+.l svg{width:26px;height:26px}
+.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br .l,.bl .l{bottom:20px}.tr .l,.tl .l{top:20px}.br .p,.bl .p{bottom:88px}.tr .p,.tl .p{top:88px}
+.p{width:var(--pw,380px);height:var(--ph,560px);max-width:calc(100vw - 40px);max-height:calc(100vh - 108px);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:16px;display:flex;flex-direction:column;overflow:hidden}
+.s{--pw:320px;--ph:460px}.lg{--pw:440px;--ph:680px}
+.h{display:flex;align-items:center;gap:4px;padding:10px 8px;padding-inline-start:16px}
+.h b{flex:1;font-weight:600;font-size:15px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.i{width:34px;height:34px;border-radius:8px;flex:none}
+.g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:10px}
+.m1{max-width:85%;padding:8px 12px;border-radius:14px;background:var(--sf);align-self:flex-start;overflow-wrap:anywhere}
+.u{align-self:flex-end;white-space:pre-wrap;background:var(--p);color:var(--op)}
+.f{opacity:.6}
+.t{font-size:12px;opacity:.75;display:block}
+.md>*+*,.src{margin-top:8px}ul,ol{padding-inline-start:20px}
+a,summary{text-decoration:underline}
+code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
+pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr;text-align:left}
+blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
+.src{border-top:1px solid var(--bd);padding-top:6px}
+.src p,blockquote,.left{color:var(--mu)}
+.ty{color:var(--mu);animation:b 1.5s infinite}
+@keyframes b{50%{opacity:.4}}
+.n{margin:0 12px 8px;padding:8px 10px;border-radius:10px;background:var(--sf)}
+.bt{padding:4px 10px;margin-top:6px;margin-inline-end:8px;border-radius:8px;border:1px solid var(--bd)}
+.left{font-size:12px;padding:0 14px 6px}
+.c{display:flex;align-items:flex-end;gap:6px;padding:10px;border-top:1px solid var(--bd);flex-wrap:wrap}
+textarea{flex:1;min-width:0;resize:none;field-sizing:content;min-height:38px;max-height:120px;padding:8px 10px;border:1px solid var(--bd);border-radius:10px}
+:disabled{opacity:.5;cursor:default}
+.ch{display:flex;align-items:center;font-size:12px;background:var(--sf);border-radius:8px;padding-inline-start:8px}
+.x{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+@media (max-width:480px){.w .p{inset:0;width:100%;height:100%;max-width:none;max-height:none;border-radius:0;border:0}}
+@media (prefers-reduced-motion:reduce){.ty{animation:none}}`;

@@ -1,0 +1,152 @@
+import { C } from "./contract";
+import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
+import { errorOf, headers, paths } from "./api";
+import { parseFrame, toFrame } from "./frames";
+import { createSseParser } from "./sse";
+
+/**
+ * How a visitor session talks to the server: a WebSocket at /parties/widget/{sessionId}?key=…,
+ * reconnecting with the spec's policy (1 s doubling to 5 s, 5 attempts, 10 s connect timeout), and
+ * POST …/messages read as Server-Sent Events whenever the socket is not open (it failed to open,
+ * is blocked by a proxy, or was given up on). A message sent while the socket is connecting waits
+ * for it (at most its connect timeout), so answers stream over the socket whenever they can. Frames may arrive twice (a reply sent over HTTP while the
+ * socket reconnects): the controller applies them idempotently.
+ */
+export interface TransportEvents {
+  onFrame(frame: WidgetServerFrame): void;
+  /** The reply to `clientMessageId` will not come: the request failed or the stream ended early. */
+  onLost(clientMessageId: string, error: string | null, status: number): void;
+}
+
+export interface Transport {
+  send(data: WidgetSendMessageData): void;
+  /** Stops the reply being written. True when it was stopped here (the HTTP stream aborted). */
+  stop(): boolean;
+  close(): void;
+}
+
+const CONNECTING = 0;
+const OPEN = 1;
+
+export function createTransport(host: string, key: string, sessionId: string, events: TransportEvents): Transport {
+  let socket: WebSocket | null = null;
+  let failures = 0;
+  let closed = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The message whose reply is awaited, and the HTTP stream carrying it (if not the socket). */
+  let inFlight: string | null = null;
+  let stream: AbortController | null = null;
+  /** A message sent while the socket was still connecting: it goes once the socket opens or fails. */
+  let waiting: WidgetSendMessageData | null = null;
+  const viaSocket = (ws: WebSocket, event: string, data: object) => ws.send(JSON.stringify({ event, data }));
+
+  const frame = (f: WidgetServerFrame | null) => {
+    if (!f) return;
+    if (f.event === "message-error" || (f.event === "new-message" && f.data.message.role !== "user" && f.data.message.status !== "streaming")) inFlight = null;
+    try {
+      events.onFrame(f);
+    } catch {
+      // A malformed event must not break the chat or the page.
+    }
+  };
+  const lost = (id: string, error: string | null, status: number) => {
+    if (inFlight !== id) return;
+    inFlight = null;
+    events.onLost(id, error, status);
+  };
+
+  function connect() {
+    if (closed) return;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(`${host.replace(/^http/, "ws")}${paths.socket(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
+    } catch {
+      return;
+    }
+    socket = ws;
+    const timeout = setTimeout(() => ws.close(), C.connectTimeoutMs);
+    ws.onopen = () => {
+      clearTimeout(timeout);
+      failures = 0;
+      if (waiting) viaSocket(ws, "send-message", waiting);
+      waiting = null;
+    };
+    ws.onmessage = (e) => frame(parseFrame(e.data));
+    ws.onclose = (e) => {
+      clearTimeout(timeout);
+      // 4003: the room refused this visitor (assistant switched off, origin removed): no retries.
+      if (e.code === 4003) failures = C.reconnectAttempts;
+      if (socket === ws) socket = null;
+      if (closed) return;
+      // The socket could not open: the waiting message goes over HTTP. A reply streaming over
+      // this socket is cut off: say so (the visitor can retry).
+      if (waiting) void post(waiting);
+      else if (inFlight && !stream) lost(inFlight, null, 0);
+      waiting = null;
+      if (++failures < C.reconnectAttempts) {
+        retryTimer = setTimeout(connect, Math.min(C.reconnectDelayMinMs * 2 ** (failures - 1), C.reconnectDelayMaxMs));
+      }
+      // else: HTTP (SSE) from now on.
+    };
+  }
+
+  async function post(data: WidgetSendMessageData) {
+    const id = data.clientMessageId;
+    const abort = (stream = new AbortController());
+    try {
+      const res = await fetch(host + paths.messages(sessionId), {
+        method: "POST",
+        headers: { ...headers(key, true), accept: "text/event-stream" },
+        body: JSON.stringify(data),
+        credentials: "omit",
+        signal: abort.signal,
+      });
+      if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
+      const parser = createSseParser((event, text) => {
+        try {
+          frame(toFrame(event, JSON.parse(text)));
+        } catch {
+          // not JSON: dropped
+        }
+      });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) parser.push(r.value);
+      parser.end();
+      lost(id, null, 0);
+    } catch {
+      if (!abort.signal.aborted) lost(id, null, 0);
+    } finally {
+      if (stream === abort) stream = null;
+    }
+  }
+
+  connect();
+
+  return {
+    send(data) {
+      inFlight = data.clientMessageId;
+      if (socket?.readyState === OPEN) viaSocket(socket, "send-message", data);
+      else if (socket?.readyState === CONNECTING) waiting = data;
+      else void post(data);
+    },
+    stop() {
+      // Over HTTP the server finishes (and saves) the answer anyway: the widget stops showing it.
+      if (stream || waiting) {
+        stream?.abort();
+        inFlight = waiting = null;
+        return true;
+      }
+      if (socket?.readyState === OPEN) viaSocket(socket, "stop", {});
+      return false;
+    },
+    close() {
+      closed = true;
+      waiting = null;
+      clearTimeout(retryTimer);
+      stream?.abort();
+      socket?.close();
+      socket = null;
+    },
+  };
+}
+

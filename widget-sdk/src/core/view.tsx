@@ -1,0 +1,250 @@
+/** @jsxImportSource preact */
+import { Component, createRef } from "preact";
+import { widgetStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import type { TalaPosition } from "../types";
+import { readableTextColor, safeColor } from "./color";
+import { C } from "./contract";
+import type { Controller, UiMessage } from "./controller";
+import { readableExtensions } from "./files";
+import { isRtl } from "./locale";
+import { renderMarkdown } from "./markdown";
+
+// One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
+// alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
+
+const Icon = ({ d }: { d: string }) => (
+  <svg viewBox="0 0 24 24" aria-hidden="true">
+    <path d={d} />
+  </svg>
+);
+const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z";
+const CLOSE = "M6 6l12 12M18 6L6 18";
+const SEND = "M4 12l16-8-6 16-2-7z";
+const STOP = "M7 7h10v10H7z";
+const CLIP = "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7";
+const NEW = "M12 5v14M5 12h14";
+
+const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
+const SIZE = { small: "s", medium: "m", large: "lg" } as const;
+const FOCUSABLE = "button:not([disabled]),textarea:not([disabled]),summary,a[href]";
+
+/** One message: the visitor's as plain text, answers as safe markdown, with their sources. */
+function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
+  const user = m.role === "user";
+  return (
+    (user || m.text) && (
+      // dir="auto": each message reads in its own direction (English answers in an Arabic panel);
+      // the hidden speaker label has its own dir, so it does not decide the message's.
+      <div key={m.key} dir="auto" class={`m1${user ? " u" : ""}${m.status === "failed" ? " f" : ""}`}>
+        <span class="x" dir={dir}>
+          {user ? t.you : t.assistant}:{" "}
+        </span>
+        {user ? m.text : <div class="md">{renderMarkdown(m.text)}</div>}
+        {m.files.length > 0 && <span class="t">{m.files.join(", ")}</span>}
+        {m.status === "stopped" && <span class="t">{t.stopped}</span>}
+        {sources && !!m.sources?.length && (
+          <div class="src">
+            <span class="t">{t.sources}</span>
+            {m.sources.map((s) => (
+              <details>
+                <summary>{s.name}</summary>
+                <p>{s.excerpt}</p>
+              </details>
+            ))}
+          </div>
+        )}
+      </div>
+    )
+  );
+}
+
+export interface AppProps {
+  c: Controller;
+  root: ShadowRoot;
+  host: HTMLElement;
+  position?: TalaPosition;
+}
+
+/**
+ * The launcher and, when open, the panel: a non-modal dialog that keeps Tab inside it, closes on
+ * Escape and gives focus back to the launcher. Renders nothing until the config has loaded, nor
+ * after an error of its own.
+ */
+export class App extends Component<AppProps> {
+  launcher = createRef<HTMLButtonElement>();
+  panel = createRef<HTMLDivElement>();
+  log = createRef<HTMLDivElement>();
+  input = createRef<HTMLTextAreaElement>();
+  file = createRef<HTMLInputElement>();
+  wasOpen = false;
+  /** Follow new text only while the visitor is at the bottom of the conversation. */
+  stick = true;
+  failed = false;
+  off = () => {};
+
+  override componentDidMount() {
+    this.off = this.props.c.subscribe(() => this.forceUpdate());
+  }
+  override componentWillUnmount() {
+    this.off();
+  }
+  override componentDidCatch() {
+    this.failed = true;
+    this.forceUpdate();
+  }
+  override componentDidUpdate() {
+    const open = this.props.c.state.open;
+    const active = document.activeElement;
+    if (open && !this.wasOpen) this.input.current?.focus();
+    // Closing returns focus to the launcher, unless the page moved it somewhere else meanwhile.
+    if (!open && this.wasOpen && (active === this.props.host || active === document.body || !active)) this.launcher.current?.focus();
+    this.wasOpen = open;
+    const log = this.log.current;
+    if (log && this.stick) log.scrollTop = log.scrollHeight;
+  }
+
+  onKeyDown = (e: KeyboardEvent) => {
+    const panel = this.panel.current!;
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      this.props.c.setOpen(false);
+    } else if (e.key === "Tab") {
+      const items = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length);
+      const active = this.props.root.activeElement;
+      const [first, last] = [items[0], items[items.length - 1]];
+      if (e.shiftKey ? active === first || !panel.contains(active) : active === last) {
+        e.preventDefault();
+        (e.shiftKey ? last : first)?.focus();
+      }
+    }
+  };
+
+  submit = (e: Event) => {
+    e.preventDefault();
+    void this.props.c.send();
+  };
+
+  fresh = () => {
+    this.props.c.newConversation();
+    this.input.current?.focus();
+  };
+
+  render({ c, position }: AppProps) {
+    const s = c.state;
+    const cfg = s.config;
+    if (this.failed || s.hidden || !cfg) return null;
+    const t = widgetStrings[s.locale];
+    const color = safeColor(cfg.primaryColor, C.defaultColor);
+    const n = s.notice;
+    const blocked = !!n?.blocking;
+    const last = s.messages[s.messages.length - 1];
+    const dir = isRtl(s.locale) ? "rtl" : "ltr";
+    const typing = s.busy && !(last?.role === "assistant" && last.text && last.status === "streaming");
+    return (
+      <div
+        class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
+        style={{ "--p": color, "--op": readableTextColor(color) }}
+      >
+        <button ref={this.launcher} type="button" class="l" aria-label={s.open ? t.closeChat : t.openChat} aria-expanded={s.open} onClick={() => c.setOpen(!s.open)}>
+          <Icon d={s.open ? CLOSE : CHAT} />
+        </button>
+        {s.open && (
+          <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
+            <div class="h">
+              <b>{cfg.headerText}</b>
+              <button type="button" class="i" aria-label={t.newConversation} onClick={this.fresh}>
+                <Icon d={NEW} />
+              </button>
+              <button type="button" class="i" aria-label={t.closeChat} onClick={() => c.setOpen(false)}>
+                <Icon d={CLOSE} />
+              </button>
+            </div>
+            <div
+              ref={this.log}
+              class="g"
+              role="log"
+              aria-live="polite"
+              aria-busy={s.busy}
+              onScroll={(e) => {
+                const el = e.currentTarget;
+                this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+              }}
+            >
+              {cfg.welcomeMessage && message({ key: "", role: "assistant", text: cfg.welcomeMessage, files: [], status: "complete" }, t, false, dir)}
+              {s.messages.map((m) => message(m, t, cfg.showSources, dir))}
+              {typing && (
+                <div class="m1 ty" role="status">
+                  {t.thinking}
+                </div>
+              )}
+            </div>
+            {n && (
+              <div class="n" role="alert">
+                <p>{n.text}</p>
+                {n.retry && (
+                  <button type="button" class="bt" onClick={() => c.retry()}>
+                    {t.retry}
+                  </button>
+                )}
+                {n.fresh && (
+                  <button type="button" class="bt" onClick={this.fresh}>
+                    {t.newConversation}
+                  </button>
+                )}
+              </div>
+            )}
+            {s.remaining !== null && s.remaining > 0 && s.remaining <= 3 && <div class="left">{t.remaining(s.remaining)}</div>}
+            <form class="c" onSubmit={this.submit}>
+              {s.attachments.map((f, i) => (
+                <span class="ch">
+                  {f.name}
+                  <button type="button" class="i" aria-label={t.removeFile(f.name)} onClick={() => c.removeFile(i)}>
+                    <Icon d={CLOSE} />
+                  </button>
+                </span>
+              ))}
+              {cfg.allowAttachments && (
+                <>
+                  <input
+                    ref={this.file}
+                    type="file"
+                    multiple
+                    hidden
+                    accept={readableExtensions.join()}
+                    onChange={(e) => {
+                      const el = e.currentTarget;
+                      void c.addFiles([...(el.files ?? [])]);
+                      el.value = "";
+                    }}
+                  />
+                  <button type="button" class="i" aria-label={t.attach} disabled={blocked} onClick={() => this.file.current?.click()}>
+                    <Icon d={CLIP} />
+                  </button>
+                </>
+              )}
+              <textarea
+                ref={this.input}
+                rows={1}
+                aria-label={t.messageLabel}
+                placeholder={t.placeholder}
+                disabled={blocked}
+                value={s.draft}
+                onInput={(e) => c.set({ draft: e.currentTarget.value })}
+                onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
+              />
+              {s.busy ? (
+                <button type="button" class="i sd" aria-label={t.stop} onClick={() => c.stop()}>
+                  <Icon d={STOP} />
+                </button>
+              ) : (
+                <button type="submit" class="i sd" aria-label={t.send} disabled={blocked || !(s.draft.trim() || s.attachments.length)}>
+                  <Icon d={SEND} />
+                </button>
+              )}
+            </form>
+          </div>
+        )}
+      </div>
+    );
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `@tala/widget/react`: `<TalaWidget apiKey="tala_pk_…" host="https://tala.example.com" />`.
+ * A thin wrapper over the facade: it renders nothing itself (the widget lives in its own shadow
+ * root on <body>), starts the widget on mount and removes it on unmount. One per page.
+ */
+import { useEffect, useRef } from "react";
+import { tala } from "./index";
+import type { TalaErrorEvent, TalaMessageEvent, TalaOptions } from "./types";
+
+export interface TalaWidgetProps extends TalaOptions {
+  onOpen?: () => void;
+  onClose?: () => void;
+  onMessage?: (message: TalaMessageEvent) => void;
+  onError?: (error: TalaErrorEvent) => void;
+}
+
+export function TalaWidget(props: TalaWidgetProps): null {
+  const { apiKey, host, nonce, position, locale } = props;
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    const onOpen = () => latest.current.onOpen?.();
+    const onClose = () => latest.current.onClose?.();
+    const onMessage = (m: TalaMessageEvent) => latest.current.onMessage?.(m);
+    const onError = (e: TalaErrorEvent) => latest.current.onError?.(e);
+    tala.on("open", onOpen);
+    tala.on("close", onClose);
+    tala.on("message", onMessage);
+    tala.on("error", onError);
+    tala.init({ apiKey, host, nonce, position, locale: latest.current.locale, open: latest.current.open });
+    return () => {
+      tala.off("open", onOpen);
+      tala.off("close", onClose);
+      tala.off("message", onMessage);
+      tala.off("error", onError);
+      tala.destroy();
+    };
+  }, [apiKey, host, nonce, position]);
+
+  useEffect(() => {
+    if (locale) tala.setLocale(locale);
+  }, [locale]);
+
+  return null;
+}

@@ -1,0 +1,66 @@
+/**
+ * The public types of `@tala/widget`, and the small interface between the facade (widget.js, the
+ * npm package) and the core (widget-core.js). Self-contained on purpose: the package's .d.ts files
+ * must not point outside the package. src/core/contract-check.ts checks these unions still match
+ * the contract's.
+ */
+
+/** Where the launcher sits (the assistant's setting unless overridden). */
+export type TalaPosition = "bottom-right" | "bottom-left" | "top-right" | "top-left";
+
+export interface TalaOptions {
+  /** The public assistant's API key (`tala_pk_…`), as in the integration code. */
+  apiKey: string;
+  /** The Tala server's origin, e.g. `https://tala.example.com`: the API and widget-core.js live there. */
+  host: string;
+  /** `en`, `fr` or `ar` (any BCP 47 tag; its language is used). Default: the page's `<html lang>`, then the browser's. */
+  locale?: string;
+  /** A CSP nonce for the core `<script>` and the widget's `<style>` (when constructable stylesheets are missing). */
+  nonce?: string;
+  /** Overrides the assistant's launcher position. */
+  position?: TalaPosition;
+  /** Opens the chat panel as soon as the widget is ready. */
+  open?: boolean;
+}
+
+export interface TalaMessageEvent {
+  role: "user" | "assistant";
+  /** The message's text (markdown for answers). */
+  text: string;
+  /** Knowledge files an answer drew on, when the owner shows sources. */
+  sources?: { name: string }[];
+}
+
+export interface TalaErrorEvent {
+  /** Text safe to show a visitor (the server's `error`, or the widget's own message). */
+  error: string;
+  /** The server's refusal reason when known (`session-limit`, `daily-limit`, `unavailable`…). */
+  reason?: string;
+}
+
+export interface TalaEventMap {
+  open: undefined;
+  close: undefined;
+  message: TalaMessageEvent;
+  error: TalaErrorEvent;
+}
+export type TalaEvent = keyof TalaEventMap;
+export type TalaListener<E extends TalaEvent> = (payload: TalaEventMap[E]) => void;
+
+/** The calls the facade queues until the core has loaded, replayed in order. */
+export type TalaCommand = "open" | "close" | "toggle" | "setLocale";
+
+/** What the core gives back for one mounted widget. Its methods never throw. */
+export interface CoreHandle {
+  open(): void;
+  close(): void;
+  toggle(): void;
+  setLocale(locale: string): void;
+  destroy(): void;
+}
+
+export type CoreEmit = <E extends TalaEvent>(event: E, payload: TalaEventMap[E]) => void;
+
+/** widget-core.js defines this function on `window[CORE_GLOBAL]`. */
+export type CoreFactory = (options: TalaOptions, emit: CoreEmit) => CoreHandle;
+export const CORE_GLOBAL = "__talaWidgetCore";
