@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
 
 // Integration tests run inside workerd with the real bindings of wrangler.toml (miniflare's D1,
 // R2, Durable Objects), the worker as `main`, and the D1 migrations applied by tests/integration/setup.ts.
 export default defineConfig(async () => {
+  // wrangler.toml's assets folder must exist for the pool to start; on a clean checkout nothing has
+  // been built yet, and these tests do not need the built files (static routing falls through).
+  mkdirSync(fileURLToPath(new URL("./dist/public", import.meta.url)), { recursive: true });
   const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
   // A throwaway RSA key pair stands in for Google's Firebase signing keys: the worker verifies
   // against FIREBASE_JWKS (public half) and tests sign with TEST_FIREBASE_PRIVATE_JWK.
