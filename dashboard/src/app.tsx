@@ -17,8 +17,7 @@ const pages = {
   verifyEmail: () => import("./pages/auth/verify-email"),
   forgotPassword: () => import("./pages/auth/forgot-password"),
   resetPassword: () => import("./pages/auth/reset-password"),
-  newChat: () => import("./pages/app/new-chat"),
-  history: () => import("./pages/app/history"),
+  chat: () => import("./pages/app/chat"),
   projects: () => import("./pages/app/projects"),
   project: () => import("./pages/app/project"),
   publicAssistants: () => import("./pages/app/public-assistants"),
@@ -29,8 +28,7 @@ const RegisterPage = lazy(pages.register);
 const VerifyEmailPage = lazy(pages.verifyEmail);
 const ForgotPasswordPage = lazy(pages.forgotPassword);
 const ResetPasswordPage = lazy(pages.resetPassword);
-const NewChatPage = lazy(pages.newChat);
-const HistoryPage = lazy(pages.history);
+const ChatPage = lazy(pages.chat);
 const ProjectsPage = lazy(pages.projects);
 const ProjectPage = lazy(pages.project);
 const PublicAssistantsPage = lazy(pages.publicAssistants);
@@ -81,8 +79,13 @@ function AppArea() {
       <AppLayout>
         <Suspense fallback={<PageSpinner />}>
           <Switch>
-            <Route path={appRoutes.newChat} component={NewChatPage} />
-            <Route path={appRoutes.history} component={HistoryPage} />
+            {/* One chat screen for both paths: the same element, so switching keeps it mounted. */}
+            <Route path={appRoutes.newChat}>
+              <ChatPage />
+            </Route>
+            <Route path={appRoutes.history}>
+              <ChatPage />
+            </Route>
             <Route path={appRoutes.projects}>
               <RequireAccount>
                 <ProjectsPage />

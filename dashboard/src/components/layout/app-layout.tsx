@@ -1,5 +1,7 @@
 /** The layout of /app (spec section 2 "Navigation"): top bar, side panel, main content, footer. */
 import type { ReactNode } from "react";
+import { useLocation } from "wouter";
+import { appRoutes } from "../../../../contract";
 import { Footer } from "./footer";
 import { SidePanel } from "./side-panel";
 import { TopBar } from "./top-bar";
@@ -16,19 +18,24 @@ export function SkipLink() {
   );
 }
 
+/** The chat screen fills the window (its messages scroll, the composer stays at the bottom). */
+export const isFullHeightPath = (location: string) => location === appRoutes.newChat || location === appRoutes.history;
+
 export function AppLayout({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  const fill = isFullHeightPath(location);
   return (
-    <div className="flex min-h-dvh flex-col bg-canvas text-fg">
+    <div className={`flex flex-col bg-canvas text-fg ${fill ? "h-dvh overflow-hidden" : "min-h-dvh"}`}>
       <SkipLink />
       <TopBar />
       <VerifyEmailBanner />
-      <div className="flex flex-1">
+      <div className={`flex flex-1 ${fill ? "min-h-0" : ""}`}>
         <SidePanel />
-        <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
+        <main id="main" tabIndex={-1} className={`flex min-w-0 flex-1 flex-col focus:outline-none ${fill ? "min-h-0" : ""}`}>
           {children}
         </main>
       </div>
-      <Footer />
+      {!fill && <Footer />}
     </div>
   );
 }

@@ -235,6 +235,33 @@ export const MessageIcon = (p: IconProps) => (
   </Icon>
 );
 
+export const PaperclipIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m21.44 11.05-9.19 9.19a6 6 0 0 1-8.49-8.49l8.57-8.57A4 4 0 1 1 18 8.84l-8.59 8.57a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+  </Icon>
+);
+export const ArrowUpIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m5 12 7-7 7 7M12 19V5" />
+  </Icon>
+);
+export const ArrowDownIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M19 12l-7 7-7-7" />
+  </Icon>
+);
+export const StopIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect width="12" height="12" x="6" y="6" rx="2" fill="currentColor" stroke="none" />
+  </Icon>
+);
+export const PanelLeftIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect width="18" height="18" x="3" y="3" rx="2" />
+    <path d="M9 3v18" />
+  </Icon>
+);
+
 /** Google's "G" mark, in its brand colours. */
 export function GoogleMark({ size = 18 }: { size?: number }) {
   return (

@@ -1,5 +1,6 @@
 /** /app/settings: profile, appearance, e-mail, password and sign out. Signed-in users only. */
 import { EmailSection } from "../../components/settings/email-section";
+import { ModelSection } from "../../components/settings/model-section";
 import { PasswordSection } from "../../components/settings/password-section";
 import { ProfileSection } from "../../components/settings/profile-section";
 import { SettingsSection } from "../../components/settings/section";
@@ -14,12 +15,13 @@ export default function SettingsPage() {
   if (!user) return null; // RequireAccount guarantees a user; this keeps the types honest
   return (
     <PageContainer>
-      <PageHeader title="Settings" description="Manage your profile, how Tala looks, and how you sign in." />
+      <PageHeader title="Settings" description="Manage your profile, how Tala looks, the model it uses, and how you sign in." />
       <div className="divide-y divide-line">
         <ProfileSection user={user} />
         <SettingsSection title="Appearance" description="Light, dark, or follow your device." icon={<PaletteIcon size={18} />}>
           <ThemeRadioGroup />
         </SettingsSection>
+        <ModelSection />
         <EmailSection user={user} />
         <PasswordSection user={user} />
         <SessionSection user={user} />

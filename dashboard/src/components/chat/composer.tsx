@@ -1,0 +1,192 @@
+/**
+ * The message composer, keyboard first: Enter sends, Shift+Enter starts a new line (and Enter while
+ * an input method is composing does neither), the field grows with its text. Files of the
+ * knowledge-file types can be attached (text formats are read here; see attachments.ts). While a
+ * reply is written the send button becomes Stop. Without an open connection the button looks
+ * disabled and a send says 'No active connection' (spec section 5).
+ */
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { acceptedExtensions, ASSISTANT_NAME, chatUi } from "../../../../contract";
+import { toast } from "../../stores/toast";
+import { ArrowUpIcon, CloseIcon, FileIcon, PaperclipIcon, StopIcon } from "../ui/icons";
+import { Spinner } from "../ui/spinner";
+import { clipAttachmentText, selectAttachments, selectionToast } from "./attachments";
+import type { Attachment } from "./chat-reducer";
+
+const MAX_HEIGHT_PX = 200;
+
+export interface ComposerProps {
+  /** A reply is being written in this conversation (the button stops it). */
+  busy: boolean;
+  /** False while the socket is not open. */
+  connected: boolean;
+  /** Sends; resolves true when the message left (the field is then cleared). */
+  onSend: (content: string, attachments: Attachment[]) => boolean;
+  onStop: () => void;
+  /** Above the field: the project a new chat starts in. */
+  aside?: ReactNode;
+  /** Below the field: connection state, messages left. */
+  footer?: ReactNode;
+  autoFocus?: boolean;
+}
+
+export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false }: ComposerProps) {
+  const [text, setText] = useState("");
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [reading, setReading] = useState(0);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  // Grow with the text, up to a limit (then it scrolls).
+  useEffect(() => {
+    const el = field.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
+  }, [text]);
+
+  useEffect(() => {
+    if (autoFocus && window.matchMedia?.("(hover: hover)").matches) field.current?.focus();
+  }, [autoFocus]);
+
+  const canSend = (text.trim().length > 0 || attachments.length > 0) && reading === 0 && !busy;
+
+  const submit = () => {
+    if (busy || reading > 0) return;
+    if (!text.trim() && attachments.length === 0) return;
+    if (onSend(text, attachments)) {
+      setText("");
+      setAttachments([]);
+    }
+    field.current?.focus();
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) onStop();
+    else submit();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing || e.keyCode === 229) return;
+    e.preventDefault();
+    submit();
+  };
+
+  const onFiles = async (e: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(e.target.files ?? []);
+    e.target.value = "";
+    const selection = selectAttachments(attachments.length, files);
+    const shown = selectionToast(selection);
+    if (shown) toast({ ...shown, variant: "destructive" });
+    if (!selection.accepted.length) return;
+    setReading((n) => n + selection.accepted.length);
+    const read = await Promise.all(
+      selection.accepted.map(async (file) => {
+        try {
+          return { name: file.name, text: clipAttachmentText(await file.text()) };
+        } catch {
+          toast({ variant: "destructive", title: chatUi.attachmentUnreadableTitle, description: chatUi.attachmentReadFailed(file.name) });
+          return null;
+        } finally {
+          setReading((n) => n - 1);
+        }
+      }),
+    );
+    setAttachments((current) => [...current, ...read.filter((a): a is Attachment => a !== null)]);
+    field.current?.focus();
+  };
+
+  const sendLooksDisabled = !busy && (!canSend || !connected);
+
+  return (
+    <div className="border-t border-line bg-canvas px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-6">
+      <form onSubmit={onSubmit} className="mx-auto w-full max-w-3xl">
+        {aside}
+        <div className="rounded-2xl border border-line-strong bg-surface shadow-xs transition-colors focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15">
+          {(attachments.length > 0 || reading > 0) && (
+            <ul aria-label={chatUi.attachmentsLabel} className="flex flex-wrap gap-1.5 px-3 pt-3">
+              {attachments.map((a, i) => (
+                <li key={`${a.name}-${i}`} className="inline-flex max-w-full items-center gap-1.5 rounded-lg border border-line bg-subtle py-1 pr-1 pl-2 text-xs text-fg">
+                  <FileIcon size={13} className="shrink-0 text-muted" />
+                  <span className="max-w-48 truncate">{a.name}</span>
+                  <button
+                    type="button"
+                    aria-label={chatUi.removeAttachment(a.name)}
+                    onClick={() => setAttachments((current) => current.filter((_, j) => j !== i))}
+                    className="inline-flex size-5 items-center justify-center rounded text-muted hover:bg-line hover:text-fg"
+                  >
+                    <CloseIcon size={12} />
+                  </button>
+                </li>
+              ))}
+              {reading > 0 && (
+                <li className="inline-flex items-center gap-1.5 px-2 py-1 text-xs text-muted">
+                  <Spinner size={12} /> {chatUi.readingAttachment}
+                </li>
+              )}
+            </ul>
+          )}
+          <label htmlFor="chat-composer" className="sr-only">
+            {chatUi.composerLabel}
+          </label>
+          <textarea
+            id="chat-composer"
+            ref={field}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={onKeyDown}
+            rows={1}
+            placeholder={chatUi.composerPlaceholder(ASSISTANT_NAME)}
+            enterKeyHint="send"
+            className="block max-h-[200px] w-full resize-none bg-transparent px-4 pt-3 pb-1 text-[15px] leading-6 text-fg placeholder:text-faint focus:outline-none"
+          />
+          <div className="flex items-center justify-between gap-2 px-2 pb-2">
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              accept={acceptedExtensions.join(",")}
+              className="sr-only"
+              tabIndex={-1}
+              aria-hidden="true"
+              onChange={(e) => void onFiles(e)}
+            />
+            <button
+              type="button"
+              onClick={() => picker.current?.click()}
+              aria-label={chatUi.attach}
+              title={chatUi.attach}
+              className="inline-flex size-9 items-center justify-center rounded-full text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
+            >
+              <PaperclipIcon size={18} />
+            </button>
+            {busy ? (
+              <button
+                type="submit"
+                aria-label={chatUi.stop}
+                title={chatUi.stop}
+                className="inline-flex size-9 items-center justify-center rounded-full bg-fg text-canvas hover:opacity-85 focus-visible:outline-2 focus-visible:outline-accent"
+              >
+                <StopIcon size={16} />
+              </button>
+            ) : (
+              <button
+                type="submit"
+                aria-label={chatUi.send}
+                title={chatUi.send}
+                aria-disabled={sendLooksDisabled || undefined}
+                className={`inline-flex size-9 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent ${
+                  sendLooksDisabled ? "bg-line text-faint" : "bg-accent text-white hover:bg-accent-hover"
+                }`}
+              >
+                <ArrowUpIcon size={18} />
+              </button>
+            )}
+          </div>
+        </div>
+        {footer}
+      </form>
+    </div>
+  );
+}

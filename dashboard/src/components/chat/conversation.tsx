@@ -1,0 +1,183 @@
+/**
+ * The conversation pane of the chat screen: the messages (or a new chat's greeting, a loading or
+ * missing chat), then the composer with the connection's state and a guest's messages left, or,
+ * once a guest used today's messages, the way to an account instead.
+ */
+import type { ReactNode } from "react";
+import { Link } from "wouter";
+import { chatMessages, chatUi, publicRoutes, type Project } from "../../../../contract";
+import { useChatStore, type ConnectionView } from "../../stores/chat";
+import { openChat, reconnectChat, regenerateReply, retryChatMessage, sendChatMessage, stopReply } from "../../stores/chat-realtime";
+import { Button } from "../ui/button";
+import { AlertIcon, ChatPlusIcon, CloseIcon, FolderIcon, TalaMark } from "../ui/icons";
+import { Spinner } from "../ui/spinner";
+import { isPendingKey, type Attachment, type Conversation as ConversationState, type UiMessage } from "./chat-reducer";
+import { Composer } from "./composer";
+import { MessageList } from "./message-list";
+
+function ConnectionNote({ connection }: { connection: ConnectionView }) {
+  if (connection.state === "open" || connection.state === "idle") return null;
+  if (connection.state === "failed" || connection.state === "closed") {
+    return (
+      <span className="inline-flex items-center gap-2 text-danger">
+        {chatUi.disconnected}
+        <button type="button" onClick={reconnectChat} className="font-medium underline underline-offset-2 hover:no-underline">
+          {chatUi.reconnect}
+        </button>
+      </span>
+    );
+  }
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <Spinner size={11} /> {connection.state === "reconnecting" && connection.lost ? chatUi.reconnecting : chatUi.connecting}
+    </span>
+  );
+}
+
+function GuestQuotaReached() {
+  return (
+    <div className="border-t border-line bg-canvas px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-6">
+      <div role="status" className="mx-auto w-full max-w-3xl rounded-2xl border border-warning-line bg-warning-soft px-4 py-3 text-sm text-warning-fg">
+        <p className="font-medium">{chatUi.guestQuotaReached}</p>
+        <p className="mt-1">
+          <Link href={publicRoutes.register} className="font-semibold underline underline-offset-2 hover:no-underline">
+            {chatUi.guestQuotaCta}
+          </Link>{" "}
+          {chatUi.guestQuotaAfterCta}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function EmptyConversation({ isGuest }: { isGuest: boolean }) {
+  return (
+    <div className="flex min-h-full flex-col items-center justify-center px-6 py-10 text-center">
+      <TalaMark size={44} />
+      <h2 className="mt-4 text-xl font-semibold tracking-tight text-fg sm:text-2xl">{chatUi.greeting}</h2>
+      <p className="mt-2 max-w-md text-sm text-muted">{chatUi.greetingHint}</p>
+      {isGuest && <p className="mt-3 max-w-md text-xs text-faint">{chatUi.guestSessionNote}</p>}
+    </div>
+  );
+}
+
+function CenteredNote({ children }: { children: ReactNode }) {
+  return <div className="flex min-h-0 flex-1 flex-col items-center justify-center gap-3 px-6 text-center text-sm text-muted">{children}</div>;
+}
+
+function ProjectChip({ project, onRemove }: { project: Project; onRemove?: () => void }) {
+  return (
+    <div className="mb-2 flex">
+      <span className="inline-flex max-w-full items-center gap-1.5 rounded-full border border-line bg-surface py-1 pr-1 pl-2.5 text-xs text-muted">
+        <FolderIcon size={13} className="shrink-0" />
+        <span className="sr-only">{chatUi.inProject}:</span>
+        <span className="truncate font-medium text-fg">{project.name}</span>
+        {onRemove && (
+          <button
+            type="button"
+            onClick={onRemove}
+            aria-label={chatUi.removeProject(project.name)}
+            className="inline-flex size-5 items-center justify-center rounded-full hover:bg-subtle hover:text-fg"
+          >
+            <CloseIcon size={12} />
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}
+
+
+export function Conversation({
+  convKey,
+  conversation,
+  isGuest,
+  draftProject,
+  onRemoveProject,
+  onNewChat,
+}: {
+  convKey: string;
+  conversation: ConversationState | undefined;
+  isGuest: boolean;
+  draftProject: Project | undefined;
+  onRemoveProject: () => void;
+  onNewChat: () => void;
+}) {
+  const connection = useChatStore((s) => s.connection);
+  const remaining = useChatStore((s) => s.chat.remaining);
+  const chatId = isPendingKey(convKey) ? null : convKey;
+  const busy = conversation?.streaming != null;
+  const messages = conversation?.messages ?? [];
+  const load = conversation?.load ?? (chatId ? "loading" : "ready");
+
+  const onSend = (content: string, attachments: Attachment[]) => sendChatMessage(convKey, { content, attachments });
+  const onStop = () => {
+    if (chatId) stopReply(chatId);
+  };
+  const onRegenerate = () => {
+    if (chatId) regenerateReply(chatId);
+  };
+  const onRetrySend = (message: UiMessage) => retryChatMessage(convKey, message);
+
+  let body: ReactNode;
+  if (messages.length === 0 && !busy && (load === "loading" || load === "idle") && chatId) {
+    body = (
+      <CenteredNote>
+        <Spinner size={22} className="text-accent" />
+      </CenteredNote>
+    );
+  } else if (messages.length === 0 && !busy && (load === "missing" || load === "error")) {
+    body = (
+      <CenteredNote>
+        <AlertIcon size={22} className="text-faint" />
+        <p>{load === "missing" ? chatMessages.chatNotFound : chatUi.chatLoadFailed}</p>
+        <div className="flex gap-2">
+          {load === "error" && chatId && (
+            <Button variant="secondary" size="sm" onClick={() => void openChat(chatId)}>
+              {chatUi.retry}
+            </Button>
+          )}
+          <Button size="sm" onClick={onNewChat}>
+            <ChatPlusIcon size={15} /> {chatUi.newChat}
+          </Button>
+        </div>
+      </CenteredNote>
+    );
+  } else {
+    body = (
+      <MessageList conversationKey={convKey} conversation={conversation} onRegenerate={onRegenerate} onRetrySend={onRetrySend} empty={<EmptyConversation isGuest={isGuest} />} />
+    );
+  }
+
+  const quotaReached = isGuest && remaining !== null && remaining.remaining === 0;
+  const footer = (
+    <div className="flex min-h-5 flex-wrap items-center justify-between gap-x-4 gap-y-1 px-1 pt-1.5 text-xs text-faint">
+      <ConnectionNote connection={connection} />
+      {isGuest && remaining !== null && (
+        <span className="ml-auto" aria-live="polite">
+          {chatUi.remainingMessages(remaining.remaining)}
+        </span>
+      )}
+    </div>
+  );
+
+  return (
+    <>
+      {body}
+      {quotaReached && !busy ? (
+        <GuestQuotaReached />
+      ) : (
+        <Composer
+          key={convKey}
+          busy={busy}
+          connected={connection.state === "open"}
+          onSend={onSend}
+          onStop={onStop}
+          autoFocus
+          aside={draftProject && messages.length === 0 ? <ProjectChip project={draftProject} onRemove={onRemoveProject} /> : null}
+          footer={footer}
+        />
+      )}
+    </>
+  );
+}

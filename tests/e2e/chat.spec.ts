@@ -1,0 +1,390 @@
+/**
+ * The chat screens in Chromium: offline mode on the shared server (no model), then a second Tala
+ * with the scripted mock model for streaming, reload, stop, errors, a dropped socket, projects,
+ * the model setting, attachments, sanitising and the guest quota.
+ */
+import type { Page, WebSocketRoute } from "@playwright/test";
+import {
+  chatMessages,
+  chatUi,
+  guestQuota,
+  modelSettingsUi,
+  projectUi,
+  publicAssistantMessages,
+  realtimeMessages,
+  successMessages,
+} from "../../contract";
+import { startMockModel, type MockModel } from "../mock-model/server.mjs";
+import { expect, test, uniqueEmail } from "./fixtures";
+import { startTala, type TalaServer } from "./server";
+
+const PASSWORD = "chat password 1";
+
+async function registerUser(base: string, tag: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: uniqueEmail(tag), password: PASSWORD, firstName: "Amina", lastName: "", phone: "", birthDate: "" }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Signs the page in with a stored token and opens `path` on `base`. */
+async function signIn(page: Page, base: string, token: string, path = "/app/new-chat") {
+  await page.goto(`${base}/login`);
+  await page.evaluate((t) => {
+    localStorage.setItem("token", t);
+    sessionStorage.setItem("tala:verifyBannerDismissed", "1");
+  }, token);
+  await page.goto(`${base}${path}`);
+}
+
+const composer = (page: Page) => page.getByRole("textbox", { name: chatUi.composerLabel });
+const replies = (page: Page) => page.locator('[data-message-role="assistant"]');
+const questions = (page: Page) => page.locator('[data-message-role="user"]');
+const lastReplyText = (page: Page) => replies(page).last().locator(".markdown");
+
+/** Types and sends a message once the socket is open (a send without one is refused). */
+async function send(page: Page, text: string, { waitForConnection = true } = {}) {
+  await expect(composer(page)).toBeVisible();
+  if (waitForConnection) await expect(page.getByText(chatUi.connecting)).toBeHidden();
+  await composer(page).fill(text);
+  await composer(page).press("Enter");
+}
+
+/** What the mock streams for `text` with [[tokens:N]] (tests/mock-model/server.mjs). */
+function mockReply(text: string, tokens: number) {
+  const clean = text.replace(/\[\[[^\]]*\]\]/g, "").trim();
+  const words = `Mock reply to: ${clean}. This answer is streamed token by token.`.split(/(?<= )/);
+  return Array.from({ length: tokens }, (_, i) => words[i % words.length]).join("");
+}
+
+test.describe("offline mode (no model configured)", () => {
+  test("a signed-in user gets the honest offline answer, and manages the chat from the sidebar", async ({ page, context, baseURL }) => {
+    test.setTimeout(90_000);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const token = await registerUser(baseURL!, "offline");
+    await signIn(page, baseURL!, token);
+
+    await expect(page.getByRole("heading", { name: chatUi.greeting })).toBeVisible();
+    await send(page, "Plan a trip to Fes");
+    await expect(lastReplyText(page)).toContainText("Offline mode: no language model is configured.");
+    await expect(lastReplyText(page)).toContainText("LLM_BASE_URL");
+    await expect(page).toHaveURL(/\/app\/history\?chat=/);
+    await expect(replies(page).last().locator("time")).toHaveText(/^\d{2}:\d{2}$/);
+
+    // Copy a message.
+    await replies(page).last().getByRole("button", { name: chatUi.copyMessage }).click();
+    await expect(page.getByText(successMessages.contentCopied)).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("Offline mode");
+
+    // The sidebar: the chat, newest first; rename, search, delete with confirmation.
+    const chats = page.getByRole("navigation", { name: chatUi.chats });
+    const row = chats.getByRole("listitem").filter({ hasText: "Plan a trip to Fes" });
+    await expect(row).toBeVisible();
+    await row.hover();
+    await row.getByRole("button", { name: /^Rename/ }).click();
+    const rename = page.getByRole("dialog", { name: chatUi.renameTitle });
+    await rename.getByLabel(chatUi.titleLabel).fill("Fes itinerary");
+    await rename.getByRole("button", { name: chatUi.save }).click();
+    await expect(page.getByText(chatUi.chatRenamed)).toBeVisible();
+    await expect(chats.getByRole("link", { name: /Fes itinerary/ })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { name: "Fes itinerary", level: 1 })).toBeVisible();
+
+    await page.getByRole("searchbox", { name: chatUi.searchChats }).fill("zzz-nothing");
+    await expect(chats).toContainText(chatUi.noSearchResults);
+    await page.getByRole("searchbox", { name: chatUi.searchChats }).fill("itinerary");
+    await expect(chats.getByRole("link")).toHaveCount(1);
+    await page.getByRole("searchbox", { name: chatUi.searchChats }).fill("");
+
+    // /app/history is the same screen; a reload keeps the chat.
+    await page.reload();
+    await expect(lastReplyText(page)).toContainText("Offline mode");
+    await page.goto(`${baseURL}/app/history`);
+    await expect(chats.getByRole("link", { name: /Fes itinerary/ })).toBeVisible();
+
+    const fes = chats.getByRole("listitem").filter({ hasText: "Fes itinerary" });
+    await fes.hover();
+    await fes.getByRole("button", { name: /^Delete/ }).click();
+    const confirm = page.getByRole("alertdialog", { name: chatUi.deleteConfirm.title });
+    await confirm.getByRole("button", { name: chatUi.delete }).click();
+    await expect(page.getByText(chatUi.chatDeleted)).toBeVisible();
+    await expect(chats).toContainText(chatUi.noChatsTitle);
+
+    // Settings: no model to choose, said in one line.
+    await page.goto(`${baseURL}/app/settings`);
+    await expect(page.getByText(modelSettingsUi.offline)).toBeVisible();
+    await expect(page.getByRole("combobox", { name: modelSettingsUi.label })).toHaveCount(0);
+  });
+});
+
+test.describe("with a model", () => {
+  let mock: MockModel;
+  let tala: TalaServer;
+  /** One account for these tests: registrations are throttled per IP (5 an hour). */
+  let token: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    mock = await startMockModel();
+    tala = await startTala({ LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small" });
+    token = await registerUser(tala.baseURL, "model");
+  });
+  test.afterAll(async () => {
+    await tala?.stop();
+    await mock?.close();
+  });
+  /** The reply request the mock received for this question (not the chat-title request). */
+  const askedModel = (question: string) => mock.requests.find((r) => r.body.messages?.at(-1)?.content === question);
+
+  test("a reply streams visibly in every tab, survives a reload, can be stopped and regenerated", async ({ page, context }) => {
+    test.setTimeout(120_000);
+    const base = tala.baseURL;
+    await signIn(page, base, token);
+
+    // Record every text the reply shows while it streams.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      new MutationObserver(() => {
+        const all = document.querySelectorAll('[data-message-role="assistant"] .markdown');
+        const text = all[all.length - 1]?.textContent?.trim() ?? "";
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const question = "Count slowly [[tokens:40]] [[delay:50]] [[ttft:700]]";
+    await send(page, question);
+    await expect(page.getByRole("status").filter({ hasText: chatUi.thinking })).toBeAttached();
+    await expect(page.getByRole("button", { name: chatUi.stop })).toBeVisible();
+    await expect(page).toHaveURL(/\/app\/history\?chat=/);
+    const chatUrl = page.url();
+
+    // A second tab on the same chat sees the same stream.
+    const other = await context.newPage();
+    await other.goto(chatUrl);
+
+    const expected = mockReply(question, 40);
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    await expect(lastReplyText(page)).toHaveText(expected);
+    const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+    const intermediate = seen.filter((t) => t.length > 0 && t.length < expected.length);
+    expect(intermediate.length).toBeGreaterThanOrEqual(5);
+    expect(seen.at(-1)).toBe(expected.trim());
+    await expect(lastReplyText(other)).toHaveText(expected);
+    await other.close();
+
+    // Reload: the chat comes back from history, selected in the sidebar.
+    await page.reload();
+    await expect(lastReplyText(page)).toHaveText(expected);
+    await expect(page.getByRole("navigation", { name: chatUi.chats }).locator('[aria-current="page"]')).toBeVisible();
+
+    // Stop a long reply: its text so far is kept.
+    await send(page, "Tell me everything [[tokens:400]] [[delay:40]]");
+    await expect(lastReplyText(page)).toContainText("Mock reply to: Tell me everything");
+    await page.getByRole("button", { name: chatUi.stop }).click();
+    await expect(replies(page).last()).toHaveAttribute("data-status", "stopped");
+    await expect(replies(page).last()).toContainText(chatUi.stopped);
+    expect((await lastReplyText(page).textContent())!.length).toBeLessThan(mockReply("Tell me everything", 400).length);
+
+    // Regenerate the last reply: the question is asked again and answered anew.
+    await send(page, "Short one [[tokens:6]]");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    const asked = await questions(page).count();
+    await replies(page).last().getByRole("button", { name: chatUi.regenerate }).click();
+    await expect(questions(page)).toHaveCount(asked + 1);
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(lastReplyText(page)).toHaveText(mockReply("Short one", 6));
+  });
+
+  test("without a socket nothing is sent; a socket dropped mid-reply still ends with the whole message", async ({ page }) => {
+    test.setTimeout(120_000);
+    const base = tala.baseURL;
+    // Every socket of the page goes through here: it can be cut, and new ones held back (kept
+    // connecting) until the gate opens, like a network that is down for a moment.
+    const routes: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+    let gate: Promise<void> | null = null;
+    let openGate = () => {};
+    const closeGate = () => (gate = new Promise<void>((resolve) => (openGate = resolve)));
+    await page.routeWebSocket(/\/parties\/chat\//, async (ws) => {
+      if (gate) await gate;
+      routes.push({ page: ws, server: ws.connectToServer() });
+    });
+
+    // No connection yet: the send button looks disabled and a send says so.
+    closeGate();
+    await signIn(page, base, token);
+    await expect(page.getByText(chatUi.connecting)).toBeVisible();
+    await send(page, "Too early", { waitForConnection: false });
+    await expect(page.getByText(realtimeMessages.noActiveConnection)).toBeVisible();
+    await expect(page.getByRole("button", { name: chatUi.send })).toHaveAttribute("aria-disabled", "true");
+    await expect(questions(page)).toHaveCount(0);
+    await expect(composer(page)).toHaveValue("Too early");
+    gate = null;
+    openGate();
+    await expect(page.getByText(chatUi.connecting)).toBeHidden();
+
+    const question = "Keep going [[tokens:60]] [[delay:60]]";
+    await send(page, question);
+    await expect(lastReplyText(page)).toContainText("Mock reply to: Keep going");
+
+    // The socket dies while the model goes on writing, and cannot come back for a moment.
+    closeGate();
+    const live = routes.at(-1)!;
+    await live.page.close({ code: 4000, reason: "test" });
+    await live.server.close();
+    await expect(page.getByText(realtimeMessages.genericRealtimeError)).toBeVisible();
+    await expect(page.getByText(chatUi.reconnecting)).toBeVisible();
+    await page.getByRole("button", { name: chatUi.stop }).click();
+    await expect(page.getByText(realtimeMessages.noActiveConnection)).toBeVisible();
+    const partial = (await lastReplyText(page).textContent()) ?? "";
+    await page.waitForTimeout(1500);
+    gate = null;
+    openGate();
+
+    await expect(page.getByText(realtimeMessages.reconnected)).toBeVisible({ timeout: 15_000 });
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    const full = mockReply(question, 60);
+    await expect(lastReplyText(page)).toHaveText(full);
+    expect(partial.length).toBeLessThan(full.length);
+  });
+
+  test("a model failure shows inline with Retry and the 'Message Error' toast", async ({ page }) => {
+    const base = tala.baseURL;
+    await signIn(page, base, token);
+    await send(page, "Break please [[fail:500]]");
+    const failed = replies(page).last();
+    await expect(failed).toHaveAttribute("data-status", "error");
+    await expect(failed.getByRole("alert")).toContainText(chatMessages.modelUnavailable);
+    await expect(page.getByText(realtimeMessages.messageErrorTitle)).toBeVisible();
+    await failed.getByRole("button", { name: chatUi.retrySend }).click();
+    await expect(questions(page)).toHaveCount(2);
+    await expect(replies(page)).toHaveCount(2);
+    await expect(replies(page).last()).toHaveAttribute("data-status", "error");
+  });
+
+  test("markdown from the model is sanitised; text attachments reach the model, other files are refused", async ({ page }) => {
+    const base = tala.baseURL;
+    await signIn(page, base, token);
+    await page.evaluate(() => ((window as unknown as { __xss: number }).__xss = 0));
+
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("The secret word is MARZIPAN.") }]);
+    await expect(page.getByRole("list", { name: chatUi.attachmentsLabel })).toContainText("notes.txt");
+    await input.setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") }]);
+    await expect(page.getByText(chatUi.attachmentUnreadable("report.pdf"))).toBeVisible();
+    await input.setInputFiles([{ name: "tool.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") }]);
+    await expect(page.getByText(publicAssistantMessages.invalidFileType("tool.exe"))).toBeVisible();
+    await input.setInputFiles([{ name: "huge.txt", mimeType: "text/plain", buffer: Buffer.alloc(15_728_641, 97) }]);
+    await expect(page.getByText(publicAssistantMessages.fileTooLarge("huge.txt"))).toBeVisible();
+
+    // The echo shows what reached the model: the file's text, and markup meant to run in the page.
+    await send(page, "[[echo]] <script>window.__xss=1</script> <img src=x onerror=window.__xss=2> [go](javascript:window.__xss=3) <b onmouseover=alert(1)>b</b>");
+    const reply = replies(page).last();
+    await expect(reply).toHaveAttribute("data-status", "complete");
+    await expect(reply.locator(".markdown")).toContainText("MARZIPAN");
+    await expect(reply.locator(".markdown")).toContainText("<script>window.__xss=1</script>");
+    expect(await reply.locator("script, img, [onerror], [onmouseover], a[href^='javascript']").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+    await expect(questions(page).last().getByRole("list", { name: chatUi.attachmentsLabel })).toContainText("notes.txt");
+  });
+
+  test("a project's instructions reach the model as the system prompt; deleting the project keeps its chats", async ({ page }) => {
+    test.setTimeout(90_000);
+    const base = tala.baseURL;
+    await signIn(page, base, token, "/app/projects");
+    const instructions = "Always answer like a ship's captain. Marker TALA-CAPTAIN-42.";
+
+    await page.getByRole("button", { name: projectUi.newProject }).first().click();
+    const create = page.getByRole("dialog", { name: projectUi.createTitle });
+    await create.getByLabel(projectUi.name).fill("Sailing trip");
+    await create.getByLabel(projectUi.instructions).fill(instructions);
+    await create.getByRole("button", { name: projectUi.create }).click();
+    await expect(page.getByText(projectUi.created)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Sailing trip", level: 1 })).toBeVisible();
+    await expect(page.getByRole("textbox", { name: projectUi.instructions })).toHaveValue(instructions);
+
+    await page.getByRole("link", { name: projectUi.newChatInProject }).click();
+    await expect(page).toHaveURL(/\/app\/new-chat\?project=/);
+    await expect(page.getByText("Sailing trip")).toBeVisible();
+    await send(page, "[[echo]] Where do we sail?");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(page).toHaveURL(/chat=/);
+    const chatIds = [new URL(page.url()).searchParams.get("chat")!];
+    await expect(lastReplyText(page)).toContainText("TALA-CAPTAIN-42");
+    expect(askedModel("[[echo]] Where do we sail?")?.body.messages?.[0]).toEqual({ role: "system", content: instructions });
+    // The chat's project badge leads back to the project, which lists the chat.
+    await page.getByRole("link", { name: "Sailing trip", exact: true }).click();
+    await expect(page.getByRole("list", { name: projectUi.chatsLabel }).getByRole("link")).toHaveCount(1);
+
+    // Edit the instructions: the next chat of the project gets the new ones.
+    await page.getByRole("textbox", { name: projectUi.instructions }).fill("Answer in exactly three words. TALA-V2");
+    await page.getByRole("button", { name: projectUi.saveInstructions }).click();
+    await expect(page.getByText(projectUi.instructionsSaved)).toBeVisible();
+    await page.getByRole("link", { name: projectUi.newChatInProject }).click();
+    await send(page, "[[echo]] Again");
+    await expect(lastReplyText(page)).toContainText("TALA-V2");
+    await expect(page).toHaveURL(/chat=/);
+    chatIds.push(new URL(page.url()).searchParams.get("chat")!);
+
+    // Rename and delete from the list; the chats stay in the history.
+    await page.goto(`${base}/app/projects`);
+    const card = page.getByRole("article", { name: "Sailing trip" });
+    await card.getByRole("button", { name: /^Rename/ }).click();
+    await page.getByRole("dialog", { name: projectUi.renameTitle }).getByLabel(projectUi.name).fill("Sailing 2026");
+    await page.getByRole("dialog", { name: projectUi.renameTitle }).getByRole("button", { name: projectUi.save }).click();
+    await expect(page.getByRole("article", { name: "Sailing 2026" })).toBeVisible();
+    await page.getByRole("article", { name: "Sailing 2026" }).getByRole("button", { name: /^Delete/ }).click();
+    await page.getByRole("alertdialog", { name: projectUi.deleteConfirm.title }).getByRole("button", { name: projectUi.delete }).click();
+    await expect(page.getByText(projectUi.deleted)).toBeVisible();
+    await expect(page.getByText(projectUi.emptyTitle)).toBeVisible();
+    for (const id of chatIds) {
+      const res = await fetch(`${base}/api/chats/${id}`, { headers: { authorization: `Token ${token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { chat: { projectId: string | null } }).chat.projectId).toBeNull();
+    }
+  });
+
+  test("the model chosen in Settings is the one the chat uses", async ({ page }) => {
+    const base = tala.baseURL;
+    await signIn(page, base, token, "/app/settings");
+    const select = page.getByRole("combobox", { name: modelSettingsUi.label });
+    await expect(select).toBeVisible();
+    await expect(select.locator("option")).toHaveText([modelSettingsUi.serverDefault("mock-small"), "mock-small", "mock-large"]);
+    await select.selectOption("mock-large");
+    await expect(page.getByText(modelSettingsUi.saved)).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("combobox", { name: modelSettingsUi.label })).toHaveValue("mock-large");
+
+    await page.goto(`${base}/app/new-chat`);
+    await send(page, "Which model? [[tokens:3]]");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    expect(askedModel("Which model? [[tokens:3]]")?.body.model).toBe("mock-large");
+  });
+
+  test("a guest sees the messages left count down to the quota, then the way to an account", async ({ browser }) => {
+    test.setTimeout(180_000);
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${tala.baseURL}/login`);
+    await page.getByRole("button", { name: "Continue as guest" }).click();
+    await expect(page).toHaveURL(/\/app\/new-chat/);
+    await expect(page.getByText(chatUi.remainingMessages(guestQuota.perGuestPerDay))).toBeVisible();
+    await expect(page.getByRole("navigation", { name: chatUi.chats })).toHaveCount(0);
+
+    for (let left = guestQuota.perGuestPerDay - 1; left >= 0; left--) {
+      await send(page, `Question ${left} [[tokens:3]] [[delay:1]]`);
+      if (left > 0) await expect(page.getByText(chatUi.remainingMessages(left))).toBeVisible();
+    }
+    await expect(page.getByText(chatUi.guestQuotaReached)).toBeVisible();
+    await expect(page.getByRole("link", { name: chatUi.guestQuotaCta })).toHaveAttribute("href", "/register");
+    await expect(composer(page)).toHaveCount(0);
+    await expect(replies(page)).toHaveCount(guestQuota.perGuestPerDay);
+
+    // The guest's chat lives in this session: a reload keeps it, and the quota.
+    await page.reload();
+    await expect(questions(page)).toHaveCount(guestQuota.perGuestPerDay);
+    await expect(page.getByText(chatUi.guestQuotaReached)).toBeVisible();
+    await context.close();
+  });
+});
