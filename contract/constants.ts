@@ -189,7 +189,7 @@ export const auth = {
 /** Per-IP and per-account throttles on the account endpoints: `limit` calls per `windowMs`. */
 export const throttles = {
   login: { limit: 10, windowMs: 15 * 60 * 1000 },
-  register: { limit: 5, windowMs: 60 * 60 * 1000 },
+  register: { limit: 20, windowMs: 60 * 60 * 1000 },
   code: { limit: 5, windowMs: 15 * 60 * 1000 },
 } as const;
 export type ThrottleName = keyof typeof throttles;
