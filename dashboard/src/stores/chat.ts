@@ -76,11 +76,28 @@ function byNewest(a: Chat, b: Chat) {
   return b.updatedAt - a.updatedAt;
 }
 
+/**
+ * Chats the socket told about while the list was loading: the list request may have left before
+ * they existed, so they are merged into its answer rather than dropped.
+ */
+const arrivedWhileLoading = new Map<string, Chat>();
+
+function mergeArrived(chats: Chat[], search: string): Chat[] {
+  if (!arrivedWhileLoading.size) return chats;
+  const arrived = [...arrivedWhileLoading.values()];
+  arrivedWhileLoading.clear();
+  if (search) return chats.map((c) => arrived.find((a) => a.id === c.id) ?? c);
+  return [...arrived, ...chats.filter((c) => !arrived.some((a) => a.id === c.id))].sort(byNewest);
+}
+
 /** A chat the socket told about: moved to its place in the list (kept in place while searching). */
 export function upsertListedChat(chat: Chat) {
   setState((s) => {
     const { list } = s;
-    if (list.status !== "ready") return {};
+    if (list.status !== "ready") {
+      if (list.status === "loading") arrivedWhileLoading.set(chat.id, chat);
+      return {};
+    }
     const known = list.chats.some((c) => c.id === chat.id);
     if (list.search) {
       return known ? { list: { ...list, chats: list.chats.map((c) => (c.id === chat.id ? chat : c)) } } : {};
@@ -99,7 +116,7 @@ export async function loadList({ search, quiet = false }: { search?: string; qui
   try {
     const res = await chatApi.listChats({ search: term || undefined, page: 1, limit: LIST_PAGE_SIZE });
     if (seq !== listSeq) return;
-    setState((s) => ({ list: { ...s.list, status: "ready", chats: res.chats, page: res.currentPage, totalPages: res.totalPages } }));
+    setState((s) => ({ list: { ...s.list, status: "ready", chats: mergeArrived(res.chats, term), page: res.currentPage, totalPages: res.totalPages } }));
   } catch {
     if (seq !== listSeq) return;
     setState((s) => ({ list: { ...s.list, status: quiet && s.list.status === "ready" ? "ready" : "error" } }));
