@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appMessages, fixedBlogPosts, footerLinks, publicRoutes, serviceWorker } from "../../contract";
+import { appMessages, fixedBlogPosts, footerLinks, publicRoutes, serviceWorker, widgetStrings } from "../../contract";
 import { test, expect } from "./fixtures";
 import type { APIRequestContext, Page } from "@playwright/test";
 
@@ -267,5 +267,40 @@ test.describe("installable app", () => {
       writeFileSync(file, original);
       await expect.poll(() => served(request)).toBe(versionOf(original.toString("utf8")));
     }
+  });
+});
+
+test.describe("the home page's live demo", () => {
+  test("loads the widget only on click, with the local demo assistant, which answers from its document", async ({ page }) => {
+    const en = widgetStrings.en;
+    const widgetRequests: string[] = [];
+    page.on("request", (r) => {
+      if (/\/widget(-core)?\.js|\/api\/dev\/demo-assistant/.test(r.url())) widgetRequests.push(r.url());
+    });
+    await page.goto(publicRoutes.home);
+    await expect(page.getByRole("heading", { name: "Try it live" })).toBeVisible();
+    // Nothing of the widget before the visitor asks for it.
+    expect(widgetRequests).toEqual([]);
+
+    await page.getByRole("button", { name: "Try the live demo" }).click();
+    // The widget opens by itself (through its shadow root) once loaded.
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await expect(page.locator("tala-widget").getByRole("button", { name: en.closeChat, expanded: true })).toBeVisible();
+
+    const input = dialog.getByRole("textbox", { name: en.messageLabel });
+    await input.fill("What languages does Tala speak?");
+    await input.press("Enter");
+    const log = dialog.getByRole("log");
+    await expect(log).toContainText("French, Arabic and Spanish");
+    await expect(log).toContainText("about-tala.md");
+  });
+
+  test("without a demo (a deployed site: 404) it says so instead of loading the widget", async ({ page }) => {
+    await page.route("**/api/dev/demo-assistant", (route) => route.fulfill({ status: 404, contentType: "application/json", body: "{}" }));
+    await page.goto(publicRoutes.home);
+    await page.getByRole("button", { name: "Try the live demo" }).click();
+    await expect(page.getByRole("status")).toHaveText("The live demo runs on local installs; create your own assistant to try Tala.");
+    await expect(page.locator("script[src='/widget.js']")).toHaveCount(0);
   });
 });

@@ -71,6 +71,36 @@ for (const button of document.querySelectorAll("[data-reload]")) {
   button.addEventListener("click", () => location.reload());
 }
 
+// The home page's live demo: on click, ask for the local demo assistant's key, then load the widget
+// with it and open it. Deployed sites have no demo (the endpoint answers 404): say so instead.
+const demo = document.getElementById("demo-start");
+const note = document.getElementById("demo-note");
+if (demo && note) {
+  const tala = () => (window as unknown as { Tala?: { open(): void } }).Tala;
+  demo.addEventListener("click", () => {
+    if (tala()) return tala()!.open();
+    demo.setAttribute("disabled", "");
+    note.textContent = "Loading the demo…";
+    fetch("/api/dev/demo-assistant")
+      .then((res) => (res.ok ? (res.json() as Promise<{ apiKey: string }>) : Promise.reject(res.status)))
+      .then(({ apiKey }) => {
+        const script = document.createElement("script");
+        script.src = "/widget.js";
+        script.async = true;
+        script.dataset.assistantKey = apiKey;
+        script.dataset.host = location.origin;
+        script.dataset.open = "true";
+        document.body.appendChild(script);
+        note.textContent = "Tala Guide is open in the corner of the page.";
+      })
+      .catch((status) => {
+        note.textContent =
+          status === 404 ? "The live demo runs on local installs; create your own assistant to try Tala." : "The demo could not load. Please try again.";
+      })
+      .finally(() => demo.removeAttribute("disabled"));
+  });
+}
+
 if ("serviceWorker" in navigator) {
   addEventListener("load", () => {
     navigator.serviceWorker.register(__SW_PATH__, { scope: __SW_SCOPE__ }).catch(() => {

@@ -60,6 +60,13 @@ ${card(icons.download, "Install it like an app", "Add Tala to your home screen o
 </ul>
 </div></section>
 
+<section class="section" aria-labelledby="try-it"><div class="wrap">
+<h2 id="try-it">Try it live</h2>
+<p class="intro">Chat with <strong>Tala Guide</strong>, a Public Assistant that answers from one short document about Tala. Ask what Tala does, how to embed it, which languages it speaks or how it treats your data. The widget loads only when you ask for it.</p>
+<div class="actions"><button type="button" class="btn lg" id="demo-start">Try the live demo</button></div>
+<p id="demo-note" role="status" aria-live="polite"></p>
+</div></section>
+
 <section class="section" aria-labelledby="principles"><div class="wrap">
 <h2 id="principles">Fast, small, safe</h2>
 <ul class="grid" role="list">

@@ -1,27 +1,33 @@
-import { Hono } from "hono";
-import { outboxQuery, type outboxResponse } from "../../../contract";
+import { Hono, type MiddlewareHandler } from "hono";
+import { outboxQuery, type apiKeyResponse, type outboxResponse } from "../../../contract";
 import type { z } from "zod";
 import { isLocal } from "../../env";
 import type { AppEnv } from "../../http/context";
 import { notFound } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { queryParams } from "../../http/validate";
+import { seedDemoAssistant } from "../../services/dev/demo-assistant";
 import { listOutboxEmails } from "../../services/email/list-outbox-emails";
+
+const localOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isLocal(c.env)) throw notFound();
+  await next();
+};
 
 /** /api/dev: local-mode tools. Anywhere else they answer 404, exactly like a path that does not exist. */
 export function devRoutes() {
-  return new Hono<AppEnv>().get(
-    "/dev/outbox",
-    async (c, next) => {
-      if (!isLocal(c.env)) throw notFound();
-      await next();
-    },
-    queryParams(outboxQuery),
-    async (c) => {
-      const body: z.infer<typeof outboxResponse> = {
-        emails: await listOutboxEmails({ ctx: serviceContext(c), input: c.req.valid("query") }),
-      };
-      return c.json(body);
-    },
+  return (
+    new Hono<AppEnv>()
+      .get("/dev/outbox", localOnly, queryParams(outboxQuery), async (c) => {
+        const body: z.infer<typeof outboxResponse> = {
+          emails: await listOutboxEmails({ ctx: serviceContext(c), input: c.req.valid("query") }),
+        };
+        return c.json(body);
+      })
+      // The home page's live demo: seeds the demo assistant ("Tala Guide") on first call, answers its key.
+      .get("/dev/demo-assistant", localOnly, async (c) => {
+        const body: z.infer<typeof apiKeyResponse> = { apiKey: await seedDemoAssistant({ ctx: serviceContext(c) }) };
+        return c.json(body);
+      })
   );
 }
