@@ -191,6 +191,8 @@ export const throttles = {
   login: { limit: 10, windowMs: 15 * 60 * 1000 },
   register: { limit: 20, windowMs: 60 * 60 * 1000 },
   code: { limit: 5, windowMs: 15 * 60 * 1000 },
+  /** POST /api/chat/attachments (text extraction of a chat attachment), per IP. */
+  chatAttachment: { limit: 30, windowMs: 10 * 60 * 1000 },
 } as const;
 export type ThrottleName = keyof typeof throttles;
 

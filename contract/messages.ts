@@ -239,6 +239,8 @@ export const chatMessages = {
   wrongRoom: "This chat room belongs to someone else.",
   guestIdInvalid: "This guest session is not valid. Reload the page to start a new one.",
   projectNameRequired: "Give the project a name.",
+  /** POST /api/chat/attachments: the body is not a multipart form with one file in the field `file`. */
+  attachmentNotMultipart: 'Send the file as multipart/form-data, in a field named "file".',
   /** The title of a chat whose first message has no words (only an attachment without a name). */
   untitledChat: "New chat",
 } as const;
@@ -556,8 +558,6 @@ export const chatUi = {
   removeAttachment: (name: string) => `Remove ${name}`,
   readingAttachment: "Reading…",
   attachmentUnreadableTitle: "File not attached",
-  attachmentUnreadable: (file: string) =>
-    `${file} can't be attached to a chat yet: only text files (.txt, .md, .csv, .json, .xml) are read here. Paste its text instead.`,
   attachmentReadFailed: (file: string) => `${file} could not be read.`,
   tooManyAttachmentsTitle: "Too many files",
   connecting: "Connecting…",

@@ -129,3 +129,23 @@ export const updateSettingsBody = z.object({ model: z.string().trim().min(1).max
 export type UpdateSettingsBody = z.input<typeof updateSettingsBody>;
 
 export const settingsResponse = z.object({ settings: userSettingsSchema });
+
+// ---- REST: /api/chat/attachments -----------------------------------------------------------------
+
+/** Where the chat sends a PDF, Word or Excel attachment to have its text extracted (nothing is stored). */
+export const chatAttachmentsPath = "/api/chat/attachments";
+/** The multipart field holding the file. */
+export const chatAttachmentField = "file";
+
+/**
+ * POST /api/chat/attachments → 200: the file's extracted text, cut to chatLimits.maxFileTextChars
+ * (`truncated` says it was cut, here or by the extractor's own limits).
+ */
+export const chatAttachmentResponseSchema = z.object({
+  name: z.string(),
+  text: z.string().max(chatLimits.maxFileTextChars),
+  truncated: z.boolean(),
+});
+export type ChatAttachmentResponse = z.infer<typeof chatAttachmentResponseSchema>;
+/** The header a guest (no credential) names their guest session with (contract guestSession.idPattern). */
+export const chatGuestSessionHeader = "X-Guest-Session-Id";

@@ -7,6 +7,7 @@ import type { Page, WebSocketRoute } from "@playwright/test";
 import {
   chatMessages,
   chatUi,
+  knowledgeMessages,
   guestQuota,
   modelSettingsUi,
   projectUi,
@@ -14,6 +15,7 @@ import {
   realtimeMessages,
   successMessages,
 } from "../../contract";
+import { makeDocx } from "../fixtures/knowledge-files";
 import { startMockModel, type MockModel } from "../mock-model/server.mjs";
 import { expect, test, uniqueEmail } from "./fixtures";
 import { startTala, type TalaServer } from "./server";
@@ -263,7 +265,7 @@ test.describe("with a model", () => {
     await expect(replies(page).last()).toHaveAttribute("data-status", "error");
   });
 
-  test("markdown from the model is sanitised; text attachments reach the model, other files are refused", async ({ page }) => {
+  test("markdown from the model is sanitised; text and Word attachments reach the model, other files are refused", async ({ page }) => {
     const base = tala.baseURL;
     await signIn(page, base, token);
     await page.evaluate(() => ((window as unknown as { __xss: number }).__xss = 0));
@@ -271,8 +273,13 @@ test.describe("with a model", () => {
     const input = page.locator('input[type="file"]');
     await input.setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("The secret word is MARZIPAN.") }]);
     await expect(page.getByRole("list", { name: chatUi.attachmentsLabel })).toContainText("notes.txt");
-    await input.setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") }]);
-    await expect(page.getByText(chatUi.attachmentUnreadable("report.pdf"))).toBeVisible();
+    // A Word file's text is extracted by the server (POST /api/chat/attachments).
+    const docx = await makeDocx([{ text: "Pricing", heading: 1 }, { text: "The launch price is ZABAGLIONE dirhams." }]);
+    await input.setInputFiles([{ name: "pricing.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: Buffer.from(docx) }]);
+    await expect(page.getByRole("button", { name: chatUi.removeAttachment("pricing.docx") })).toBeVisible();
+    // A zip named .pdf: the server sniffs the bytes and refuses it with its own message.
+    await input.setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.from(docx) }]);
+    await expect(page.getByText(knowledgeMessages.notValid("report.pdf", "PDF"))).toBeVisible();
     await input.setInputFiles([{ name: "tool.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") }]);
     await expect(page.getByText(publicAssistantMessages.invalidFileType("tool.exe"))).toBeVisible();
     await input.setInputFiles([{ name: "huge.txt", mimeType: "text/plain", buffer: Buffer.alloc(15_728_641, 97) }]);
@@ -283,10 +290,13 @@ test.describe("with a model", () => {
     const reply = replies(page).last();
     await expect(reply).toHaveAttribute("data-status", "complete");
     await expect(reply.locator(".markdown")).toContainText("MARZIPAN");
+    await expect(reply.locator(".markdown")).toContainText("ZABAGLIONE");
+    expect(mock.requests.some((r) => JSON.stringify(r.body).includes("The launch price is ZABAGLIONE dirhams."))).toBe(true);
     await expect(reply.locator(".markdown")).toContainText("<script>window.__xss=1</script>");
     expect(await reply.locator("script, img, [onerror], [onmouseover], a[href^='javascript']").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
     await expect(questions(page).last().getByRole("list", { name: chatUi.attachmentsLabel })).toContainText("notes.txt");
+    await expect(questions(page).last().getByRole("list", { name: chatUi.attachmentsLabel })).toContainText("pricing.docx");
   });
 
   test("a project's instructions reach the model as the system prompt; deleting the project keeps its chats", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/context";
 import { authRoutes } from "./auth";
+import { chatAttachmentRoutes } from "./chat-attachments";
 import { configRoutes } from "./config";
 import { devRoutes } from "./dev";
 import { healthRoutes } from "./health";
@@ -19,6 +20,7 @@ export function apiRoutes() {
   api.route("/", configRoutes());
   api.route("/", devRoutes());
   api.route("/chats", chatRoutes());
+  api.route("/chat", chatAttachmentRoutes());
   api.route("/projects", projectRoutes());
   api.route("/public-assistants", publicAssistantRoutes());
   api.route("/models", modelRoutes());

@@ -1,19 +1,34 @@
 /**
  * The message composer, keyboard first: Enter sends, Shift+Enter starts a new line (and Enter while
  * an input method is composing does neither), the field grows with its text. Files of the
- * knowledge-file types can be attached (text formats are read here; see attachments.ts). While a
+ * knowledge-file types can be attached (text formats are read here, PDF, Word and Excel by the
+ * server; see attachments.ts); each shows as a "Reading…" chip until its text is in. While a
  * reply is written the send button becomes Stop. Without an open connection the button looks
  * disabled and a send says 'No active connection' (spec section 5).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptedExtensions, ASSISTANT_NAME, chatUi } from "../../../../contract";
+import { authorizationHeader } from "../../lib/api";
+import { authStore } from "../../stores/auth";
 import { toast } from "../../stores/toast";
 import { ArrowUpIcon, CloseIcon, FileIcon, PaperclipIcon, StopIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
-import { clipAttachmentText, selectAttachments, selectionToast } from "./attachments";
+import { readAttachment, selectAttachments, selectionToast, type ReadDeps } from "./attachments";
 import type { Attachment } from "./chat-reducer";
 
 const MAX_HEIGHT_PX = 200;
+
+/** The browser's fetch and the current credential: a signed-in user's header, else the guest's id. */
+const readDeps: ReadDeps = {
+  fetch: (input, init) => globalThis.fetch(input, init),
+  authorization: () => (authStore.getState().status === "authenticated" ? authorizationHeader() : null),
+  guestSessionId: () => {
+    const auth = authStore.getState();
+    return auth.status === "guest" ? (auth.guestSessionId ?? null) : null;
+  },
+};
+
+let nextPendingId = 0;
 
 export interface ComposerProps {
   /** A reply is being written in this conversation (the button stops it). */
@@ -33,7 +48,9 @@ export interface ComposerProps {
 export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false }: ComposerProps) {
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<Attachment[]>([]);
-  const [reading, setReading] = useState(0);
+  /** Files whose text is being read (in the browser or by the server), shown as "Reading…" chips. */
+  const [pending, setPending] = useState<{ id: number; name: string }[]>([]);
+  const reading = pending.length;
   const field = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
 
@@ -80,20 +97,16 @@ export function Composer({ busy, connected, onSend, onStop, aside, footer, autoF
     const shown = selectionToast(selection);
     if (shown) toast({ ...shown, variant: "destructive" });
     if (!selection.accepted.length) return;
-    setReading((n) => n + selection.accepted.length);
-    const read = await Promise.all(
-      selection.accepted.map(async (file) => {
-        try {
-          return { name: file.name, text: clipAttachmentText(await file.text()) };
-        } catch {
-          toast({ variant: "destructive", title: chatUi.attachmentUnreadableTitle, description: chatUi.attachmentReadFailed(file.name) });
-          return null;
-        } finally {
-          setReading((n) => n - 1);
-        }
+    const queued = selection.accepted.map((file) => ({ file, id: nextPendingId++ }));
+    setPending((current) => [...current, ...queued.map(({ file, id }) => ({ id, name: file.name }))]);
+    await Promise.all(
+      queued.map(async ({ file, id }) => {
+        const result = await readAttachment(file, readDeps);
+        if (result.ok) setAttachments((current) => [...current, result.attachment]);
+        else toast({ ...result.toast, variant: "destructive" });
+        setPending((current) => current.filter((p) => p.id !== id));
       }),
     );
-    setAttachments((current) => [...current, ...read.filter((a): a is Attachment => a !== null)]);
     field.current?.focus();
   };
 
@@ -120,11 +133,17 @@ export function Composer({ busy, connected, onSend, onStop, aside, footer, autoF
                   </button>
                 </li>
               ))}
-              {reading > 0 && (
-                <li className="inline-flex items-center gap-1.5 px-2 py-1 text-xs text-muted">
-                  <Spinner size={12} /> {chatUi.readingAttachment}
+              {pending.map((p) => (
+                <li
+                  key={`pending-${p.id}`}
+                  aria-busy="true"
+                  className="inline-flex max-w-full items-center gap-1.5 rounded-lg border border-dashed border-line bg-subtle px-2 py-1 text-xs text-muted"
+                >
+                  <Spinner size={12} />
+                  <span className="max-w-48 truncate text-fg">{p.name}</span>
+                  <span>{chatUi.readingAttachment}</span>
                 </li>
-              )}
+              ))}
             </ul>
           )}
           <label htmlFor="chat-composer" className="sr-only">
