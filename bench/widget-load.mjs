@@ -5,6 +5,7 @@
 // an owner and an assistant through the API, serves the host page from another origin, loads it
 // 5 times each way (CPU throttled 4x, like a mid-range phone) and then opens the panel once.
 // Prints a table and writes bench/results/widget-load.json. Needs a build (`npm run build`).
+/* global window, PerformanceObserver, performance -- used inside page.evaluate / addInitScript, which run in the browser. */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
