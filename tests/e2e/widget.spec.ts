@@ -170,7 +170,8 @@ test("the session limit stops the visitor with a clear message at exactly the co
   const { sessionId } = (await created.json()) as { sessionId: string };
   const sse = await (await request.post(widgetApiPaths.messages(sessionId), { headers, data: { content: "How long does shipping take?", clientMessageId: "e2e-1" } })).text();
   expect(sse.indexOf("event: message-delta")).toBeGreaterThan(sse.indexOf("event: thinking"));
-  expect(sse.indexOf("event: new-message")).toBeGreaterThan(sse.indexOf("event: message-delta"));
+  // The first new-message is the visitor's own, saved; the last is the saved answer.
+  expect(sse.lastIndexOf("event: new-message")).toBeGreaterThan(sse.lastIndexOf("event: message-delta"));
   expect(sse).toContain("event: remaining-messages");
 
   // A new conversation is a new session: the visitor may ask again.
