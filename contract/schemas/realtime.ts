@@ -60,21 +60,27 @@ export type ClientFrame =
   | { event: "leave"; room: string };
 
 const envelope = z.object({ event: z.string().min(1).max(200), data: z.unknown().optional() });
+
+/** The `{ event, data }` envelope of a text frame a client sent, or null when it is not one. Never throws. */
+export function readFrameEnvelope(raw: unknown): { event: string; data: unknown } | null {
+  let json: unknown;
+  try {
+    json = typeof raw === "string" ? JSON.parse(raw) : undefined;
+  } catch {
+    return null;
+  }
+  const env = envelope.safeParse(json);
+  return env.success ? { event: env.data.event, data: env.data.data } : null;
+}
 const roomEvent = /^(join|leave)-(.{1,100})$/s;
 
 export type ClientFrameResult = { ok: true; frame: ClientFrame } | { ok: false; error: string };
 
 /** Parses a frame a client sent. Never throws; `error` is safe to show (a chatMessages text). */
 export function parseClientFrame(raw: unknown): ClientFrameResult {
-  let json: unknown;
-  try {
-    json = typeof raw === "string" ? JSON.parse(raw) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const env = envelope.safeParse(json);
-  if (!env.success) return { ok: false, error: chatMessages.invalidFrame };
-  const { event, data } = env.data;
+  const env = readFrameEnvelope(raw);
+  if (!env) return { ok: false, error: chatMessages.invalidFrame };
+  const { event, data } = env;
   if (event === "send-message" || event === "stop") {
     const parsed = (event === "send-message" ? sendMessageData : stopData).safeParse(data);
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? chatMessages.invalidFrame };

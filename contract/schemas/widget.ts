@@ -16,7 +16,7 @@ import { z } from "zod";
 import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
 import { chatMessageSchema } from "./chat";
-import { messageDeltaData, partiesPrefix, remainingMessagesData, thinkingData } from "./realtime";
+import { messageDeltaData, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
 
 /** The party (Durable Object namespace) of widget visitor sessions. */
 export const widgetParty = "widget";
@@ -121,19 +121,12 @@ export type WidgetClientFrame =
   | { event: "stop"; data: Record<string, unknown> };
 export type WidgetClientFrameResult = { ok: true; frame: WidgetClientFrame } | { ok: false; error: string };
 
-const envelope = z.object({ event: z.string().min(1).max(200), data: z.unknown().optional() });
 
 /** Parses a frame a widget sent. Never throws; `error` is safe to show (a widgetMessages text). */
 export function parseWidgetClientFrame(raw: unknown): WidgetClientFrameResult {
-  let json: unknown;
-  try {
-    json = typeof raw === "string" ? JSON.parse(raw) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const env = envelope.safeParse(json);
-  if (!env.success) return { ok: false, error: widgetMessages.invalidFrame };
-  const { event, data } = env.data;
+  const env = readFrameEnvelope(raw);
+  if (!env) return { ok: false, error: widgetMessages.invalidFrame };
+  const { event, data } = env;
   if (event === "send-message") {
     const parsed = widgetSendMessageData.safeParse(data);
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? widgetMessages.invalidFrame };
