@@ -159,8 +159,8 @@ export type ServerFrame = z.infer<typeof serverFrameSchema>;
 export type ServerEvent = ServerFrame["event"];
 export type ServerFrameData<E extends ServerEvent> = Extract<ServerFrame, { event: E }>["data"];
 
-/** Parses a frame the server sent; null for anything that does not match (never throws). */
-export function parseServerFrame(raw: unknown): ServerFrame | null {
+/** JSON text parsed with `schema`; null when it is not JSON or does not match (never throws). */
+export function parseJsonWith<S extends z.ZodType>(schema: S, raw: unknown, wrap: (json: unknown) => unknown = (j) => j): z.output<S> | null {
   if (typeof raw !== "string") return null;
   let json: unknown;
   try {
@@ -168,6 +168,11 @@ export function parseServerFrame(raw: unknown): ServerFrame | null {
   } catch {
     return null;
   }
-  const parsed = serverFrameSchema.safeParse(json);
+  const parsed = schema.safeParse(wrap(json));
   return parsed.success ? parsed.data : null;
+}
+
+/** Parses a frame the server sent; null for anything that does not match (never throws). */
+export function parseServerFrame(raw: unknown): ServerFrame | null {
+  return parseJsonWith(serverFrameSchema, raw);
 }

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
 import { chatMessageSchema } from "./chat";
-import { messageDeltaData, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
+import { messageDeltaData, parseJsonWith, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
 
 /** The party (Durable Object namespace) of widget visitor sessions. */
 export const widgetParty = "widget";
@@ -204,27 +204,12 @@ export const widgetServerEvents = ["thinking", "message-delta", "new-message", "
 
 /** Parses a socket frame the server sent; null for anything that does not match (never throws). */
 export function parseWidgetServerFrame(raw: unknown): WidgetServerFrame | null {
-  if (typeof raw !== "string") return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  const parsed = widgetServerFrameSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  return parseJsonWith(widgetServerFrameSchema, raw);
 }
 
 /** Parses one SSE event of POST …/messages (its `event:` name and `data:` text); null when it does not match. */
 export function parseWidgetSseEvent(event: string, data: string): WidgetServerFrame | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = widgetServerFrameSchema.safeParse({ event, data: json });
-  return parsed.success ? parsed.data : null;
+  return parseJsonWith(widgetServerFrameSchema, data, (json) => ({ event, data: json }));
 }
 
 /** Formats one server frame as an SSE event (`event:` + `data:` + blank line). */
