@@ -210,18 +210,34 @@ export const knowledgeLimits = {
   maxSheetRows: 200_000,
   maxCells: 2_000_000,
   /**
-   * docx/xlsx: XML parts inflated past `maxOfficeXmlBytes` are refused (zip bombs). Up to
-   * `maxMammothXmlBytes` of word/document.xml mammoth reads the document (it needs ~13× that in
-   * memory), and up to `maxSheetJsXmlBytes` of sheets and shared strings SheetJS reads the workbook
-   * (~7×); larger ones are read by Tala's streaming readers (worker/knowledge/extract/*-stream.ts).
+   * docx/xlsx: bytes inflated per file, COUNTED while inflating (a zip's declared sizes are never
+   * trusted): past `maxOfficeXmlBytes` the file is refused (zip bombs). mammoth reads the document
+   * when all its parts inflate to at most `maxMammothXmlBytes` (it needs ~13× that in memory), and
+   * SheetJS the workbook up to `maxSheetJsXmlBytes` (~7×); both receive a re-packed zip of stored,
+   * already size-checked parts, so they never inflate anything themselves. Larger files are read
+   * by Tala's streaming readers (worker/knowledge/extract/*-stream.ts).
    */
-  maxOfficeXmlBytes: 400 * 1024 * 1024,
+  maxOfficeXmlBytes: 200 * 1024 * 1024,
   maxMammothXmlBytes: 5 * 1024 * 1024,
   maxSheetJsXmlBytes: 10 * 1024 * 1024,
   /** Legacy .xls files are parsed whole by SheetJS (~25× their size in memory): larger ones are refused. */
   maxXlsBytes: 2.5 * 1024 * 1024,
   /** PDF pages read. */
   maxPdfPages: 5_000,
+  /**
+   * Hostile-input caps (a file over one fails alone, with a message naming the limit): characters
+   * of one CSV record, Markdown table line, XML tag or Office text run; cells in one row (Excel's
+   * column count); nesting depth of XML elements and JSON containers (far deeper than real data:
+   * past 64 levels JSON is summarised anyway); XML elements per file.
+   */
+  maxLineChars: 1024 * 1024,
+  maxCellsPerRow: 16_384,
+  maxNestingDepth: 10_000,
+  maxXmlElements: 2_000_000,
+  /** Blocks (headings, paragraphs, rows) kept per file: past it the text is cut (tiny blocks cost more than their text). */
+  maxBlocks: 500_000,
+  /** Wall-clock budget of one file's extraction, checked inside every reader's loop; past it the file fails. */
+  maxExtractMs: 30_000,
   /** Chunker budget: a chunk aims at `targetTokens`, never passes `maxTokens`, repeats ~15% as overlap. */
   chunkTargetTokens: 400,
   chunkMaxTokens: 512,

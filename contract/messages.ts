@@ -197,6 +197,15 @@ export const knowledgeMessages = {
   oldWordFormat: (file: string) =>
     `${file} uses a Word format older than Word 97. Save it as .docx and upload it again.`,
   tooComplex: (file: string) => `${file} is too large to process. Split it into smaller files and upload them.`,
+  lineTooLong: (file: string, limit: string) =>
+    `${file} has a line longer than ${limit}. Split long lines (or very long cells) and upload it again.`,
+  tooManyCells: (file: string, max: number) => `${file} has a row with more than ${max} cells. Split it into smaller tables and upload them.`,
+  nestedTooDeep: (file: string, max: number) => `${file} is nested more than ${max} levels deep. Flatten it and upload it again.`,
+  tooManyElements: (file: string, max: number) => `${file} has more than ${max} XML elements. Split it into smaller files and upload them.`,
+  inflatesTooLarge: (file: string, limit: string) =>
+    `${file} unpacks to more than ${limit} of content. Split it into smaller files and upload them.`,
+  tookTooLong: (file: string, seconds: number) =>
+    `${file} took more than ${seconds} seconds to read. Split it into smaller files and upload them.`,
   truncated: (file: string) => `${file} is very long: only its beginning was added to the knowledge base.`,
   missing: (file: string) => `${file} could not be found in storage. Upload it again.`,
   processingFailed: (file: string) => `${file} could not be processed. Please try again.`,

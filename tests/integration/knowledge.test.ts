@@ -72,7 +72,7 @@ describe("extraction inside workerd", () => {
   });
 });
 
-describe("streaming readers inside workerd (DecompressionStream)", () => {
+describe("streaming readers inside workerd (counted pako inflate)", () => {
   it("reads a docx and an xlsx without mammoth or SheetJS", async () => {
     const docx = await makeDocx([{ text: "Warranty", heading: 1 }, { text: "Two years, parts and labour." }], [["Part", "Years"], ["Motor", "5"]]);
     expect((await extractDocxStreaming(docx, readZipDirectory(docx)!, "w.docx")).blocks).toEqual([

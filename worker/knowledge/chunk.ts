@@ -1,5 +1,5 @@
 import { knowledgeLimits } from "../../contract";
-import { splitLong, splitSentences, type Piece } from "./sentences";
+import { eachSentence, splitLong, type Piece } from "./sentences";
 import { estimateTokens } from "./tokens";
 import type { Block } from "./types";
 
@@ -111,17 +111,18 @@ export function chunkBlocks(blocks: Iterable<Block>, options: Partial<ChunkOptio
     tokens += unit.tokens + 1;
   };
 
-  const addPieces = (pieces: Piece[], isRow: boolean, firstJoiner: string) => {
-    pieces.forEach((piece, i) => {
-      const joiner = i === 0 ? firstJoiner : piece.joiner;
+  const addPieces = (pieces: Iterable<Piece>, isRow: boolean, firstJoiner: string) => {
+    let i = 0;
+    for (const piece of pieces) {
+      const joiner = i++ === 0 ? firstJoiner : piece.joiner;
       const pieceTokens = estimateTokens(piece.text);
       if (pieceTokens <= unitBudget) {
         add({ text: piece.text, tokens: pieceTokens, joiner, isRow });
-        return;
+        continue;
       }
       const parts = isRow ? splitRow(piece.text, unitBudget) : splitLong(piece.text, pieceBudget);
       parts.forEach((part, j) => add({ text: part.text, tokens: estimateTokens(part.text), joiner: j === 0 ? joiner : part.joiner, isRow }));
-    });
+    }
   };
 
   for (const block of blocks) {
@@ -133,7 +134,7 @@ export function chunkBlocks(blocks: Iterable<Block>, options: Partial<ChunkOptio
       continue;
     }
     if (block.kind === "row") addPieces([{ text: block.text, joiner: "\n" }], true, "\n");
-    else addPieces(splitSentences(block.text), false, "\n");
+    else addPieces(eachSentence(block.text), false, "\n");
   }
   if (!truncated) emit(false);
   return { chunks, truncated };

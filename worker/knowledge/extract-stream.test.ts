@@ -53,7 +53,9 @@ describe("streaming docx reader", () => {
     expect(document.blocks.filter((b) => b.kind === "paragraph").length).toBe(count - Math.ceil(count / 500));
   }, 30_000);
 
-  it("refuses a zip bomb by its declared inflated size, before inflating", async () => {
+  it("never trusts the sizes a zip declares: a small part claiming 500 MB is read for what it is", async () => {
+    // Issue 10 changed this: sizes are counted while inflating (see hostile-files.test.ts for
+    // real bombs), so a claimed size neither refuses an honest file nor admits a bomb.
     const bytes = await makeDocx(docxParagraphs);
     const entries = readZipDirectory(bytes)!;
     // Patch the central directory: word/document.xml now claims 500 MB.
@@ -64,10 +66,8 @@ describe("streaming docx reader", () => {
     }
     expect(readZipDirectory(bytes)!.find((e) => e.name === "word/document.xml")!.uncompressedSize).toBe(500 * 1024 * 1024);
     expect(entries.length).toBeGreaterThan(0);
-    const error = await extractFile(sniffFile({ name: "bomb.docx", bytes }), bytes).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(KnowledgeError);
-    expect((error as KnowledgeError).reason).toBe("too_complex");
-    expect((error as KnowledgeError).message).toBe("bomb.docx is too large to process. Split it into smaller files and upload them.");
+    const document = await extractFile(sniffFile({ name: "claims.docx", bytes }), bytes);
+    expect(document.blocks.length).toBeGreaterThan(0);
   });
 });
 

@@ -3,14 +3,13 @@ import { KnowledgeError } from "./errors";
 import { BlockCollector } from "./extract/collector";
 import { extractCsv } from "./extract/csv";
 import { extractDoc } from "./extract/doc";
-import { extractDocx } from "./extract/docx";
-import { extractDocxStreaming } from "./extract/docx-stream";
+import { ExtractGuard } from "./extract/guard";
 import { extractJson } from "./extract/json";
 import { extractPdf } from "./extract/pdf";
+import { extractOffice } from "./extract/office";
 import { extractSpreadsheet } from "./extract/spreadsheet";
 import { extractMarkdown, extractPlainText } from "./extract/text";
 import { extractXml } from "./extract/xml";
-import { extractXlsxStreaming } from "./extract/xlsx-stream";
 import { decodeText, type SniffedFile } from "./sniff";
 import type { ExtractedDocument } from "./types";
 import { readZipDirectory, type ZipEntry } from "./zip";
@@ -20,10 +19,15 @@ import { readZipDirectory, type ZipEntry } from "./zip";
  * chunker. Every failure is a `KnowledgeError` with a reason and a message for the owner, so one
  * bad file fails alone; an unexpected library error counts as a damaged file (its cause is kept
  * for logs). Runs in workerd and in Node alike.
+ *
+ * Hostile input is bounded (see `ExtractGuard` and README "Guarantees"): every reader is linear
+ * in its input, with caps on line length, cells per row, nesting depth, elements, blocks and
+ * inflated bytes, and a wall-clock deadline checked inside its loops. The knowledge upload, the
+ * queue and chat attachments (users and guests) all come through here.
  */
 export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "text" | "zipEntries">, bytes: Uint8Array): Promise<ExtractedDocument> {
   const { kind, name } = file;
-  const out = new BlockCollector();
+  const out = new BlockCollector(undefined, new ExtractGuard(name));
   const text = () => file.text ?? decodeText(bytes, name);
   try {
     switch (kind) {
@@ -39,20 +43,9 @@ export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "tex
         return extractXml(text(), out);
       case "pdf":
         return await extractPdf(bytes, name, out);
-      case "docx": {
-        const entries = zipEntries(file, bytes, name);
-        const xml = inflatedSize(entries, /^word\//, name);
-        return xml <= knowledgeLimits.maxMammothXmlBytes
-          ? await extractDocx(bytes, name, out)
-          : await extractDocxStreaming(bytes, entries, name, out);
-      }
-      case "xlsx": {
-        const entries = zipEntries(file, bytes, name);
-        const xml = inflatedSize(entries, /^xl\/(worksheets\/|sharedStrings)/, name);
-        return xml <= knowledgeLimits.maxSheetJsXmlBytes
-          ? extractSpreadsheet(bytes, name, out)
-          : await extractXlsxStreaming(bytes, entries, name, out);
-      }
+      case "docx":
+      case "xlsx":
+        return await extractOffice(kind, bytes, zipEntries(file, bytes, name), name, out);
       case "xls":
         if (bytes.length > knowledgeLimits.maxXlsBytes) throw new KnowledgeError("too_complex", knowledgeMessages.tooComplex(name));
         return extractSpreadsheet(bytes, name, out);
@@ -69,16 +62,4 @@ function zipEntries(file: Pick<SniffedFile, "zipEntries">, bytes: Uint8Array, na
   const entries = file.zipEntries ?? readZipDirectory(bytes);
   if (!entries) throw new KnowledgeError("damaged", knowledgeMessages.damaged(name));
   return entries;
-}
-
-/**
- * The inflated size of a docx/xlsx's XML parts, as its zip directory declares it. Past
- * `maxOfficeXmlBytes` the file is refused before anything is inflated (a zip bomb, or more than
- * a Worker should chew through).
- */
-function inflatedSize(entries: ZipEntry[], parts: RegExp, name: string): number {
-  let total = 0;
-  for (const entry of entries) if (parts.test(entry.name)) total += entry.uncompressedSize;
-  if (total > knowledgeLimits.maxOfficeXmlBytes) throw new KnowledgeError("too_complex", knowledgeMessages.tooComplex(name));
-  return total;
 }

@@ -17,13 +17,21 @@ const abbreviations = new Set(
  * A period does not end a sentence when the next word starts in lower case ("e.g. this") or
  * follows a known abbreviation or a single letter ("Dr. Martin", "J. Smith").
  */
-const boundary = /([.!?…]+["'”’»)\]]*)([^\S\n]+)|([。！？]+[」』”’)]*)[^\S\n]*|([؟۔]+)[^\S\n]*|([^\S\n]*\n\s*)/g;
+const sentenceBoundary = /([.!?…]+["'”’»)\]]*)([^\S\n]+)|([。！？]+[」』”’)]*)[^\S\n]*|([؟۔]+)[^\S\n]*|([^\S\n]*\n\s*)/g;
 
 export function splitSentences(text: string): Piece[] {
-  const out: Piece[] = [];
+  return [...eachSentence(text)];
+}
+
+/**
+ * `splitSentences` one piece at a time: a paragraph of a million short sentences is never held
+ * as a million pieces (the chunker consumes them as they come).
+ */
+export function* eachSentence(text: string): Generator<Piece> {
   let start = 0;
   let joiner = "";
-  boundary.lastIndex = 0;
+  let first = true;
+  const boundary = new RegExp(sentenceBoundary.source, "g");
   for (let m = boundary.exec(text); m; m = boundary.exec(text)) {
     const end = m.index + m[0].length;
     if (m[1] !== undefined) {
@@ -35,14 +43,15 @@ export function splitSentences(text: string): Piece[] {
       }
     }
     const sentence = text.slice(start, end).trim();
-    if (sentence) out.push({ text: sentence, joiner });
+    if (sentence) {
+      yield { text: sentence, joiner: first ? "" : joiner };
+      first = false;
+    }
     joiner = m[5] !== undefined ? "\n" : " ";
     start = end;
   }
   const rest = text.slice(start).trim();
-  if (rest) out.push({ text: rest, joiner });
-  if (out.length) out[0]!.joiner = "";
-  return out;
+  if (rest) yield { text: rest, joiner: first ? "" : joiner };
 }
 
 /**
@@ -51,16 +60,17 @@ export function splitSentences(text: string): Piece[] {
  */
 export function splitLong(text: string, budget: number, joiner = " "): Piece[] {
   const out: Piece[] = [];
-  const words = text.split(/(\s+)/);
   let current = "";
   let tokens = 0;
   const push = (piece: string) => {
     const trimmed = piece.trim();
     if (trimmed) out.push({ text: trimmed, joiner: out.length ? joiner : "" });
   };
-  for (let i = 0; i < words.length; i += 2) {
-    const word = words[i]!;
-    const space = words[i - 1] ?? "";
+  // Words are matched one at a time: `split` would hold every word of a 4 MB paragraph at once.
+  const words = /(\s*)(\S+)/g;
+  for (let m = words.exec(text); m; m = words.exec(text)) {
+    const word = m[2]!;
+    const space = m[1]!;
     const wordTokens = estimateTokens(word);
     if (wordTokens > budget) {
       push(current);

@@ -1,6 +1,7 @@
-import { knowledgeMessages, upload } from "../../contract";
+import { knowledgeLimits, knowledgeMessages, upload } from "../../contract";
 import { CfbError, looksLikeCfb, openCfb } from "./cfb";
 import { KnowledgeError } from "./errors";
+import { nestingDepth } from "./extract/json";
 import { textKinds, type KnowledgeKind } from "./types";
 import { looksLikeZip, readZipDirectory, type ZipEntry } from "./zip";
 
@@ -158,6 +159,10 @@ function checkText(bytes: Uint8Array, kind: KnowledgeKind, name: string, notVali
   // A large JSON file is checked while it is extracted, element by element (extract/json.ts):
   // parsing 15 MB whole here would build the very object tree extraction avoids.
   if (kind === "json" && text.length <= JSON_CHECK_CHARS) {
+    // Depth first (one linear scan): a million nested arrays must not reach JSON.parse.
+    if (nestingDepth(text, knowledgeLimits.maxNestingDepth) > knowledgeLimits.maxNestingDepth) {
+      throw new KnowledgeError("too_complex", knowledgeMessages.nestedTooDeep(name, knowledgeLimits.maxNestingDepth));
+    }
     try {
       JSON.parse(text);
     } catch (error) {

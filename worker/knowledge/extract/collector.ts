@@ -1,17 +1,23 @@
 import { knowledgeLimits } from "../../../contract";
 import type { Block, ExtractedDocument } from "../types";
+import { ExtractGuard } from "./guard";
 
 /**
- * Gathers an extractor's blocks under the character budget of a file. Once the budget is spent it
- * refuses more (`add` returns false) and the document is marked truncated, so an extractor can stop
- * reading early instead of building text nobody will index.
+ * Gathers an extractor's blocks under the character and block budgets of a file. Once a budget is
+ * spent it refuses more (`add` returns false) and the document is marked truncated, so an extractor
+ * can stop reading early instead of building text nobody will index. It also carries the file's
+ * `guard` (deadline, inflated bytes, hostile-input caps), so every reader has it at hand.
  */
 export class BlockCollector {
   readonly blocks: Block[] = [];
   private chars = 0;
   truncated = false;
 
-  constructor(private readonly maxChars: number = knowledgeLimits.maxExtractedChars) {}
+  constructor(
+    private readonly maxChars: number = knowledgeLimits.maxExtractedChars,
+    readonly guard: ExtractGuard = new ExtractGuard("file"),
+    private readonly maxBlocks: number = knowledgeLimits.maxBlocks,
+  ) {}
 
   get full(): boolean {
     return this.truncated;
@@ -43,7 +49,9 @@ export class BlockCollector {
 
   private push(block: Block): boolean {
     if (this.truncated) return false;
-    if (this.chars + block.text.length > this.maxChars) {
+    this.guard.tick();
+    // A million one-letter paragraphs weigh far more than their text: blocks are budgeted too.
+    if (this.chars + block.text.length > this.maxChars || this.blocks.length >= this.maxBlocks) {
       this.truncated = true;
       return false;
     }
@@ -53,32 +61,65 @@ export class BlockCollector {
   }
 }
 
+/** Characters per slice of `bySlices`. */
+const SLICE_CHARS = 65_536;
+
+/**
+ * `edit(text)` applied slice by slice, each slice ending just before a position where `cutBefore`
+ * holds (so no match of the edit's pattern straddles two slices; past twice the slice size the
+ * cut is forced), then joined. V8's global `replace` returns a rope with a node per match: a
+ * 4 MB paragraph of one-letter words became ~130 MB of string nodes. Each slice's result is
+ * flattened at once (reading a character does it), so a rope never outlives its slice.
+ */
+export function bySlices(text: string, edit: (slice: string) => string, cutBefore: (text: string, at: number) => boolean): string {
+  const flat = (s: string) => (s.charCodeAt(0), s);
+  if (text.length <= SLICE_CHARS) return flat(edit(text));
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE_CHARS);
+    const limit = Math.min(text.length, start + 2 * SLICE_CHARS);
+    while (end < limit && !cutBefore(text, end)) end++;
+    parts.push(flat(edit(text.slice(start, end))));
+    start = end;
+  }
+  return parts.join("");
+}
+
+const isSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+/** Cut before a non-space: every whitespace run stays whole in one slice. */
+export const beforeNonSpace = (text: string, at: number) => !isSpaceCode(text.charCodeAt(at));
+
 /** One line: every run of whitespace becomes one space. */
 export function normalizeInline(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return bySlices(text, (s) => s.replace(/\s+/g, " "), beforeNonSpace).trim();
 }
 
 /** Running text: line breaks kept (single), other whitespace runs collapsed, blank lines dropped. */
 export function normalizeParagraph(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[^\S\n]+/g, " ")
-    .replace(/ ?\n[\s]*/g, "\n")
-    .trim();
+  const edit = (s: string) =>
+    s
+      .replace(/\r\n?/g, "\n")
+      .replace(/[^\S\n]+/g, " ")
+      .replace(/ ?\n[\s]*/g, "\n");
+  return bySlices(text, edit, beforeNonSpace).trim();
 }
 
 const namedEntities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-/** Decodes XML/HTML character references; unknown named entities are left as written. */
-export function decodeEntities(text: string): string {
-  if (!text.includes("&")) return text;
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (all, ref: string) => {
+const decodeSlice = (text: string) =>
+  text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (all, ref: string) => {
     if (ref[0] === "#") {
       const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : "";
     }
     return Object.hasOwn(namedEntities, ref) ? namedEntities[ref]! : all;
   });
+
+/** Decodes XML/HTML character references; unknown named entities are left as written. */
+export function decodeEntities(text: string): string {
+  if (!text.includes("&")) return text;
+  // A reference starts with its only "&": cutting before one never splits a reference.
+  return bySlices(text, decodeSlice, (t, at) => t.charCodeAt(at) === 0x26);
 }
 
 const numeric = /^[-+]?[\d.,\s%$€£]+$/;
@@ -101,6 +142,8 @@ export class TableWriter {
 
   /** Adds one row; returns false once the collector is full. */
   add(cells: readonly string[]): boolean {
+    // Readers cap cells while parsing; this is the last fence for every table kind alike.
+    if (cells.length > knowledgeLimits.maxCellsPerRow) throw this.out.guard.tooManyCells();
     const values = cells.map(normalizeInline);
     if (values.every((v) => v === "")) return !this.out.full;
     if (!this.headers) {

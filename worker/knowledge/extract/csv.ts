@@ -1,6 +1,7 @@
 import { knowledgeLimits } from "../../../contract";
 import type { ExtractedDocument } from "../types";
 import { BlockCollector, TableWriter } from "./collector";
+import { ExtractGuard } from "./guard";
 
 const candidates = [",", ";", "\t", "|"] as const;
 
@@ -25,28 +26,38 @@ export function detectDelimiter(text: string): string {
 /**
  * Parses CSV per RFC 4180 (quoted fields with doubled quotes, line breaks inside quotes, CRLF or
  * LF), calling `onRow` for each record until it returns false. Lenient where files in the wild
- * are: a stray quote inside an unquoted field is kept as text.
+ * are: a stray quote inside an unquoted field is kept as text. Hostile input is fenced: a record
+ * longer than `maxLineChars` or with more than `maxCellsPerRow` cells fails the file (`guard`)
+ * before its cells pile up, so memory stays bounded by one legal record.
  */
-export function parseCsv(text: string, delimiter: string, onRow: (cells: string[]) => boolean): void {
+export function parseCsv(text: string, delimiter: string, onRow: (cells: string[]) => boolean, guard = new ExtractGuard("file")): void {
+  const maxLine = knowledgeLimits.maxLineChars;
+  const maxCells = knowledgeLimits.maxCellsPerRow;
   let cells: string[] = [];
   let field = "";
   let i = 0;
+  let rowStart = 0;
   const n = text.length;
   const endRow = () => {
     cells.push(field);
     field = "";
     const keepGoing = onRow(cells);
     cells = [];
+    rowStart = i;
     return keepGoing;
   };
   while (i < n) {
+    guard.tick();
+    if (i - rowStart > maxLine) throw guard.lineTooLong();
     const ch = text[i]!;
     if (ch === '"' && field === "") {
       // Quoted field: read to the closing quote, "" is a literal quote.
       i++;
       let start = i;
       for (;;) {
+        guard.tick();
         const q = text.indexOf('"', i);
+        if ((q < 0 ? n : q) - rowStart > maxLine) throw guard.lineTooLong();
         if (q < 0) {
           field += text.slice(start);
           i = n;
@@ -65,6 +76,7 @@ export function parseCsv(text: string, delimiter: string, onRow: (cells: string[
       continue;
     }
     if (ch === delimiter) {
+      if (cells.length >= maxCells) throw guard.tooManyCells();
       cells.push(field);
       field = "";
       i++;
@@ -75,6 +87,7 @@ export function parseCsv(text: string, delimiter: string, onRow: (cells: string[
       // Unquoted run up to the next delimiter or line end.
       let j = i;
       while (j < n && text[j] !== delimiter && text[j] !== "\n" && text[j] !== "\r") j++;
+      if (j - rowStart > maxLine) throw guard.lineTooLong();
       field += text.slice(i, j);
       i = j;
     }
@@ -92,7 +105,7 @@ export function extractCsv(text: string, out = new BlockCollector()): ExtractedD
       return false;
     }
     return table.add(cells);
-  });
+  }, out.guard);
   table.end();
   return out.finish();
 }

@@ -1,4 +1,4 @@
-import { knowledgeMessages } from "../../../contract";
+import { knowledgeLimits, knowledgeMessages } from "../../../contract";
 import { KnowledgeError } from "../errors";
 import type { ExtractedDocument } from "../types";
 import { readZipText, streamZipText, type ZipEntry } from "../zip";
@@ -16,8 +16,13 @@ import { XmlStream, attribute } from "./xml-stream";
 export async function extractDocxStreaming(bytes: Uint8Array, entries: ZipEntry[], name: string, out = new BlockCollector()): Promise<ExtractedDocument> {
   const main = entries.find((e) => e.name === "word/document.xml") ?? entries.find((e) => /^word\/document\d*\.xml$/.test(e.name));
   if (!main) throw new KnowledgeError("damaged", knowledgeMessages.damaged(name));
+  const guard = out.guard;
   const stylesEntry = entries.find((e) => e.name === "word/styles.xml");
-  const headingStyles = stylesEntry ? headingLevels(await readZipText(bytes, stylesEntry)) : new Map<string, number>();
+  const headingStyles = stylesEntry
+    ? headingLevels(await readZipText(bytes, stylesEntry, guard, knowledgeLimits.maxMammothXmlBytes, () => guard.lineTooLong()))
+    : new Map<string, number>();
+  /** One paragraph or table cell is text held until its end tag: capped like a line. */
+  const maxRun = knowledgeLimits.maxLineChars;
 
   let paragraph = "";
   /** Paragraphs nest inside text boxes: only the outermost one is emitted. */
@@ -56,10 +61,12 @@ export async function extractDocxStreaming(bytes: Uint8Array, entries: ZipEntry[
           return;
         case "w:tab":
           paragraph += "\t";
+          if (paragraph.length > maxRun) throw guard.lineTooLong();
           return;
         case "w:br":
         case "w:cr":
           paragraph += "\n";
+          if (paragraph.length > maxRun) throw guard.lineTooLong();
           return;
         case "w:tbl":
           if (tableDepth++ === 0) table = new TableWriter(out);
@@ -88,8 +95,10 @@ export async function extractDocxStreaming(bytes: Uint8Array, entries: ZipEntry[
           }
           const text = decodeEntities(paragraph);
           paragraph = "";
-          if (cell !== null) cell += (cell ? " " : "") + text;
-          else {
+          if (cell !== null) {
+            cell += (cell ? " " : "") + text;
+            if (cell.length > maxRun) throw guard.lineTooLong();
+          } else {
             const level = style ? (headingStyles.get(style) ?? Number(defaultLevel(style) ?? 0)) : 0;
             if (level) out.heading(text, level);
             else out.paragraph(text);
@@ -98,6 +107,7 @@ export async function extractDocxStreaming(bytes: Uint8Array, entries: ZipEntry[
         }
         case "w:tc":
           if (tableDepth === 1 && cell !== null) {
+            if (row && row.length >= knowledgeLimits.maxCellsPerRow) throw guard.tooManyCells();
             row?.push(cell);
             cell = null;
           }
@@ -116,23 +126,42 @@ export async function extractDocxStreaming(bytes: Uint8Array, entries: ZipEntry[
       }
     },
     text(raw) {
-      if (inText && !fallback) paragraph += raw;
+      if (!inText || fallback) return;
+      paragraph += raw;
+      if (paragraph.length > maxRun) throw guard.lineTooLong();
     },
-  });
-  await streamZipText(bytes, main, (text) => {
+  }, () => guard.lineTooLong());
+  await streamZipText(bytes, main, guard, (text) => {
+    guard.checkTime();
     scanner.push(text);
     return !out.full;
   });
   return out.finish();
 }
 
-/** Style id → heading level, from styles.xml: styles named "heading N" (Word's built-ins) or "Title". */
+/**
+ * Style id → heading level, from styles.xml: styles named "heading N" (Word's built-ins) or "Title".
+ * Read with indexOf, not a lazy regex: an unclosed `<w:style` would make every later one rescan
+ * to the end of the part.
+ */
 export function headingLevels(stylesXml: string): Map<string, number> {
   const levels = new Map<string, number>();
-  const re = /<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g;
-  for (let m = re.exec(stylesXml); m; m = re.exec(stylesXml)) {
-    const id = attribute(m[1]!, "w:styleId");
-    const styleName = /<w:name\b([^>]*)\/?>/.exec(m[2]!)?.[1];
+  /** The next `<w:style` tag (not `<w:styles`) from `from`. */
+  const next = (from: number) => {
+    for (let at = stylesXml.indexOf("<w:style", from); at >= 0; at = stylesXml.indexOf("<w:style", at + 8)) {
+      if (/[\s/>]/.test(stylesXml[at + 8] ?? "")) return at;
+    }
+    return -1;
+  };
+  for (let at = next(0); at >= 0; ) {
+    const end = stylesXml.indexOf("</w:style>", at);
+    if (end < 0) break;
+    const style = stylesXml.slice(at, end);
+    at = next(end);
+    const open = /^<w:style\b([^<>]*)>/.exec(style);
+    if (!open) continue;
+    const id = attribute(open[1]!, "w:styleId");
+    const styleName = /<w:name\b([^<>]*)\/?>/.exec(style)?.[1];
     const label = styleName ? attribute(styleName, "w:val") : undefined;
     if (!id || !label) continue;
     const level = /^heading\s*([1-6])$/i.exec(label.trim())?.[1];

@@ -1,4 +1,4 @@
-import { knowledgeMessages } from "../../../contract";
+import { knowledgeLimits, knowledgeMessages } from "../../../contract";
 import { KnowledgeError } from "../errors";
 import type { ExtractedDocument } from "../types";
 import { BlockCollector } from "./collector";
@@ -42,6 +42,7 @@ function parse(text: string, name: string): Json {
  * element by element (see `SLICE_CHARS`) with the same output.
  */
 export function extractJson(text: string, name: string, out = new BlockCollector()): ExtractedDocument {
+  if (nestingDepth(text, knowledgeLimits.maxNestingDepth) > knowledgeLimits.maxNestingDepth) throw out.guard.nestedTooDeep();
   const start = skipSpace(text, 0);
   let end = text.length;
   while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
@@ -98,7 +99,13 @@ function walkSliced(text: string, start: number, name: string, path: string, dep
     fields = [];
     scalars = [];
   };
+  if (depth >= MAX_DEPTH) {
+    // Each sliced level re-scans its element: summarised like `walk`, so the scans stay few.
+    out.row(`${path}: (nested data omitted)`);
+    return;
+  }
   for (const element of elements(text, start, name)) {
+    out.guard.tick();
     if (out.full) return;
     const key = isArray ? element.index : element.key!;
     const elementPath = depth === 0 && !isArray ? String(key) : childPath(path, key);
@@ -117,6 +124,30 @@ function walkSliced(text: string, start: number, name: string, path: string, dep
     else out.paragraph(`${elementPath}: ${scalar(value!)}`);
   }
   flush();
+}
+
+/**
+ * The deepest nesting of `[`/`{` in a JSON text (strings skipped), read in one linear pass that
+ * stops as soon as it passes `stopAbove`: run before anything parses or walks the text, so a
+ * million nested arrays cost one scan, not a parse.
+ */
+export function nestingDepth(text: string, stopAbove = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string: a quote preceded by an odd run of backslashes is escaped.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest && (deepest = depth) > stopAbove) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;

@@ -2,7 +2,7 @@ import { getDocumentProxy } from "unpdf";
 import { knowledgeLimits, knowledgeMessages } from "../../../contract";
 import { KnowledgeError } from "../errors";
 import type { ExtractedDocument } from "../types";
-import { BlockCollector } from "./collector";
+import { BlockCollector, beforeNonSpace, bySlices } from "./collector";
 
 /** Pages read between two PDF.js cache cleanups: keeps memory flat on long documents. */
 const PAGES_PER_CLEANUP = 200;
@@ -17,13 +17,18 @@ export function pageText(items: readonly { str?: string; hasEOL?: boolean }[]): 
     text += item.str;
     if (item.hasEOL) text += "\n";
   }
-  return text
+  return bySlices(text, mendLines, insideWord).trim();
+}
+
+const mendLines = (text: string) =>
+  text
     .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")
     .replace(/[^\S\n]+/g, " ")
     .replace(/ ?\n ?/g, "\n")
-    .replace(/\n{2,}/g, "\n\n")
-    .trim();
-}
+    .replace(/\n{2,}/g, "\n\n");
+/** Between two non-space characters, neither a hyphen: no whitespace run or "-\n" is cut. */
+const insideWord = (text: string, at: number) =>
+  text[at] !== "-" && text[at - 1] !== "-" && beforeNonSpace(text, at) && beforeNonSpace(text, at - 1);
 
 /**
  * PDF via unpdf (PDF.js built for serverless runtimes), one page at a time so only one page's
@@ -45,6 +50,9 @@ export async function extractPdf(bytes: Uint8Array, name: string, out = new Bloc
     if (pdf.numPages > pages) out.cut();
     let anyText = false;
     for (let n = 1; n <= pages && !out.full; n++) {
+      // The page count is what the file claims (a billion, say): pages are read one by one, at
+      // most maxPdfPages of them, each under the file's deadline.
+      out.guard.checkTime();
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       const text = pageText(content.items as { str?: string; hasEOL?: boolean }[]);

@@ -1,5 +1,6 @@
+import { knowledgeLimits } from "../../../contract";
 import type { ExtractedDocument } from "../types";
-import { BlockCollector, TableWriter } from "./collector";
+import { BlockCollector, TableWriter, bySlices } from "./collector";
 
 /** Plain text: paragraphs are separated by blank lines; there are no headings. */
 export function extractPlainText(text: string, out = new BlockCollector()): ExtractedDocument {
@@ -12,22 +13,49 @@ export function extractPlainText(text: string, out = new BlockCollector()): Extr
 const atxHeading = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const fence = /^ {0,3}(`{3,}|~{3,})/;
 const setextUnderline = /^ {0,3}(=+|-+)[ \t]*$/;
-const tableDelimiter = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** Tested on the line with its blanks removed: with them, the nested `[ \t]*` runs backtrack quadratically. */
+const tableDelimiterCompact = /^\|?:?-+:?(?:\|:?-+:?)*\|?$/;
+const isTableDelimiter = (line: string) => tableDelimiterCompact.test(line.replace(/[ \t]+/g, ""));
 const listItem = /^[ \t]*([-*+]|\d{1,9}[.)])[ \t]+/;
 
-/** Cells of a Markdown table line (`| a | b |`), escaped pipes kept. */
-function tableCells(line: string): string[] {
+/** Cells of a Markdown table line (`| a | b |`), escaped pipes kept; more than `maxCellsPerRow` fails the file. */
+function tableCells(line: string, out: BlockCollector): string[] {
+  let pipes = 0;
+  for (let at = line.indexOf("|"); at >= 0; at = line.indexOf("|", at + 1)) {
+    if (++pipes > knowledgeLimits.maxCellsPerRow + 1) throw out.guard.tooManyCells();
+  }
   const trimmed = line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "");
   return trimmed.split(/(?<!\\)\|/).map((c) => c.replace(/\\\|/g, "|").trim());
 }
 
-/** Inline Markdown reduced to its text: images to their alt text, links to their label, HTML comments dropped. */
+/**
+ * Inline Markdown reduced to its text: images to their alt text, links to their label, HTML
+ * comments dropped. Linear whatever the input: comments are cut with indexOf, and a link's label
+ * and target cannot contain a bracket, so a run of "[" or "<!--" never makes a regex rescan the rest.
+ */
 function inlineText(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1");
+  if (text.includes("<!--")) {
+    let kept = "";
+    let i = 0;
+    for (;;) {
+      const start = text.indexOf("<!--", i);
+      const end = start < 0 ? -1 : text.indexOf("-->", start + 4);
+      if (end < 0) {
+        kept += text.slice(i);
+        break;
+      }
+      kept += text.slice(i, start);
+      i = end + 3;
+    }
+    text = kept;
+  }
+  if (!text.includes("](")) return text;
+  return bySlices(text, links, beforeLink);
 }
+
+const links = (text: string) => text.replace(/!\[([^\][\n]*)\]\([^)[\]\n]*\)/g, "$1").replace(/\[([^\][\n]+)\]\([^)[\]\n]*\)/g, "$1");
+/** A link or image starts at "[" or "!["; neither contains another bracket, so no match straddles such a cut. */
+const beforeLink = (text: string, at: number) => (text[at] === "[" && text[at - 1] !== "!") || text[at] === "!";
 
 /**
  * Markdown: ATX and setext headings, paragraphs, list items (one block each), fenced code (one
@@ -42,6 +70,7 @@ export function extractMarkdown(text: string, out = new BlockCollector()): Extra
     return ok;
   };
   for (let i = 0; i < lines.length && !out.full; i++) {
+    out.guard.tick();
     const line = lines[i]!;
     const fenced = fence.exec(line);
     if (fenced) {
@@ -65,12 +94,12 @@ export function extractMarkdown(text: string, out = new BlockCollector()): Extra
       out.heading(inlineText(title), underline[1]![0] === "=" ? 1 : 2);
       continue;
     }
-    if (line.includes("|") && i + 1 < lines.length && lines[i + 1]!.includes("|") && tableDelimiter.test(lines[i + 1]!)) {
+    if (line.includes("|") && i + 1 < lines.length && lines[i + 1]!.includes("|") && isTableDelimiter(lines[i + 1]!)) {
       flush();
       const table = new TableWriter(out);
-      table.header(tableCells(line).map(inlineText));
+      table.header(tableCells(line, out).map(inlineText));
       for (i += 2; i < lines.length && lines[i]!.includes("|") && lines[i]!.trim() !== ""; i++) {
-        if (!table.add(tableCells(lines[i]!).map(inlineText))) break;
+        if (!table.add(tableCells(lines[i]!, out).map(inlineText))) break;
       }
       table.end();
       i--;

@@ -3,7 +3,11 @@ import { KnowledgeError } from "../errors";
 import type { ExtractedDocument } from "../types";
 import { readZipText, streamZipText, type ZipEntry } from "../zip";
 import { BlockCollector, TableWriter, decodeEntities } from "./collector";
+import type { ExtractGuard } from "./guard";
 import { XmlStream, attribute } from "./xml-stream";
+
+/** More sheets than any real workbook has (Excel's own limit is memory); the rest are not read. */
+const MAX_SHEETS = 1_000;
 
 /**
  * Excel (.xlsx) read as a stream, for workbooks too large for SheetJS inside a Worker (SheetJS
@@ -14,12 +18,13 @@ import { XmlStream, attribute } from "./xml-stream";
  * serial number), booleans as TRUE/FALSE.
  */
 export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[], name: string, out = new BlockCollector()): Promise<ExtractedDocument> {
+  const guard = out.guard;
   const byName = new Map(entries.map((e) => [e.name, e]));
   const workbook = byName.get("xl/workbook.xml");
   if (!workbook) throw new KnowledgeError("damaged", knowledgeMessages.damaged(name));
-  const sheets = await sheetList(bytes, workbook, byName.get("xl/_rels/workbook.xml.rels"));
+  const sheets = await sheetList(bytes, workbook, byName.get("xl/_rels/workbook.xml.rels"), guard);
   const shared = byName.get("xl/sharedStrings.xml");
-  const strings = shared ? await sharedStrings(bytes, shared) : [];
+  const strings = shared ? await sharedStrings(bytes, shared, guard) : [];
 
   let cells = 0;
   for (const sheet of sheets) {
@@ -42,6 +47,7 @@ export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[
           column = 0;
           if (selfClosing) row = null;
         } else if (tag === "c" && row) {
+          if (row.length >= knowledgeLimits.maxCellsPerRow) throw guard.tooManyCells();
           const ref = attribute(attributes, "r");
           column = ref ? columnIndex(ref) : column;
           type = attribute(attributes, "t") ?? "n";
@@ -64,10 +70,13 @@ export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[
         }
       },
       text(raw) {
-        if (inValue) value += raw;
+        if (!inValue) return;
+        value += raw;
+        if (value.length > knowledgeLimits.maxLineChars) throw guard.lineTooLong();
       },
-    });
-    await streamZipText(bytes, entry, (text) => {
+    }, () => guard.lineTooLong());
+    await streamZipText(bytes, entry, guard, (text) => {
+      guard.checkTime();
       scanner.push(text);
       return !stop;
     });
@@ -87,20 +96,26 @@ export function columnIndex(ref: string): number {
   return Math.min(Math.max(n - 1, 0), 16_383);
 }
 
-async function sheetList(bytes: Uint8Array, workbook: ZipEntry, rels: ZipEntry | undefined): Promise<{ name: string; path: string }[]> {
+/** A small part read whole: capped, so a bomb disguised as the workbook part fails early. */
+const readSmallPart = (bytes: Uint8Array, entry: ZipEntry, guard: ExtractGuard) =>
+  readZipText(bytes, entry, guard, knowledgeLimits.maxMammothXmlBytes, () => guard.lineTooLong());
+
+async function sheetList(bytes: Uint8Array, workbook: ZipEntry, rels: ZipEntry | undefined, guard: ExtractGuard): Promise<{ name: string; path: string }[]> {
   const targets = new Map<string, string>();
   if (rels) {
-    const xml = await readZipText(bytes, rels);
-    for (const m of xml.matchAll(/<Relationship\b([^>]*)\/?>/g)) {
+    const xml = await readSmallPart(bytes, rels, guard);
+    // [^<>]*, not [^>]*: an unclosed tag must not make every later match rescan to the end.
+    for (const m of xml.matchAll(/<Relationship\b([^<>]*)\/?>/g)) {
       const id = attribute(m[1]!, "Id");
       const target = attribute(m[1]!, "Target");
       if (id && target) targets.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target.replace(/^\.\//, "")}`);
     }
   }
-  const xml = await readZipText(bytes, workbook);
+  const xml = await readSmallPart(bytes, workbook, guard);
   const sheets: { name: string; path: string }[] = [];
   let index = 1;
-  for (const m of xml.matchAll(/<sheet\b([^>]*)\/?>/g)) {
+  for (const m of xml.matchAll(/<sheet\b([^<>]*)\/?>/g)) {
+    if (sheets.length >= MAX_SHEETS) break;
     const name = attribute(m[1]!, "name") ?? `Sheet${index}`;
     const id = attribute(m[1]!, "r:id");
     sheets.push({ name, path: (id && targets.get(id)) || `xl/worksheets/sheet${index}.xml` });
@@ -109,19 +124,27 @@ async function sheetList(bytes: Uint8Array, workbook: ZipEntry, rels: ZipEntry |
   return sheets;
 }
 
-/** The shared string table: each <si>'s text runs (phonetic hints <rPh> skipped), in order. */
-async function sharedStrings(bytes: Uint8Array, entry: ZipEntry): Promise<string[]> {
+/**
+ * The shared string table: each <si>'s text runs (phonetic hints <rPh> skipped), in order. Only
+ * the first `maxCells` strings are kept (no workbook read has more cells than that) and one string
+ * is capped like a line, so the table stays within the file's character budget.
+ */
+async function sharedStrings(bytes: Uint8Array, entry: ZipEntry, guard: ExtractGuard): Promise<string[]> {
   const strings: string[] = [];
   let current: string[] | null = null;
+  let currentChars = 0;
   let inText = false;
   let phonetic = 0;
   let chars = 0;
   const scanner = new XmlStream({
     open(tag, _attributes, selfClosing) {
-      if (tag === "si") current = selfClosing ? null : [];
+      if (tag === "si") {
+        current = selfClosing ? null : [];
+        currentChars = 0;
+      }
       else if (tag === "rPh" && !selfClosing) phonetic++;
       else if (tag === "t" && !selfClosing && !phonetic) inText = true;
-      if (tag === "si" && selfClosing) strings.push("");
+      if (tag === "si" && selfClosing && strings.length < knowledgeLimits.maxCells) strings.push("");
     },
     close(tag) {
       if (tag === "t") inText = false;
@@ -130,14 +153,20 @@ async function sharedStrings(bytes: Uint8Array, entry: ZipEntry): Promise<string
         // Past the character budget the strings are dropped: the rows using them would be cut anyway.
         const text = chars < knowledgeLimits.maxExtractedChars ? decodeEntities(current.join("")) : "";
         chars += text.length;
-        strings.push(text);
+        if (strings.length < knowledgeLimits.maxCells) strings.push(text);
         current = null;
       }
     },
     text(raw) {
-      if (inText && current) current.push(raw);
+      if (!inText || !current) return;
+      currentChars += raw.length;
+      if (currentChars > knowledgeLimits.maxLineChars) throw guard.lineTooLong();
+      current.push(raw);
     },
+  }, () => guard.lineTooLong());
+  await streamZipText(bytes, entry, guard, (text) => {
+    guard.checkTime();
+    scanner.push(text);
   });
-  await streamZipText(bytes, entry, (text) => scanner.push(text));
   return strings;
 }

@@ -1,3 +1,4 @@
+import { knowledgeLimits } from "../../../contract";
 import { decodeEntities } from "./collector";
 
 /** Receives the markup of a streamed XML document; names keep their prefix (`w:p`). */
@@ -17,7 +18,15 @@ export interface XmlHandler {
 export class XmlStream {
   private buffer = "";
 
-  constructor(private readonly handler: XmlHandler) {}
+  /**
+   * `tooLong` is thrown when an unfinished tag, comment or CDATA section outgrows `maxPending`
+   * characters: the carried-over text is the only thing this scanner buffers.
+   */
+  constructor(
+    private readonly handler: XmlHandler,
+    private readonly tooLong: () => Error = () => new Error("unfinished XML markup past the line limit"),
+    private readonly maxPending: number = knowledgeLimits.maxLineChars,
+  ) {}
 
   push(chunk: string): void {
     this.buffer += chunk;
@@ -55,6 +64,7 @@ export class XmlStream {
       if (selfClosing) this.handler.close(name);
     }
     this.buffer = b.slice(i);
+    if (this.buffer.length > this.maxPending) throw this.tooLong();
   }
 }
 
