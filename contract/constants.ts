@@ -60,6 +60,8 @@ export const chatHistory = {
   pageSize: 10,
   /** The largest `limit` GET /public-assistants/{id}/chats accepts (chosen for Tala). */
   maxPageSize: 50,
+  /** The largest `page` it accepts (chosen for Tala). */
+  maxPage: 1_000_000,
   sessionIdDisplayLength: 8,
 } as const;
 
@@ -179,6 +181,8 @@ export const auth = {
   codeMaxAttempts: 5,
   passwordMinLength: 8,
   passwordMaxLength: 256,
+  /** First name characters (profile and registration). */
+  nameMaxLength: 100,
   guestSessionPrefix: "guest-",
   /** PBKDF2-SHA256 work factor for new hashes; workerd caps PBKDF2 at 100 000 iterations. */
   passwordKdfIterations: 100_000,
@@ -188,13 +192,35 @@ export const auth = {
 
 /** Per-IP and per-account throttles on the account endpoints: `limit` calls per `windowMs`. */
 export const throttles = {
+  /**
+   * Sign-in counts FAILED attempts only (a correct password gives its slot back), on three
+   * counters (worker/services/throttle/login-attempts.ts): per (account, IP) pair — the one a
+   * guesser hits — so an attacker's failures never lock the owner out elsewhere; per IP, looser,
+   * against one address spraying many accounts; per account across all IPs, much looser, slowing
+   * a guesser spread over many addresses (at least `loginAccount / login` of them to reach it).
+   */
   login: { limit: 10, windowMs: 15 * 60 * 1000 },
+  loginIp: { limit: 30, windowMs: 15 * 60 * 1000 },
+  loginAccount: { limit: 100, windowMs: 15 * 60 * 1000 },
   register: { limit: 20, windowMs: 60 * 60 * 1000 },
   code: { limit: 5, windowMs: 15 * 60 * 1000 },
   /** POST /api/chat/attachments (text extraction of a chat attachment), per IP. */
   chatAttachment: { limit: 30, windowMs: 10 * 60 * 1000 },
 } as const;
 export type ThrottleName = keyof typeof throttles;
+
+/**
+ * The largest request body (bytes) a JSON route reads, per route family (chosen for Tala): a body
+ * over it is refused with 413 before it is read (worker/http/body-limit.ts). Each leaves room for
+ * the family's largest valid body at 3 bytes per character: assistant settings (~23 000 chars),
+ * a widget message with its attachments' text (~67 000), an OpenAI-style conversation
+ * (openAiCompat: 100 × 32 000). Multipart uploads keep their own limits (knowledgeUpload, upload).
+ */
+export const requestBodyLimits = {
+  defaultBytes: 128 * 1024,
+  widgetBytes: 256 * 1024,
+  openAiBytes: 10 * 1024 * 1024,
+} as const;
 
 /**
  * Knowledge-base processing limits (not in the spec; chosen for Tala and measured by
@@ -299,8 +325,13 @@ export const guestQuota = {
 /** A guest's chats live in their room's own storage, erased after this long without activity. */
 export const guestSession = {
   idleTtlMs: 24 * 60 * 60 * 1000,
-  /** The spec's guest id form: guest-{timestamp}-{random}. */
-  idPattern: /^guest-\d{10,16}-[A-Za-z0-9]{4,64}$/,
+  /**
+   * The spec's guest id form: guest-{timestamp}-{random}. The id is the guest's only credential,
+   * so its random part is at least 16 characters from a CSPRNG (the dashboard makes 20 from
+   * [a-z0-9], ~103 bits); shorter ids, as older dashboards made, are refused.
+   */
+  idPattern: /^guest-\d{10,16}-[A-Za-z0-9]{16,64}$/,
+  randomChars: 20,
 } as const;
 
 /**

@@ -2,6 +2,7 @@
 export * from "./constants";
 export * from "./messages";
 export * from "./errors";
+export * from "./validation";
 export * from "./schemas/auth";
 export * from "./routes";
 export * from "./schemas/chat";

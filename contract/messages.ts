@@ -285,6 +285,7 @@ export const publicAssistantServerMessages = {
   searchQueryTooLong: (max: number) => `A search can be at most ${max} characters long.`,
   searchLimitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}.`,
   pageInvalid: "page must be a whole number of at least 1.",
+  pageTooHigh: (max: number) => `page must be at most ${max}.`,
   pageSizeInvalid: (max: number) => `limit must be a whole number from 1 to ${max}.`,
 } as const;
 

@@ -17,4 +17,6 @@ run(process.execPath, ["marketing/build.mjs"]);
 run(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--config", "dashboard/vite.config.ts", "--logLevel", "warn"]);
 run(process.execPath, ["widget-sdk/build.mjs", "--public"]);
 run(process.execPath, ["scripts/build-service-worker.mjs"]);
+// Last: it hashes the inline scripts of the HTML the steps above produced.
+run(process.execPath, ["scripts/build-headers.mjs"]);
 console.log("built dist/public");

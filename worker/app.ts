@@ -1,7 +1,16 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { drizzle } from "drizzle-orm/d1";
-import { errorCodes, errorStatus, serverMessages, type ErrorBody, type ErrorCode } from "../contract";
+import { z } from "zod";
+import {
+  contractErrorMap,
+  errorCodes,
+  errorStatus,
+  requestMessages,
+  serverMessages,
+  type ErrorBody,
+  type ErrorCode,
+} from "../contract";
 import * as schema from "./db/schema";
 import { AppError } from "./http/errors";
 import type { AppEnv } from "./http/context";
@@ -9,6 +18,27 @@ import { apiRoutes } from "./routes";
 import { partyRoutes } from "./routes/parties";
 import { widgetSocketRoutes } from "./routes/widget/socket";
 import { serveStatic } from "./static";
+import { isLocal } from "./env";
+import { apiHeaders, baseSecurityHeaders, hstsValue } from "./http/security-headers";
+
+/**
+ * Every answer the Worker gives gets the base security headers; an answer without its own CSP (the
+ * API's JSON, redirects, errors) gets the API's `default-src 'none'`: the dashboard shell and
+ * uploaded files set theirs. HSTS only over https outside local mode. A WebSocket upgrade (101)
+ * has no document to protect and its response must stay untouched.
+ */
+function applySecurityHeaders(c: Context<AppEnv>) {
+  if (c.res.status === 101) return;
+  for (const [name, value] of Object.entries(baseSecurityHeaders)) c.header(name, value);
+  if (!isLocal(c.env) && new URL(c.req.url).protocol === "https:") c.header("strict-transport-security", hstsValue);
+  if (!c.res.headers.has("content-security-policy")) {
+    for (const [name, value] of Object.entries(apiHeaders)) c.header(name, value);
+  }
+}
+
+// Every zod issue without a message of its own gets a contract sentence naming the field and the
+// limit (contract/validation.ts) instead of zod's default text, wherever the Worker parses.
+z.config({ customError: contractErrorMap });
 
 /** Builds the Worker's Hono app: request ids, logging, the error envelope, /api and the static fallback. */
 export function createApp() {
@@ -21,6 +51,7 @@ export function createApp() {
     const started = Date.now();
     await next();
     c.header("x-request-id", requestId);
+    applySecurityHeaders(c);
     if (c.req.path.startsWith("/api/")) {
       console.log(
         JSON.stringify({ requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started }),
@@ -36,10 +67,11 @@ export function createApp() {
       return c.json(body, err.status as 400);
     }
     // Hono's own HTTP errors (a body over a limit, a malformed header…) keep their status and
-    // get the envelope; their messages are Hono's fixed texts, safe to show.
+    // get the envelope, with a contract sentence instead of the framework's text.
     if (err instanceof HTTPException && err.status < 500) {
       const code: ErrorCode = errorCodes.find((k) => errorStatus[k] === err.status) ?? "VALIDATION_ERROR";
-      const body: ErrorBody = { error: err.message || serverMessages.invalidInput, code, requestId };
+      const message = { 404: serverMessages.notFound, 413: requestMessages.tooLarge }[err.status as number] ?? requestMessages.unreadable;
+      const body: ErrorBody = { error: message, code, requestId };
       return c.json(body, err.status);
     }
     // Unknown errors never reach the client: log them with the request id, answer a generic 500.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { auth } from "../constants";
 import { serverMessages } from "../messages";
+import { validationMessages } from "../validation";
 
 /** Lower-cased, trimmed e-mail with a plain format check. */
 export const emailSchema = z
@@ -29,10 +30,17 @@ const birthDateSchema = z
   .optional()
   .default("");
 
+/** The required message only for a missing or empty name: a long one is told the limit. */
+const firstNameSchema = z
+  .string({ error: (issue) => (issue.code === "invalid_type" ? serverMessages.firstNameRequired : undefined) })
+  .trim()
+  .min(1, { error: serverMessages.firstNameRequired })
+  .max(auth.nameMaxLength, { error: validationMessages.atMost("First name", auth.nameMaxLength, "characters") });
+
 export const registerBody = z.object({
   email: emailSchema,
   password: passwordSchema,
-  firstName: z.string({ error: serverMessages.firstNameRequired }).trim().min(1, { error: serverMessages.firstNameRequired }).max(100),
+  firstName: firstNameSchema,
   lastName: optionalText(100),
   phone: optionalText(40),
   birthDate: birthDateSchema,
@@ -64,7 +72,7 @@ export const changePasswordBody = z.object({
   newPassword: passwordSchema,
 });
 export const updateProfileBody = z.object({
-  firstName: z.string({ error: serverMessages.firstNameRequired }).trim().min(1, { error: serverMessages.firstNameRequired }).max(100).optional(),
+  firstName: firstNameSchema.optional(),
   lastName: z.string().trim().max(100).optional(),
   phone: z.string().trim().max(40).optional(),
   birthDate: birthDateSchema.optional(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { chatLimits, projectLimits } from "../constants";
 import { chatMessages, serverMessages } from "../messages";
+import { validationMessages } from "../validation";
 
 /** Who wrote a message (spec section 3: "user, or another value meaning assistant"). */
 export const messageRoles = ["user", "assistant", "system"] as const;
@@ -92,10 +93,10 @@ export const chatResponse = z.object({ chat: chatSchema });
 // ---- REST: /api/projects ---------------------------------------------------------------------
 
 const projectName = z
-  .string({ error: chatMessages.projectNameRequired })
+  .string({ error: (issue) => (issue.code === "invalid_type" ? chatMessages.projectNameRequired : undefined) })
   .trim()
   .min(1, { error: chatMessages.projectNameRequired })
-  .max(projectLimits.maxNameChars);
+  .max(projectLimits.maxNameChars, { error: validationMessages.atMost("Project name", projectLimits.maxNameChars, "characters") });
 const projectInstructions = z.string().trim().max(projectLimits.maxInstructionsChars);
 
 export const createProjectBody = z.object({ name: projectName, instructions: projectInstructions.optional().default("") });

@@ -264,7 +264,7 @@ export const chatHistoryQuery = z.object({
     .number({ error: pageInvalid })
     .int({ error: pageInvalid })
     .min(1, { error: pageInvalid })
-    .max(1_000_000, { error: pageInvalid })
+    .max(chatHistory.maxPage, { error: M.pageTooHigh(chatHistory.maxPage) })
     .default(1),
   limit: z.coerce
     .number({ error: pageSizeInvalid })

@@ -1,7 +1,8 @@
 /** The dashboard's entry: silence the console, apply the theme, resolve the session, render. */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { appMessages } from "../../contract";
+import { z } from "zod";
+import { appMessages, contractErrorMap } from "../../contract";
 import { App } from "./app";
 import { captureInstallPrompt, registerServiceWorker } from "./pwa";
 import { silenceConsole } from "./lib/silence-console";
@@ -10,6 +11,9 @@ import { startThemeSync } from "./stores/theme";
 import "./styles.css";
 
 silenceConsole();
+// Forms check input with the contract's schemas before sending: the same field-and-limit
+// sentences as the server's (contract/validation.ts), never zod's default texts.
+z.config({ customError: contractErrorMap });
 startThemeSync();
 void authStore.getState().init();
 captureInstallPrompt();

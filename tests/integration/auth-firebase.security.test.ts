@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { authResponse, serverMessages } from "../../contract";
-import { call, expectError, foreignKey, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
+import { call, callWithEnv, errorOf, expectError, foreignKey, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
 
 // Firebase ID tokens, at POST /auth/google-callback and as `Authorization: Bearer` on /auth/me.
 // The worker trusts only FIREBASE_JWKS (vitest.workers.config.ts) for project "tala-test".
@@ -61,5 +61,20 @@ describe("Firebase ID tokens", () => {
     const noPicture = await signFirebaseToken({ sub: "uid-nopic", picture: undefined });
     const created = await json(await call("/api/auth/google-callback", { json: { idToken: noPicture, photoURL: "javascript:alert(1)" } }), authResponse);
     expect(created.user.photoURL).toBeNull();
+  });
+});
+
+describe("the test key set (FIREBASE_JWKS)", () => {
+  it("is trusted in local mode only: in production a token signed with it never signs in", async () => {
+    const idToken = await signFirebaseToken({ sub: `uid-prod-${crypto.randomUUID()}` });
+    const res = await callWithEnv({ ENVIRONMENT: "production" }, "/api/auth/google-callback", { json: { idToken } });
+    // Google's real keys are asked instead: they never signed this token (401), or, offline,
+    // cannot be fetched (503). Either way no session.
+    expect(res.status).not.toBe(200);
+    const body = await errorOf(res);
+    expect(["UNAUTHORIZED", "SERVICE_UNAVAILABLE"]).toContain(body.code);
+    expect(body.error).toBe(body.code === "UNAUTHORIZED" ? serverMessages.invalidFederatedToken : serverMessages.federatedUnavailable);
+    // The same token in local mode is accepted: the refusal above is the mode, not the token.
+    expect((await call("/api/auth/google-callback", { json: { idToken } })).status).toBe(200);
   });
 });

@@ -6,6 +6,9 @@ import { Hono } from "hono";
 import { sha256Hex } from "../../worker/crypto/hash";
 import { hashPassword } from "../../worker/crypto/password";
 import * as schema from "../../worker/db/schema";
+import type { Env } from "../../worker/env";
+import { consumeRateLimit } from "../../worker/services/rate-limit";
+import { loginCounterScopes } from "../../worker/services/throttle/login-attempts";
 import { currentUser, optionalUser } from "../../worker/http/auth";
 import type { AppEnv } from "../../worker/http/context";
 import { AppError } from "../../worker/http/errors";
@@ -246,23 +249,40 @@ describe("throttling: exactly the limit passes under concurrency", () => {
     }
   }
 
+  // Issue 10: the per-IP sign-in limit is now the looser `loginIp` (spraying many accounts); the
+  // strict `login` limit counts one (account, IP) pair.
+  // Each failed guess runs the password KDF: the counter is brought near its limit first, and the
+  // last few slots are raced for (the same exactness, without a hundred KDF runs).
   it("limits sign-in attempts per IP", async () => {
+    const ip = randomIp();
+    const window = throttles.loginIp;
+    await consumeRateLimit(env as unknown as Env, loginCounterScopes.ip, ip, window, window.limit - 3);
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => call("/api/auth/login", { ip, json: { email: uniqueEmail("spray"), password: "guess-1234" } })),
+    );
+    await expectThrottled(responses, 3);
+  });
+
+  // Issue 10: across IPs an account now has the much looser `loginAccount` limit.
+  it("limits sign-in attempts per e-mail address across IPs", async () => {
+    const { email } = await registerUser();
+    const window = throttles.loginAccount;
+    await consumeRateLimit(env as unknown as Env, loginCounterScopes.account, email, window, window.limit - 3);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => call("/api/auth/login", { json: { email, password: "guess-1234" } })),
+    );
+    await expectThrottled(responses, 3);
+  });
+
+  it("limits failed sign-ins per account and IP pair", async () => {
+    const { email } = await registerUser();
     const ip = randomIp();
     const { limit } = throttles.login;
     const responses = await Promise.all(
-      Array.from({ length: limit + 3 }, () => call("/api/auth/login", { ip, json: { email: uniqueEmail("spray"), password: "guess-1234" } })),
+      Array.from({ length: limit + 3 }, () => call("/api/auth/login", { ip, json: { email, password: "guess-1234" } })),
     );
     await expectThrottled(responses, limit);
-  });
-
-  it("limits sign-in attempts per e-mail address across IPs", async () => {
-    const { email } = await registerUser();
-    const { limit } = throttles.login;
-    const responses = await Promise.all(
-      Array.from({ length: limit + 2 }, () => call("/api/auth/login", { json: { email, password: "guess-1234" } })),
-    );
-    await expectThrottled(responses, limit);
-  });
+  }, 30_000);
 
   it("limits registrations per IP", async () => {
     const ip = randomIp();
@@ -292,4 +312,35 @@ describe("throttling: exactly the limit passes under concurrency", () => {
     await expectThrottled(responses, limit);
     expect(responses.filter((r) => r.status === 400)).toHaveLength(limit);
   });
+});
+
+describe("sign-in throttling stops attackers, not owners", () => {
+  it("signs the owner in from another place while an attacker is throttled on the account", async () => {
+    const { email, password } = await registerUser();
+    const attacker = randomIp();
+    for (let i = 0; i < throttles.login.limit; i++) {
+      await expectError(await call("/api/auth/login", { ip: attacker, json: { email, password: `guess-${i}-xyz` } }), 401, serverMessages.invalidCredentials);
+    }
+    const refused = await call("/api/auth/login", { ip: attacker, json: { email, password: "guess-again-1" } });
+    expect(refused.status).toBe(429);
+    // The attacker's address is refused even with the right password (no oracle for a guesser)…
+    expect((await call("/api/auth/login", { ip: attacker, json: { email, password } })).status).toBe(429);
+    // …and the owner, from a new address, signs in.
+    const owner = await call("/api/auth/login", { ip: randomIp(), json: { email, password } });
+    expect(owner.status).toBe(200);
+    await json(owner, authResponse);
+  }, 30_000); // every sign-in runs the password KDF once
+
+  it("counts only failures: correct sign-ins past the limit all succeed", async () => {
+    const { email, password } = await registerUser();
+    const ip = randomIp();
+    for (let i = 0; i < throttles.login.limit + 2; i++) {
+      expect((await call("/api/auth/login", { ip, json: { email, password } })).status).toBe(200);
+    }
+    // The failures still have their full allowance.
+    for (let i = 0; i < throttles.login.limit; i++) {
+      expect((await call("/api/auth/login", { ip, json: { email, password: "wrong-pass-1" } })).status).toBe(401);
+    }
+    expect((await call("/api/auth/login", { ip, json: { email, password: "wrong-pass-1" } })).status).toBe(429);
+  }, 30_000);
 });

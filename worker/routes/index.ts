@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { capRequestBody } from "../http/body-limit";
 import type { AppEnv } from "../http/context";
 import { authRoutes } from "./auth";
 import { chatAttachmentRoutes } from "./chat-attachments";
@@ -15,6 +16,8 @@ import { widgetRoutes } from "./widget";
 /** Every /api route, one sub-app per resource folder. */
 export function apiRoutes() {
   const api = new Hono<AppEnv>();
+  // Before any route reads a body: every JSON body has a cap (contract requestBodyLimits).
+  api.use("*", capRequestBody);
   api.route("/", healthRoutes());
   api.route("/auth", authRoutes());
   api.route("/", configRoutes());

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { displayFirstName, formatMegabytes, formatTime, safeReturnTo } from "./format";
-import { newGuestSessionId } from "./storage";
+import { guestSession, storageKeys } from "../../../contract";
+import { newGuestSessionId, readGuestSessionId } from "./storage";
+import { installMemoryStorage } from "../test/memory-storage";
 import { parseTheme, resolveTheme } from "../stores/theme";
 
 describe("displayFirstName", () => {
@@ -53,8 +55,30 @@ describe("safeReturnTo", () => {
 });
 
 describe("guest session id", () => {
-  it("has the form guest-{timestamp}-{random}", () => {
-    expect(newGuestSessionId(1700000000000, () => 0.123456789)).toMatch(/^guest-1700000000000-[a-z0-9]+$/);
+  // Issue 10: the random part now comes from crypto.getRandomValues and is at least 16 characters.
+  it("has the form guest-{timestamp}-{random}, the server's pattern, and a CSPRNG random part", () => {
+    const id = newGuestSessionId(1700000000000);
+    expect(id).toMatch(/^guest-1700000000000-[a-z0-9]+$/);
+    expect(id).toMatch(guestSession.idPattern);
+    expect(id.split("-")[2]).toHaveLength(guestSession.randomChars);
+    expect(newGuestSessionId(1700000000000)).not.toBe(id);
+  });
+
+  it("draws again rather than bias the characters", () => {
+    // 252 and above are past the last whole multiple of 36: skipped, never mapped to a character.
+    let call = 0;
+    const fill = (bytes: Uint8Array) => bytes.fill(call++ === 0 ? 255 : 1);
+    expect(newGuestSessionId(1700000000000, fill)).toBe(`guest-1700000000000-${"b".repeat(guestSession.randomChars)}`);
+    expect(call).toBe(2);
+  });
+
+  it("replaces a stored id the server no longer accepts", () => {
+    const { session } = installMemoryStorage();
+    session.setItem(storageKeys.guestSessionId, "guest-1700000000000-abcd");
+    const id = readGuestSessionId();
+    expect(id).toMatch(guestSession.idPattern);
+    expect(session.getItem(storageKeys.guestSessionId)).toBe(id);
+    expect(readGuestSessionId()).toBe(id);
   });
 });
 

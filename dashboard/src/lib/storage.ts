@@ -3,7 +3,7 @@
  * return location. Every access is guarded because storage throws in some privacy modes and does
  * not exist outside a browser (unit tests install an in-memory Storage on globalThis).
  */
-import { auth, storageKeys } from "../../../contract";
+import { auth, guestSession, storageKeys } from "../../../contract";
 
 export type StorageArea = "local" | "session";
 
@@ -69,13 +69,39 @@ export function clearTokens(): void {
   }
 }
 
-/** A new guest session id of the spec's form `guest-{timestamp}-{random}`. */
-export function newGuestSessionId(now: number = Date.now(), random: () => number = Math.random): string {
-  return `${auth.guestSessionPrefix}${now}-${random().toString(36).slice(2, 11)}`;
+const GUEST_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A new guest session id of the spec's form `guest-{timestamp}-{random}`. The id is the guest's
+ * only credential: its random part is `guestSession.randomChars` characters from the browser's
+ * CSPRNG, unbiased (bytes past the last whole multiple of the alphabet are drawn again).
+ */
+export function newGuestSessionId(
+  now: number = Date.now(),
+  fill: (bytes: Uint8Array) => Uint8Array = (bytes) => crypto.getRandomValues(bytes),
+): string {
+  const size = GUEST_ID_ALPHABET.length;
+  const ceiling = 256 - (256 % size);
+  let random = "";
+  while (random.length < guestSession.randomChars) {
+    for (const byte of fill(new Uint8Array(guestSession.randomChars * 2))) {
+      if (byte < ceiling && random.length < guestSession.randomChars) random += GUEST_ID_ALPHABET[byte % size];
+    }
+  }
+  return `${auth.guestSessionPrefix}${now}-${random}`;
 }
 
+/**
+ * The stored guest id, if it is still one the server accepts. An id from an older dashboard
+ * (a shorter random part) is replaced by a new one here, so the guest carries on with a fresh
+ * session instead of being refused: the server would never accept the old id again.
+ */
 export function readGuestSessionId(): string | null {
-  return readItem("session", storageKeys.guestSessionId);
+  const stored = readItem("session", storageKeys.guestSessionId);
+  if (stored === null || guestSession.idPattern.test(stored)) return stored;
+  const fresh = newGuestSessionId();
+  writeGuestSessionId(fresh);
+  return fresh;
 }
 
 export function writeGuestSessionId(id: string): void {

@@ -75,16 +75,16 @@ describe("auth store: init", () => {
   it("clears every token when GET /auth/me fails, then falls back to the guest session", async () => {
     stores.local.setItem(storageKeys.token, "stale");
     stores.local.setItem(storageKeys.firebaseToken, "stale-fb");
-    stores.session.setItem(storageKeys.guestSessionId, "guest-1-abc");
+    stores.session.setItem(storageKeys.guestSessionId, "guest-1700000000000-abcd1234efgh5678");
     const { store } = setup({ me: vi.fn(async () => Promise.reject(unauthorized())) });
     await store.getState().init();
     expect(stores.local.getItem(storageKeys.token)).toBeNull();
     expect(stores.local.getItem(storageKeys.firebaseToken)).toBeNull();
-    expect(store.getState()).toMatchObject({ status: "guest", isGuest: true, guestSessionId: "guest-1-abc" });
+    expect(store.getState()).toMatchObject({ status: "guest", isGuest: true, guestSessionId: "guest-1700000000000-abcd1234efgh5678" });
   });
 
   it("is a guest when only a guest id is stored", async () => {
-    stores.session.setItem(storageKeys.guestSessionId, "guest-1-abc");
+    stores.session.setItem(storageKeys.guestSessionId, "guest-1700000000000-abcd1234efgh5678");
     const { store } = setup();
     await store.getState().init();
     expect(store.getState()).toMatchObject({ status: "guest", isGuest: true, isAuthenticated: false });
@@ -107,7 +107,7 @@ describe("auth store: init", () => {
 
 describe("auth store: login", () => {
   it("stores the token in local storage with 'Remember me' (default) and clears the guest session", async () => {
-    stores.session.setItem(storageKeys.guestSessionId, "guest-1-abc");
+    stores.session.setItem(storageKeys.guestSessionId, "guest-1700000000000-abcd1234efgh5678");
     const { store } = setup();
     store.getState().startGuest();
     await store.getState().login({ email: "ada@example.com", password: "pw" });

@@ -5,6 +5,8 @@ import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
 import { throttle } from "../../http/throttle";
 import { jsonBody } from "../../http/validate";
+import { clientIp } from "../../http/client-ip";
+import { reserveLoginAttempt } from "../../services/throttle/login-attempts";
 import { loginUser } from "../../services/auth/login-user";
 import { registerUser } from "../../services/auth/register-user";
 import { revokeToken } from "../../services/auth/revoke-tokens";
@@ -19,10 +21,15 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json(result, 201);
   })
 
+  // Only failed sign-ins count (see reserveLoginAttempt): a wrong password throws and keeps its
+  // slot; a right one gives it back.
   .post("/login", jsonBody(loginBody), async (c) => {
     const input = c.req.valid("json");
-    await throttle(c, "login", "login", input.email);
-    return c.json(await loginUser({ ctx: serviceContext(c), input: { ...input, userAgent: c.req.header("user-agent") } }));
+    const ctx = serviceContext(c);
+    const attempt = await reserveLoginAttempt({ ctx, input: { email: input.email, ip: clientIp(c) } });
+    const result = await loginUser({ ctx, input: { ...input, userAgent: c.req.header("user-agent") } });
+    await attempt.succeeded();
+    return c.json(result);
   })
 
   // Always 200: signing out must succeed for the client even with a stale or absent token.

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { serverMessages } from "../../../contract";
-import type { Env } from "../../env";
+import { isLocal, type Env } from "../../env";
 import { AppError, unauthorized } from "../../http/errors";
 
 /** Where Google publishes the keys that sign Firebase ID tokens. */
@@ -21,8 +21,13 @@ export interface FirebaseIdentity {
 let remoteKeys: JWTVerifyGetKey | undefined;
 let localKeys: { source: string; keys: JWTVerifyGetKey } | undefined;
 
-function keySet(env: Pick<Env, "FIREBASE_JWKS">): JWTVerifyGetKey {
-  if (env.FIREBASE_JWKS) {
+/**
+ * Google's published keys, or FIREBASE_JWKS in local mode only: a test key set is a setting that
+ * would let whoever wrote it sign in as anyone, so outside local mode it is ignored (never trusted
+ * in production, even if set by mistake).
+ */
+function keySet(env: Pick<Env, "FIREBASE_JWKS" | "ENVIRONMENT">): JWTVerifyGetKey {
+  if (env.FIREBASE_JWKS && isLocal(env)) {
     if (localKeys?.source !== env.FIREBASE_JWKS) {
       localKeys = { source: env.FIREBASE_JWKS, keys: createLocalJWKSet(JSON.parse(env.FIREBASE_JWKS) as JSONWebKeySet) };
     }
@@ -45,7 +50,7 @@ export async function verifyFirebaseToken({
   env,
   input,
 }: {
-  env: Pick<Env, "FIREBASE_JWKS">;
+  env: Pick<Env, "FIREBASE_JWKS" | "ENVIRONMENT">;
   input: { idToken: string; projectId: string };
 }): Promise<FirebaseIdentity> {
   const invalidToken = () => unauthorized(serverMessages.invalidFederatedToken);

@@ -79,10 +79,10 @@ describe("readAttachment", () => {
 
   it("names a guest by their guest session id", async () => {
     const fetch = vi.fn<ReadDeps["fetch"]>(async () => jsonResponse(200, { name: "plan.docx", text: "Plan", truncated: false }));
-    await readAttachment(docx(), deps(fetch, { guest: "guest-1700000000000-abcd" }));
+    await readAttachment(docx(), deps(fetch, { guest: "guest-1700000000000-abcd1234efgh5678" }));
     const headers = fetch.mock.calls[0]![1]?.headers as Record<string, string>;
     expect(headers.authorization).toBeUndefined();
-    expect(headers[chatGuestSessionHeader]).toBe("guest-1700000000000-abcd");
+    expect(headers[chatGuestSessionHeader]).toBe("guest-1700000000000-abcd1234efgh5678");
   });
 
   it("turns the server's refusal into a toast with its error, under the spec's titles for type and size", async () => {

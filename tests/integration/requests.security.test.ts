@@ -1,0 +1,140 @@
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  chatHistory,
+  chatLimits,
+  projectLimits,
+  publicAssistantServerMessages,
+  requestBodyLimits,
+  requestMessages,
+  validationMessages as m,
+  widgetApiPaths,
+} from "../../contract";
+import { createApp } from "../../worker/app";
+import type { Env } from "../../worker/env";
+import { call, errorOf, expectError, registerUser } from "./helpers";
+import { createAssistant } from "./public-assistants-helpers";
+
+// Issue 10: body caps, validation sentences, security headers on the Worker's own answers.
+
+const kb = (bytes: number) => Math.floor(bytes / 1024);
+
+describe("validation messages are sentences naming the field and the limit", () => {
+  it("refuses a null body, and a JSON array, as not an object", async () => {
+    const { token } = await registerUser();
+    for (const body of ["null", "[]", "42"]) {
+      const res = await call("/api/projects", { token, method: "POST", body, headers: { "content-type": "application/json" } });
+      await expectError(res, 400, requestMessages.bodyNotObject);
+    }
+  });
+
+  it("tells a 100 000-character project name the limit, not that it is missing", async () => {
+    const { token } = await registerUser();
+    const res = await call("/api/projects", { token, json: { name: "x".repeat(100_000) } });
+    const body = await errorOf(res);
+    expect(res.status).toBe(400);
+    expect(body.error).toBe(m.atMost("Project name", projectLimits.maxNameChars, "characters"));
+    expect(body.fields).toEqual({ name: body.error });
+  });
+
+  it("names over-long text fields and their limit", async () => {
+    const { token } = await registerUser();
+    const res = await call("/api/projects", { token, json: { name: "Docs", instructions: "y".repeat(projectLimits.maxInstructionsChars + 1) } });
+    await expectError(res, 400, m.atMost("Instructions", projectLimits.maxInstructionsChars, "characters"));
+    const long = await call("/api/auth/me", { token, method: "PATCH", json: { lastName: "z".repeat(101) } });
+    await expectError(long, 400, m.atMost("Last name", 100, "characters"));
+  });
+
+  it("tells a page number past the maximum the maximum", async () => {
+    const { token } = await registerUser();
+    await expectError(await call("/api/chats?page=1000001", { token }), 400, m.numberAtMost("Page", 100_000));
+    await expectError(await call(`/api/chats?limit=${chatLimits.listMaxPageSize + 1}`, { token }), 400, m.numberAtMost("Limit", chatLimits.listMaxPageSize));
+    const assistant = await createAssistant(token);
+    const history = await call(`/api/public-assistants/${assistant._id}/chats?page=${chatHistory.maxPage + 1}`, { token });
+    await expectError(history, 400, publicAssistantServerMessages.pageTooHigh(chatHistory.maxPage));
+  });
+
+  it("never shows a zod default text", async () => {
+    const { token } = await registerUser();
+    const answers = [
+      await call("/api/projects", { token, json: { name: 42 } }),
+      await call("/api/projects", { token, json: { name: "ok", instructions: ["x"] } }),
+      await call("/api/chats?page=abc", { token }),
+      await call("/api/chats?page=1.5", { token }),
+    ];
+    for (const res of answers) {
+      const body = await errorOf(res);
+      expect(res.status).toBe(400);
+      expect(body.error).toMatch(/^[A-Z].*\.$/);
+      expect(body.error).not.toMatch(/expected|Invalid input|Too (big|small)|received/);
+    }
+  });
+});
+
+describe("request body caps", () => {
+  it("refuses a body over the cap by its Content-Length, before reading it, with the envelope", async () => {
+    const { token } = await registerUser();
+    const body = JSON.stringify({ name: "Docs", instructions: "x".repeat(requestBodyLimits.defaultBytes) });
+    const res = await call("/api/projects", { token, method: "POST", body, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    const error = await errorOf(res);
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(error.error).toBe(requestMessages.bodyTooLarge(kb(requestBodyLimits.defaultBytes)));
+    expect(error.requestId).toBeTruthy();
+  });
+
+  it("counts a streamed body without Content-Length and refuses it past the cap", async () => {
+    const { token } = await registerUser();
+    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > requestBodyLimits.defaultBytes * 4) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await call("/api/projects", { token, method: "POST", body: stream, headers: { "content-type": "application/json" } });
+    await expectError(res, 413, requestMessages.bodyTooLarge(kb(requestBodyLimits.defaultBytes)));
+    // Refused once past the cap, not after reading everything.
+    expect(sent).toBeLessThan(requestBodyLimits.defaultBytes * 2);
+  });
+
+  it("caps even a body sent as another content type (the route would read it anyway)", async () => {
+    const { token } = await registerUser();
+    const res = await call("/api/projects", { token, method: "POST", body: "x".repeat(requestBodyLimits.defaultBytes + 1), headers: { "content-type": "text/plain" } });
+    expect(res.status).toBe(413);
+  });
+
+  it("gives the widget's routes their own, larger cap", async () => {
+    const under = "x".repeat(requestBodyLimits.defaultBytes + 1024);
+    const within = await call(widgetApiPaths.sessions, { method: "POST", body: JSON.stringify({ referrer: under }), headers: { "content-type": "application/json" } });
+    expect(within.status).not.toBe(413);
+    const over = "x".repeat(requestBodyLimits.widgetBytes);
+    await expectError(
+      await call(widgetApiPaths.sessions, { method: "POST", body: JSON.stringify({ referrer: over }), headers: { "content-type": "application/json" } }),
+      413,
+      requestMessages.bodyTooLarge(kb(requestBodyLimits.widgetBytes)),
+    );
+  });
+});
+
+describe("security headers on the Worker's answers", () => {
+  it("sends nosniff, a referrer policy and a no-framing CSP on API answers and errors", async () => {
+    for (const res of [await call("/api/health"), await call("/api/chats"), await call("/api/nope")]) {
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+
+  it("sends HSTS over https in production only", async () => {
+    const fetchOver = (url: string, ENVIRONMENT: string) =>
+      createApp().fetch(new Request(url), { ...env, ENVIRONMENT } as unknown as Env, createExecutionContext());
+    expect((await fetchOver("https://tala.example/api/health", "production")).headers.get("strict-transport-security")).toMatch(/^max-age=31536000/);
+    expect((await fetchOver("http://tala.example/api/health", "production")).headers.get("strict-transport-security")).toBeNull();
+    expect((await fetchOver("https://tala.example/api/health", "local")).headers.get("strict-transport-security")).toBeNull();
+  });
+});
