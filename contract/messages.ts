@@ -146,6 +146,7 @@ export const serverMessages = {
   internal: "Something went wrong on our side. Please try again.",
   emailSendFailed: "We could not send the email right now. Please try again in a minute.",
   signedOut: "You are signed out.",
+  accountDeleted: "Your account and all its data have been deleted.",
   changeEmailCodeSent: "We sent a 6-digit code to your new email address.",
   sameEmail: "This is already your email address.",
   federatedUnavailable: "Google sign-in is temporarily unavailable. Please try again in a minute.",

@@ -1,3 +1,4 @@
+import type { AssistantHub } from "./durable-objects/assistant-hub";
 import type { ChatRoom } from "./durable-objects/chat-room";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
 import type { WidgetRoom } from "./durable-objects/widget-room";
@@ -14,6 +15,8 @@ export interface Env {
   CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
   /** Widget visitor sessions' sockets: one room per visitor session, partyserver. */
   WIDGET_ROOM: DurableObjectNamespace<WidgetRoom>;
+  /** One per public assistant (its id): the visitor sessions with a socket open, for revocation. */
+  ASSISTANT_HUB: DurableObjectNamespace<AssistantHub>;
   /** Workers AI, in production only (no local emulation): the model when LLM_BASE_URL is unset. */
   AI?: WorkersAiBinding;
   /** Queue `tala-ingest`: knowledge files waiting for embeddings (consumed by worker/queues/ingest.ts). */

@@ -4,6 +4,7 @@ import { handleIngestBatch } from "./queues/ingest";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { ChatRoom } from "./durable-objects/chat-room";
 export { WidgetRoom } from "./durable-objects/widget-room";
+export { AssistantHub } from "./durable-objects/assistant-hub";
 
 const app = createApp();
 

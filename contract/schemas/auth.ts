@@ -109,6 +109,17 @@ export const messageResponse = z.object({ message: z.string() });
 /** POST /auth/change-password: a fresh token (other sessions are revoked), the user and a message. */
 export const changePasswordResponse = authResponse.extend({ message: z.string() });
 
+/**
+ * DELETE /auth/me: deletes the signed-in account and everything it owns. A password account
+ * confirms with its password; a federated-only account has none (the valid credential suffices).
+ */
+export const deleteAccountBody = z.object({
+  password: z.string().max(auth.passwordMaxLength, { error: serverMessages.wrongPassword }).optional(),
+});
+export type DeleteAccountBody = z.input<typeof deleteAccountBody>;
+/** DELETE /auth/me: `{ message: serverMessages.accountDeleted }`. */
+export const deleteAccountResponse = messageResponse;
+
 /** Public, non-secret configuration the dashboard needs (federated sign-in setup). */
 export const clientConfigResponse = z.object({
   environment: z.string(),

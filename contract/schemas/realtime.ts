@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { chatLimits, guestSession } from "../constants";
-import { chatMessages } from "../messages";
+import { chatMessages, serverMessages } from "../messages";
 import { chatMessageSchema, chatSchema } from "./chat";
 
 /** The party (Durable Object namespace) of user and guest chat rooms. */
@@ -17,6 +17,22 @@ export const userRoomId = (userId: string) => `user-${userId}`;
 export const isGuestRoomId = (roomId: string) => guestSession.idPattern.test(roomId);
 /** Path of a room's socket, without the query. */
 export const chatRoomPath = (roomId: string) => `/${partiesPrefix}/${chatParty}/${encodeURIComponent(roomId)}`;
+
+/**
+ * Close codes (4000–4999: the application's own) and reasons the server closes a chat socket with
+ * when its credential is revoked (DESIGN.md: revocation reaches open sockets within a second).
+ * A reason is at most 123 bytes (WebSocket close frame).
+ */
+export const chatSocketClose = {
+  /** The token that opened the socket was revoked (logout, reset, deletion…): signed out, final. */
+  signedOut: { code: 4401, reason: serverMessages.sessionExpired },
+  /**
+   * The password was changed with the token that opened this socket: that token is revoked, and
+   * the client that changed it now holds a new one. It reconnects with the new token; another
+   * holder of the old token is refused when it tries.
+   */
+  credentialsReplaced: { code: 4409, reason: serverMessages.passwordChanged },
+} as const;
 
 // ---- client → server -------------------------------------------------------------------------
 

@@ -23,6 +23,18 @@ export const widgetParty = "widget";
 /** Path of a visitor session's socket, without the query (`?key=`). */
 export const widgetRoomPath = (sessionId: string) => `/${partiesPrefix}/${widgetParty}/${encodeURIComponent(sessionId)}`;
 
+/**
+ * How the server closes a widget socket the assistant no longer serves: its key was regenerated,
+ * it was deleted or switched off, or the socket's origin left the allowlist. 4003 is the code
+ * shipped widgets already treat as final (no reconnection, widget-sdk/src/core/transport.ts);
+ * the room sends a `message-error` with the matching reason first, so the widget shows why.
+ */
+export const widgetSocketClose = {
+  unavailable: { code: 4003, reason: widgetMessages.unavailable, refusal: "unavailable" },
+  originNotAllowed: { code: 4003, reason: widgetMessages.originNotAllowed, refusal: "origin-not-allowed" },
+} as const;
+export type WidgetSocketClose = (typeof widgetSocketClose)[keyof typeof widgetSocketClose];
+
 /** The widget's HTTP paths (relative to the server's origin). */
 export const widgetApiPaths = {
   config: "/api/widget/config",

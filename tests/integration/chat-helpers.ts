@@ -20,6 +20,9 @@ export class TestSocket {
   readonly frames: ServerFrame[] = [];
   readonly invalid: string[] = [];
   closed = false;
+  /** The close frame the server sent, once the socket closed. */
+  closeEvent: { code: number; reason: string } | null = null;
+  private closeWaiters: (() => void)[] = [];
   private waiters: { test: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
 
   constructor(readonly ws: WebSocket) {
@@ -37,8 +40,22 @@ export class TestSocket {
         return false;
       });
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       this.closed = true;
+      this.closeEvent = { code: event.code, reason: event.reason };
+      for (const wake of this.closeWaiters.splice(0)) wake();
+    });
+  }
+
+  /** The server's close code and reason, waiting for it at most `timeoutMs`. */
+  waitClosed(timeoutMs = 8000): Promise<{ code: number; reason: string }> {
+    if (this.closeEvent) return Promise.resolve(this.closeEvent);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`socket still open after ${timeoutMs} ms`)), timeoutMs);
+      this.closeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(this.closeEvent!);
+      });
     });
   }
 
@@ -104,7 +121,7 @@ export async function chatUser() {
   return { ...account, roomId: userRoomId(account.user.id), open };
 }
 
-export const newGuestId = () => `guest-${Date.now()}-${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+export const newGuestId = () => `guest-${Date.now()}-${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
 
 /** A fresh guest session and a function opening sockets to its room (one IP unless given). */
 export function chatGuest(ip = randomIp()) {

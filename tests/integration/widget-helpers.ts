@@ -122,7 +122,8 @@ type DataOf = { [F in WidgetServerFrame as F["event"]]: F["data"] };
 export class WidgetSocket {
   readonly frames: WidgetServerFrame[] = [];
   readonly invalid: string[] = [];
-  closed: { code: number } | null = null;
+  closed: { code: number; reason?: string } | null = null;
+  private closeWaiters: (() => void)[] = [];
   private waiters: { test: (f: WidgetServerFrame) => boolean; resolve: (f: WidgetServerFrame) => void }[] = [];
 
   constructor(readonly ws: WebSocket) {
@@ -141,7 +142,20 @@ export class WidgetSocket {
       });
     });
     ws.addEventListener("close", (event) => {
-      this.closed = { code: event.code };
+      this.closed = { code: event.code, reason: event.reason };
+      for (const wake of this.closeWaiters.splice(0)) wake();
+    });
+  }
+
+  /** The server's close code and reason, waiting for it at most `timeoutMs`. */
+  waitClosed(timeoutMs = 8000): Promise<{ code: number; reason?: string }> {
+    if (this.closed) return Promise.resolve(this.closed);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`widget socket still open after ${timeoutMs} ms`)), timeoutMs);
+      this.closeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(this.closed!);
+      });
     });
   }
 

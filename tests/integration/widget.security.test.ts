@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyResponse, errorBodySchema, widgetMessages } from "../../contract";
+import { apiKeyResponse, errorBodySchema, widgetMessages, widgetSocketClose } from "../../contract";
 import { call, expectError, json } from "./helpers";
 import { SHOP_ORIGIN, connectWidgetRaw, openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
@@ -28,7 +28,7 @@ describe("the assistant key", () => {
     expect((await connectWidgetRaw(sessionId, FAKE_KEY)).status).toBe(401);
   });
 
-  it("stops answering at once when regenerated: HTTP, and an open socket at its next message", async () => {
+  it("stops answering at once when regenerated: HTTP, and an open socket (closed, saying why)", async () => {
     const { key, token, assistant } = await widgetAssistant({}, { upload: false });
     const { sessionId } = await startSession(key);
     const socket = await openWidgetSocket(sessionId, key);
@@ -39,8 +39,9 @@ describe("the assistant key", () => {
     for (const r of await callEach(sessionId, { key })) await expectError(r, 401, widgetMessages.unavailable);
     expect((await connectWidgetRaw(sessionId, key)).status).toBe(401);
 
-    const id = socket.sendMessage({ content: "still there?" });
-    expect(await socket.next("message-error", (d) => d.clientMessageId === id)).toMatchObject({ error: widgetMessages.unavailable, reason: "unavailable" });
+    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.unavailable, reason: "unavailable" });
+    expect((await socket.waitClosed()).code).toBe(widgetSocketClose.unavailable.code);
     expect((await sessionRows(sessionId)).messages).toHaveLength(0);
 
     // The new key works, on the same session.
@@ -49,7 +50,7 @@ describe("the assistant key", () => {
 });
 
 describe("an inactive assistant", () => {
-  it("refuses every call, new sockets, and the next message of an open socket", async () => {
+  it("refuses every call, new sockets, and closes an open socket", async () => {
     const { key, token, assistant } = await widgetAssistant({}, { upload: false });
     const { sessionId } = await startSession(key);
     const socket = await openWidgetSocket(sessionId, key);
@@ -59,8 +60,9 @@ describe("an inactive assistant", () => {
     expect(put.status).toBe(200);
     for (const res of await callEach(sessionId, { key })) await expectError(res, 403, widgetMessages.unavailable);
     expect((await connectWidgetRaw(sessionId, key)).status).toBe(403);
-    const id = socket.sendMessage({ content: "hello?" });
-    expect(await socket.next("message-error", (d) => d.clientMessageId === id)).toMatchObject({ error: widgetMessages.unavailable });
+    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.unavailable });
+    expect((await socket.waitClosed()).code).toBe(widgetSocketClose.unavailable.code);
     expect((await sessionRows(sessionId)).messages).toHaveLength(0);
   });
 });
@@ -100,8 +102,9 @@ describe("allowed origins", () => {
     const socket = await openWidgetSocket(sessionId, key, { origin: SHOP_ORIGIN });
     await socket.next("remaining-messages");
     await call(`/api/public-assistants/${assistant._id}`, { token, method: "PUT", json: { allowedOrigins: ["https://other.example"] } });
-    const id = socket.sendMessage({ content: "hi" });
-    expect(await socket.next("message-error", (d) => d.clientMessageId === id)).toMatchObject({ error: widgetMessages.originNotAllowed, reason: "origin-not-allowed" });
+    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.originNotAllowed, reason: "origin-not-allowed" });
+    expect((await socket.waitClosed()).code).toBe(widgetSocketClose.originNotAllowed.code);
   });
 });
 

@@ -7,7 +7,16 @@ import { isGuestRoomId, userRoomId } from "../../contract";
  * the header; it still checks that the identity matches its own name.
  */
 export const roomIdentitySchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("user"), userId: z.string().min(1), ip: z.string() }),
+  z.object({
+    kind: z.literal("user"),
+    userId: z.string().min(1),
+    /**
+     * The id of the Tala token that opened the socket (never the token itself), so the room can
+     * close what a revoked token opened. Absent for a Firebase ID token (not revocable here).
+     */
+    tokenId: z.string().min(1).optional(),
+    ip: z.string(),
+  }),
   z.object({ kind: z.literal("guest"), guestId: z.string().refine(isGuestRoomId), ip: z.string() }),
 ]);
 export type RoomIdentity = z.infer<typeof roomIdentitySchema>;

@@ -3,10 +3,12 @@ import { Server, type Connection, type ConnectionContext, type WSMessage } from 
 import {
   chatLimits,
   chatMessages,
+  chatSocketClose,
   guestSession,
   isGuestRoomId,
   parseClientFrame,
   publicRoutes,
+  serverMessages,
   type ServerFrame,
 } from "../../contract";
 import { ActiveReplies, type ActiveReply } from "../chat/active-replies";
@@ -15,6 +17,7 @@ import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import { runTurn, TurnRefused, type SendMessage } from "../chat/run-turn";
 import type { ChatStore } from "../chat/store";
+import { TokenRevocations, type RevokedToken } from "../chat/token-revocations";
 import { UserChatStore } from "../chat/user-chat-store";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
@@ -41,6 +44,12 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
 
   private readonly active = new ActiveReplies();
   private storeInstance: ChatStore | undefined;
+  private revocationsInstance: TokenRevocations | undefined;
+
+  private get revocations(): TokenRevocations {
+    this.revocationsInstance ??= new TokenRevocations(this.ctx.storage);
+    return this.revocationsInstance;
+  }
 
   private get isGuestRoom() {
     return isGuestRoomId(this.name);
@@ -60,7 +69,13 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       connection.close(4003, "Forbidden");
       return;
     }
+    // State first, before any await: a frame arriving meanwhile is handled (and checked) by onMessage.
     connection.setState({ identity, watching: [] });
+    if (identity.kind === "user" && (await this.revocations.isRevoked(identity.tokenId))) {
+      // Authenticated just before its token was revoked, arrived just after: refused all the same.
+      connection.close(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
+      return;
+    }
     for (const reply of this.active.all()) this.sendSnapshot(connection, reply);
     if (identity.kind === "guest") {
       await this.keepGuestChatsAlive();
@@ -72,6 +87,12 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
   override async onMessage(connection: ChatConnection, message: WSMessage) {
     const state = connection.state;
     if (!state) return;
+    if (state.identity.kind === "user" && (await this.revocations.isRevoked(state.identity.tokenId))) {
+      // A frame that raced the close of a revoked socket: refused, never answered.
+      send(connection, { event: "message-error", data: { error: serverMessages.sessionExpired } });
+      connection.close(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
+      return;
+    }
     const parsed = parseClientFrame(typeof message === "string" ? message : null);
     if (!parsed.ok) {
       send(connection, { event: "message-error", data: { error: parsed.error } });
@@ -95,6 +116,33 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
   /** RPC from PUT /api/settings: the user chose another model; read it again on the next message. */
   async settingsChanged(): Promise<void> {
     if (this.storeInstance instanceof UserChatStore) this.storeInstance.forgetPreferredModel();
+  }
+
+  /**
+   * RPC after a revocation committed in D1 (logout, password change or reset, account deletion):
+   * records the revoked tokens (so a socket already on its way is refused in onConnect) and
+   * closes the sockets they opened. `replacedTokenId`: the token the password was changed with;
+   * its sockets close with `credentialsReplaced`, so that client reconnects with its new token.
+   * `everyConnection` (account deletion) closes Firebase-opened sockets too. Returns how many
+   * sockets were closed.
+   */
+  async revokeTokens(input: { tokens: RevokedToken[]; replacedTokenId?: string; everyConnection?: boolean }): Promise<number> {
+    await this.revocations.add(input.tokens);
+    const revoked = new Set(input.tokens.map((t) => t.id));
+    let closed = 0;
+    for (const connection of this.getConnections<ConnectionState>()) {
+      const identity = connection.state?.identity;
+      const tokenId = identity?.kind === "user" ? identity.tokenId : undefined;
+      if (!input.everyConnection && !(tokenId && revoked.has(tokenId))) continue;
+      const close = tokenId && tokenId === input.replacedTokenId ? chatSocketClose.credentialsReplaced : chatSocketClose.signedOut;
+      try {
+        connection.close(close.code, close.reason);
+        closed += 1;
+      } catch {
+        // already closing
+      }
+    }
+    return closed;
   }
 
   /** Guests only: their chats are erased once the room has been idle this long. */

@@ -1,6 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import { parseWidgetClientFrame, widgetMessages, type WidgetServerFrame } from "../../contract";
+import { parseWidgetClientFrame, widgetMessages, widgetSocketClose, type WidgetServerFrame, type WidgetSocketClose } from "../../contract";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
 import type { ServiceContext } from "../services/context";
@@ -8,6 +8,7 @@ import { admitVisitorMessage } from "../services/widget/admit-visitor-message";
 import { findAssistantByKeyHash, originAllowed } from "../services/widget/authorize-widget-call";
 import { findVisitorSession } from "../services/widget/visitor-session-rows";
 import { peekVisitorRemaining, remainingFrame } from "../services/widget/widget-limits";
+import { getAssistantHub } from "../widget/get-assistant-hub";
 import { readWidgetIdentity, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 
@@ -19,8 +20,10 @@ type WidgetConnection = Connection<WidgetIdentity>;
  * every tab of the visitor is a connection and sees every frame. The room holds no data of its
  * own: messages live in D1, counters in RateLimiter objects. Each `send-message` re-reads the
  * assistant by the key's hash, so a regenerated key, a deactivated assistant or an origin taken
- * off the allowlist stops an open socket at its next message. A handler awaits its whole answer,
- * so the room stays alive while the model writes, whoever is still connected.
+ * off the allowlist stops an open socket at its next message. Sooner than that, the room is
+ * registered with the assistant's AssistantHub while it has a socket open, and the hub's
+ * revocation closes its sockets at once (closeAll). A handler awaits its whole answer, so the
+ * room stays alive while the model writes, whoever is still connected.
  */
 export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   static override options = { hibernate: true };
@@ -40,12 +43,17 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       return;
     }
     connection.setState(identity);
+    // Registered before the assistant is read again: a revocation that commits after this read
+    // finds the room in the hub; one that committed before it is seen by the read.
+    await this.registerWithHub(identity);
     const services = this.ctxForServices;
     const [assistant, session] = await Promise.all([
       findAssistantByKeyHash(services, identity.keyHash),
       findVisitorSession(services, { assistantId: identity.assistantId, sessionId: identity.sessionId }),
     ]);
-    if (!assistant || !session) return;
+    if (!assistant || assistant.id !== identity.assistantId || !assistant.isActive) return refuse(connection, widgetSocketClose.unavailable);
+    if (!originAllowed(assistant, identity.origin, "required")) return refuse(connection, widgetSocketClose.originNotAllowed);
+    if (!session) return;
     const remaining = await peekVisitorRemaining(this.env, {
       session: { sessionId: session.id, startedAt: session.startedAt },
       assistantId: assistant.id,
@@ -70,21 +78,57 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     await this.onSendMessage(connection, identity, parsed.frame.data);
   }
 
+  /** The last socket closed: the hub no longer needs to reach this room. */
+  override async onClose(connection: WidgetConnection) {
+    const others = [...this.getConnections()].filter((c) => c.id !== connection.id);
+    const identity = connection.state;
+    if (others.length > 0 || !identity) return;
+    try {
+      await getAssistantHub(this.env, identity.assistantId).unregister(identity.sessionId);
+    } catch (error) {
+      // Left registered: a later revocation finds no socket here and forgets the room then.
+      console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
+    }
+  }
+
+  /**
+   * RPC from the assistant's hub after a revocation: closes this room's sockets with `close`
+   * (after a message-error saying why, so the widget shows it and does not reconnect); with
+   * `allowedOrigins`, only those whose origin the new allowlist refuses. An answer being written
+   * is stopped once no socket is left. Returns what was closed and what stays open.
+   */
+  async closeAll(close: WidgetSocketClose, allowedOrigins?: readonly string[]): Promise<{ closed: number; open: number }> {
+    let closed = 0;
+    let open = 0;
+    for (const connection of this.getConnections<WidgetIdentity>()) {
+      const identity = connection.state;
+      if (identity && allowedOrigins && originAllowed({ allowedOrigins: [...allowedOrigins] }, identity.origin, "required")) {
+        open += 1;
+        continue;
+      }
+      refuse(connection, close);
+      closed += 1;
+    }
+    if (open === 0) for (const controller of this.answering) controller.abort();
+    return { closed, open };
+  }
+
+  private async registerWithHub(identity: WidgetIdentity) {
+    try {
+      await getAssistantHub(this.env, identity.assistantId).register(identity.sessionId);
+    } catch (error) {
+      // The socket still works; a revocation then reaches it at its next message instead.
+      console.error(JSON.stringify({ event: "assistant-hub-register-failed", sessionId: identity.sessionId, error: String(error) }));
+    }
+  }
+
   private async onSendMessage(connection: WidgetConnection, identity: WidgetIdentity, message: VisitorMessageInput) {
     const { clientMessageId } = message;
     const chatId = identity.sessionId;
     const services = this.ctxForServices;
     const assistant = await findAssistantByKeyHash(services, identity.keyHash);
-    if (!assistant || assistant.id !== identity.assistantId || !assistant.isActive) {
-      send(connection, { event: "message-error", data: { error: widgetMessages.unavailable, reason: "unavailable", chatId, clientMessageId } });
-      connection.close(4003, "Assistant unavailable");
-      return;
-    }
-    if (!originAllowed(assistant, identity.origin, "required")) {
-      send(connection, { event: "message-error", data: { error: widgetMessages.originNotAllowed, reason: "origin-not-allowed", chatId, clientMessageId } });
-      connection.close(4003, "Origin not allowed");
-      return;
-    }
+    if (!assistant || assistant.id !== identity.assistantId || !assistant.isActive) return refuse(connection, widgetSocketClose.unavailable, clientMessageId);
+    if (!originAllowed(assistant, identity.origin, "required")) return refuse(connection, widgetSocketClose.originNotAllowed, clientMessageId);
     const session = await findVisitorSession(services, { assistantId: assistant.id, sessionId: identity.sessionId });
     if (!session) {
       send(connection, { event: "message-error", data: { error: widgetMessages.sessionNotFound, reason: "session-not-found", chatId, clientMessageId } });
@@ -106,6 +150,17 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     } finally {
       this.answering.delete(controller);
     }
+  }
+}
+
+/** Tells the widget why (a message-error it shows as final), then closes with the contract's code. */
+function refuse(connection: WidgetConnection, close: WidgetSocketClose, clientMessageId?: string) {
+  const chatId = connection.state?.sessionId ?? "";
+  send(connection, { event: "message-error", data: { error: close.reason, reason: close.refusal, chatId, ...(clientMessageId ? { clientMessageId } : {}) } });
+  try {
+    connection.close(close.code, close.reason);
+  } catch {
+    // already closing
   }
 }
 

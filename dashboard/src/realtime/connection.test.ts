@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { realtimeMessages, type ServerFrame } from "../../../contract";
+import { chatSocketClose, realtimeMessages, type ServerFrame } from "../../../contract";
 import { createChatConnection } from "./connection";
 import type { ConnectionStatus } from "./policy";
 
@@ -30,9 +30,9 @@ class FakeSocket extends EventTarget {
   receive(data: string) {
     this.dispatchEvent(new MessageEvent("message", { data }));
   }
-  drop() {
+  drop(code = 1006, reason = "") {
     this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "" }));
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
   }
 }
 
@@ -99,9 +99,9 @@ describe("createChatConnection", () => {
   });
 
   it("marks guest frames and uses the guest id", async () => {
-    const { connection } = connect({ roomId: "guest-1700000000000-abcd12", token: undefined, guestSessionId: "guest-1700000000000-abcd12" });
+    const { connection } = connect({ roomId: "guest-1700000000000-abcd1234efgh5678", token: undefined, guestSessionId: "guest-1700000000000-abcd1234efgh5678" });
     await tick();
-    expect(new URL(latest().url).searchParams.get("guestSessionId")).toBe("guest-1700000000000-abcd12");
+    expect(new URL(latest().url).searchParams.get("guestSessionId")).toBe("guest-1700000000000-abcd1234efgh5678");
     latest().open();
     connection.sendMessage({ content: "hi", files: [] });
     expect(JSON.parse(latest().sent.at(-1)!).data).toMatchObject({ isGuest: true });
@@ -136,6 +136,35 @@ describe("createChatConnection", () => {
     expect(statuses.at(-1)).toEqual({ state: "failed", reason: "auth" });
     await tick(20_000);
     expect(FakeSocket.all).toHaveLength(1);
+    connection.close();
+  });
+
+  it("treats a revocation close as signed out: failed (auth) at once, no reconnection", async () => {
+    const { connection, statuses, fetch } = connect();
+    await tick();
+    latest().open();
+    latest().drop(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
+    expect(statuses.at(-1)).toEqual({ state: "failed", reason: "auth" });
+    await tick(30_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(fetch).not.toHaveBeenCalled();
+    connection.close();
+  });
+
+  it("after its password change, waits quietly for the new token, and fails as signed out if the old one is retried", async () => {
+    const { connection, statuses, fetch } = connect();
+    fetch.mockImplementation(() => response(401));
+    await tick();
+    latest().open();
+    latest().drop(chatSocketClose.credentialsReplaced.code, chatSocketClose.credentialsReplaced.reason);
+    expect(statuses.at(-1)).toEqual({ state: "connecting" });
+    expect(statuses.some((s) => s.state === "reconnecting" || s.state === "failed")).toBe(false);
+    // Nobody replaced the connection: the retry with the revoked token is refused.
+    await tick(1000);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().drop();
+    await tick();
+    expect(statuses.at(-1)).toEqual({ state: "failed", reason: "auth" });
     connection.close();
   });
 

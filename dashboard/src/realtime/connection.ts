@@ -9,6 +9,7 @@ import { PartySocket } from "partysocket";
 import {
   chatParty,
   chatRoomPath,
+  chatSocketClose,
   clientFrames,
   parseServerFrame,
   realtime,
@@ -116,8 +117,19 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     if (frame) options.onEvent(frame);
   });
 
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event: { code?: number }) => {
     if (closed || restarting || status.state === "failed") return;
+    // The server revoked this socket's credential (signed out elsewhere, password reset, account
+    // deleted): signed out, like a refused credential. Final: no reconnection loop.
+    if (event.code === chatSocketClose.signedOut.code) return giveUp("auth");
+    if (event.code === chatSocketClose.credentialsReplaced.code) {
+      // The password was changed with this socket's token. The client that changed it is handed a
+      // new token, which rebuilds the connection in a moment (no toast meanwhile); anyone else
+      // with the old token is refused at the next attempt and told to sign in (probe → auth).
+      wasOpen = false;
+      setStatus({ state: "connecting" });
+      return;
+    }
     const lost = wasOpen;
     wasOpen = false;
     failures += 1;

@@ -33,7 +33,12 @@ export const accountRoutes = new Hono<AppEnv>()
     await throttle(c, "login", "change-password", c.var.user.id);
     const result = await changePassword({
       ctx: serviceContext(c),
-      input: { ...input, userId: c.var.user.id, userAgent: c.req.header("user-agent") },
+      input: {
+        ...input,
+        userId: c.var.user.id,
+        userAgent: c.req.header("user-agent"),
+        tokenId: c.var.credential.kind === "token" ? c.var.credential.tokenId : undefined,
+      },
     });
     return c.json({ ...result, message: serverMessages.passwordChanged });
   });

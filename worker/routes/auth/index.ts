@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { accountRoutes } from "./account";
 import { codeRoutes } from "./codes";
+import { deleteAccountRoutes } from "./delete-account";
 import { googleRoutes } from "./google";
 import { sessionRoutes } from "./session";
 
@@ -11,5 +12,6 @@ export function authRoutes() {
     .route("/", sessionRoutes)
     .route("/", codeRoutes)
     .route("/", googleRoutes)
-    .route("/", accountRoutes);
+    .route("/", accountRoutes)
+    .route("/", deleteAccountRoutes);
 }

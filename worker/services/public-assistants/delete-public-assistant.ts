@@ -1,8 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { widgetSocketClose } from "../../../contract";
 import { writeBatch } from "../../db/client";
 import { knowledgeFiles, publicAssistants, visitorMessages, visitorSessions } from "../../db/schema";
 import { deleteAssistantKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
+import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeStores } from "./knowledge-stores";
 import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
@@ -11,7 +13,8 @@ import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
  * Deletes an assistant and everything it owns: stored files (R2), chunks and their FTS rows
  * (triggers), vectors, knowledge file rows, visitor sessions and messages. Outside stores go
  * first and the rows last, so a failure part-way leaves the assistant in place and a retried
- * DELETE finishes the job; nothing is ever orphaned without a row that points to it.
+ * DELETE finishes the job; nothing is ever orphaned without a row that points to it. Once the
+ * rows are gone, its open widget sockets are closed.
  */
 export async function deletePublicAssistant({
   ctx,
@@ -33,4 +36,5 @@ export async function deletePublicAssistant({
     ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId)),
     ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
   ]);
+  await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
 }

@@ -1,13 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
+import { widgetSocketClose } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
+import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { encryptApiKey } from "./api-key-encryption";
 
 /**
  * Replaces the assistant's API key and returns the new one. The old key stops working at once:
- * lookups go by `api_key_hash`, which this single UPDATE replaces.
+ * lookups go by `api_key_hash`, which this single UPDATE replaces; the widget sockets opened with
+ * it are closed right after (they stay refused at their next message even if that fails).
  */
 export async function regenerateApiKey({
   ctx,
@@ -28,5 +31,6 @@ export async function regenerateApiKey({
     .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
     .returning({ id: publicAssistants.id });
   if (updated.length === 0) throw notFound();
+  await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, close: widgetSocketClose.unavailable } });
   return apiKey;
 }

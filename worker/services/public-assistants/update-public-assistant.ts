@@ -1,15 +1,17 @@
 import { and, eq } from "drizzle-orm";
-import type { PublicAssistant, PublicAssistantChanges } from "../../../contract";
+import { widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
+import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { getPublicAssistant } from "./get-public-assistant";
-import { mergeConfig, mergeIntegration, readConfig, readIntegration } from "./to-public-assistant";
+import { mergeConfig, mergeIntegration, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
  * Merges the body over the assistant's current settings (config, customization and integration
- * field by field) and saves it. The API key does not change.
+ * field by field) and saves it. The API key does not change. Switched off, the assistant's open
+ * widget sockets close; with origins taken off the allowlist, those from them close.
  */
 export async function updatePublicAssistant({
   ctx,
@@ -38,5 +40,17 @@ export async function updatePublicAssistant({
     .returning({ id: publicAssistants.id });
   // Deleted between the read and the write.
   if (updated.length === 0) throw notFound();
+  const { assistantId } = input;
+  if (changes.isActive === false && current.isActive) {
+    await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
+  } else if (changes.allowedOrigins !== undefined && originsNarrowed(toPublicAssistantRecord(current).allowedOrigins, changes.allowedOrigins)) {
+    await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.originNotAllowed, allowedOrigins: changes.allowedOrigins } });
+  }
   return getPublicAssistant({ ctx, input });
+}
+
+/** True when a socket allowed under `before` may be refused under `after` (an empty list allows every origin). */
+function originsNarrowed(before: readonly string[], after: readonly string[]): boolean {
+  if (after.length === 0) return false;
+  return before.length === 0 || before.some((origin) => !after.includes(origin));
 }

@@ -23,9 +23,13 @@ export interface AuthenticateRoomInput {
 export async function authenticateRoom({ ctx, input }: { ctx: ServiceContext; input: AuthenticateRoomInput }): Promise<RoomIdentity> {
   const forbidden = () => new AppError("FORBIDDEN", chatMessages.wrongRoom);
   if (input.token) {
-    const user = input.token.startsWith(TOKEN_PREFIX)
-      ? (await authenticateToken({ ctx, input: { token: input.token } })).user
-      : await authenticateFirebaseUser({ ctx, input: { idToken: input.token } });
+    if (input.token.startsWith(TOKEN_PREFIX)) {
+      const { user, tokenId } = await authenticateToken({ ctx, input: { token: input.token } });
+      if (input.roomId !== userRoomId(user.id)) throw forbidden();
+      // The token's id travels to the room: a revocation names it (ChatRoom.revokeTokens).
+      return { kind: "user", userId: user.id, tokenId, ip: input.ip };
+    }
+    const user = await authenticateFirebaseUser({ ctx, input: { idToken: input.token } });
     if (input.roomId !== userRoomId(user.id)) throw forbidden();
     return { kind: "user", userId: user.id, ip: input.ip };
   }

@@ -1,0 +1,90 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { authResponse, deleteAccountResponse, serverMessages } from "../../contract";
+import { seedChat } from "./chat-helpers";
+import { call, errorOf, expectError, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
+import { startSession, widgetAssistant } from "./widget-helpers";
+
+/** DELETE /api/auth/me: the account and everything it owns goes; nobody else's data does. */
+
+/** A user with a project, a chat with messages, and a public assistant with a file and a visitor session. */
+async function populatedAccount() {
+  const { token, assistant, key } = await widgetAssistant();
+  const me = await json(await call("/api/auth/me", { token }), authResponse.pick({ user: true }));
+  const project = await call("/api/projects", { token, json: { name: "Research" } });
+  expect(project.status).toBe(201);
+  const chatId = await seedChat(me.user.id, { title: "Hello", messages: ["hi", "hello"] });
+  const { sessionId } = await startSession(key);
+  return { token, userId: me.user.id, email: me.user.email, assistantId: assistant._id, chatId, sessionId };
+}
+
+const count = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...binds).first<{ n: number }>())!.n;
+
+async function dataOf(account: Awaited<ReturnType<typeof populatedAccount>>) {
+  return {
+    users: await count("users WHERE id = ?1", account.userId),
+    tokens: await count("auth_tokens WHERE user_id = ?1", account.userId),
+    codes: await count("verification_codes WHERE user_id = ?1 OR email = ?2", account.userId, account.email),
+    projects: await count("projects WHERE user_id = ?1", account.userId),
+    chats: await count("chats WHERE user_id = ?1", account.userId),
+    messages: await count("messages WHERE chat_id = ?1", account.chatId),
+    assistants: await count("public_assistants WHERE user_id = ?1", account.userId),
+    files: await count("knowledge_files WHERE assistant_id = ?1", account.assistantId),
+    chunks: await count("knowledge_chunks WHERE file_id IN (SELECT id FROM knowledge_files WHERE assistant_id = ?1)", account.assistantId),
+    sessions: await count("visitor_sessions WHERE assistant_id = ?1", account.assistantId),
+    objects: (await env.FILES.list({ prefix: `assistants/${account.assistantId}/` })).objects.length,
+  };
+}
+
+describe("DELETE /api/auth/me", () => {
+  it("deletes the account and all its data, and leaves another user's untouched", async () => {
+    const mine = await populatedAccount();
+    const theirs = await populatedAccount();
+    const before = await dataOf(mine);
+    expect(before).toMatchObject({ users: 1, projects: 1, chats: 1, messages: 2, assistants: 1, files: 1, sessions: 1, objects: 1 });
+    expect(before.chunks).toBeGreaterThan(0);
+    const theirsBefore = await dataOf(theirs);
+
+    const res = await call("/api/auth/me", { method: "DELETE", token: mine.token, json: { password: "correct-horse-42" } });
+    expect(res.status).toBe(200);
+    expect(await json(res, deleteAccountResponse)).toEqual({ message: serverMessages.accountDeleted });
+
+    expect(await dataOf(mine)).toEqual({ users: 0, tokens: 0, codes: 0, projects: 0, chats: 0, messages: 0, assistants: 0, files: 0, chunks: 0, sessions: 0, objects: 0 });
+    expect(await dataOf(theirs)).toEqual(theirsBefore);
+    // Signed out everywhere: the token no longer opens anything.
+    await expectError(await call("/api/auth/me", { token: mine.token }), 401, serverMessages.sessionExpired);
+    expect((await call("/api/auth/me", { token: theirs.token })).status).toBe(200);
+  });
+
+  it("refuses a wrong or missing password and deletes nothing", async () => {
+    const mine = await populatedAccount();
+    const before = await dataOf(mine);
+    const wrong = await call("/api/auth/me", { method: "DELETE", token: mine.token, json: { password: "not-my-password" } });
+    expect(wrong.status).toBe(400);
+    expect(await errorOf(wrong)).toMatchObject({ error: serverMessages.wrongPassword, fields: { password: serverMessages.wrongPassword } });
+    const missing = await call("/api/auth/me", { method: "DELETE", token: mine.token, json: {} });
+    expect(missing.status).toBe(400);
+    expect(await errorOf(missing)).toMatchObject({ error: serverMessages.passwordRequired, fields: { password: serverMessages.passwordRequired } });
+    expect(await dataOf(mine)).toEqual(before);
+    expect((await call("/api/auth/me", { token: mine.token })).status).toBe(200);
+  });
+
+  it("needs a valid credential", async () => {
+    await expectError(await call("/api/auth/me", { method: "DELETE", json: { password: "whatever-1" } }), 401, serverMessages.authRequired);
+    const { token } = await registerUser();
+    await call("/api/auth/logout", { method: "POST", token });
+    await expectError(await call("/api/auth/me", { method: "DELETE", token, json: { password: "correct-horse-42" } }), 401, serverMessages.sessionExpired);
+  });
+
+  it("deletes a federated-only account without a password", async () => {
+    const email = uniqueEmail("google");
+    const idToken = await signFirebaseToken({ sub: `uid-${crypto.randomUUID()}`, email });
+    const signIn = await call("/api/auth/google-callback", { json: { idToken } });
+    expect(signIn.status).toBe(200);
+    const { user } = await json(signIn, authResponse);
+    const res = await call("/api/auth/me", { method: "DELETE", bearer: idToken, json: {} });
+    expect(res.status).toBe(200);
+    expect(await count("users WHERE id = ?1", user.id)).toBe(0);
+  });
+});
