@@ -156,6 +156,21 @@ export const publicAssistantApiKey = {
   pattern: /^tala_pk_[A-Za-z0-9_-]{43}$/,
 } as const;
 
+/**
+ * An assistant's secret keys (for servers and the OpenAI-compatible API; never in a web page):
+ * `tala_sk_` + 32 random bytes, base64url. Only a SHA-256 is stored; the key is shown once.
+ */
+export const assistantSecretKey = {
+  prefix: "tala_sk_",
+  randomBytes: 32,
+  pattern: /^tala_sk_[A-Za-z0-9_-]{43}$/,
+  /** Keys in use (not revoked) per assistant. */
+  maxPerAssistant: 10,
+  maxNameChars: 80,
+  /** `last_used_at` is written at most this often per key (off the response path). */
+  lastUsedIntervalMs: 60 * 60 * 1000,
+} as const;
+
 export const knowledgeSearch = {
   maxQueryChars: 500,
   defaultResults: 5,
@@ -360,10 +375,19 @@ export const widget = {
   passageChars: 1_500,
   /** Passages quoted in offline mode (no model). */
   offlineExcerpts: 3,
-  /** Per-IP throttles (`limit` calls per `windowMs`), across all assistants. */
+  /**
+   * Per-IP throttles of the publishable key's endpoints: `sessionCreate` and `message` are `limit`
+   * calls per `windowMs` across all assistants; `dailyShare` is per assistant.
+   */
   throttles: {
     sessionCreate: { limit: 30, windowMs: 60 * 60 * 1000 },
     message: { limit: 30, windowMs: 60 * 1000 },
+    /**
+     * Per IP and assistant, per UTC day: the share of the assistant's daily limit one network may
+     * use (at least `minimum` messages, at most the whole limit), so a burst from one IP cannot use
+     * up the day for every other visitor.
+     */
+    dailyShare: { fraction: 0.2, minimum: 5 },
   },
   /** The daily limit counts per UTC day; the per-session counter lives this long after its first message. */
   sessionCounterWindowMs: 30 * 24 * 60 * 60 * 1000,

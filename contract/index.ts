@@ -10,4 +10,5 @@ export * from "./schemas/realtime";
 export * from "./schemas/public-assistants";
 export * from "./schemas/widget";
 export * from "./schemas/openai-compat";
+export * from "./schemas/secret-keys";
 export * from "./widget-strings";

@@ -414,7 +414,8 @@ export const publicAssistantUi = {
     instructions: "Paste this code into your website's HTML, just before the closing </body> tag.",
     snippetLabel: "Integration code snippet",
     copy: "Copy",
-    keyNote: "The snippet contains this assistant's API key. If it leaks, use Regenerate Key and update the snippet.",
+    keyNote:
+      "The snippet contains this assistant's publishable key, which only works for the widget. To replace it, use Regenerate Key and update the snippet.",
     searchTitle: "Test your knowledge base",
     searchHint: "See which passages of your documents the assistant would use to answer a question.",
     searchLabel: "Test your knowledge base",
@@ -489,6 +490,9 @@ export const widgetMessages = {
   replyFailed: "The assistant could not answer right now. Please try again.",
   invalidFrame: "This message could not be read. Please reload the page.",
   websocketOnly: "This address accepts WebSocket connections only.",
+  secretKeyInPage:
+    "A secret key (tala_sk_…) cannot be used by the widget: secret keys must never be put in a web page. Use the assistant's publishable key (tala_pk_…) from the integration code, and revoke this secret key in the dashboard.",
+  networkDailyShareReached: "Too many messages were sent to this assistant from your network today. Please try again tomorrow.",
   /** Offline mode (no model configured): the answer is the best passages, labelled as excerpts. */
   offlineIntro: "I can't generate answers right now, but here is what the documents say:",
   offlineExcerpt: (index: number, name: string, excerpt: string) => `${index}. From "${name}":\n> ${excerpt.replace(/\n+/g, "\n> ")}`,
@@ -497,10 +501,60 @@ export const widgetMessages = {
     "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
 } as const;
 
+/** The owner's secret keys of an assistant (/api/public-assistants/{id}/secret-keys). Chosen for Tala. */
+export const secretKeyMessages = {
+  nameRequired: "Name is required: give the secret key a name, e.g. the server that uses it.",
+  nameTooLong: (max: number) => `Name must be at most ${max} characters.`,
+  nameMustBeText: "Name must be text.",
+  tooManyKeys: (max: number) => `An assistant can have at most ${max} secret keys. Revoke one you no longer use, then create a new one.`,
+} as const;
+
+/**
+ * The integration dialog's keys section: what each kind of key is for, and the secret keys list.
+ * E2E tests find controls by these.
+ */
+export const secretKeyUi = {
+  sectionTitle: "API keys",
+  publishableTitle: "Publishable key (tala_pk_…)",
+  publishableText:
+    "The key inside the snippet above. It is safe to put in your web pages: it only works for the chat widget, only from your allowed origins when you set them, and each visitor's network is throttled.",
+  secretTitle: "Secret keys (tala_sk_…)",
+  secretText:
+    "For your own server and the OpenAI-compatible API (POST /api/v1/chat/completions). Anyone with a secret key can use your assistant's daily limit: never put one in a web page or an app, keep it on your server.",
+  openAiSampleLabel: "OpenAI-compatible API example",
+  listLabel: "Secret keys",
+  empty: "No secret keys yet.",
+  nameLabel: "Key name",
+  namePlaceholder: "e.g. Support backend",
+  create: "Create secret key",
+  creating: "Creating",
+  created: "Created",
+  lastUsed: "Last used",
+  neverUsed: "Never used",
+  revoke: "Revoke",
+  revokeLabel: (name: string) => `Revoke secret key ${name}`,
+  newKeyTitle: "Your new secret key",
+  newKeyLabel: "New secret key",
+  newKeyNote: "Copy it now and store it safely: you won't see it again. If you lose it, revoke it and create a new one.",
+  copy: "Copy",
+  copyLabel: (what: string) => `Copy ${what}`,
+  loadFailed: "The secret keys could not be loaded.",
+  createFailed: "The secret key could not be created",
+  revokeFailed: "The secret key could not be revoked",
+  revoked: "Secret key revoked",
+  confirmRevoke: {
+    title: "Revoke secret key?",
+    description: (name: string) => `"${name}" stops working at once: servers that use it get 401 from their next request.`,
+    confirm: "Revoke",
+  },
+} as const;
+
 /** The `error.message` of POST /api/v1/chat/completions refusals (OpenAI-style bodies). Chosen for Tala. */
 export const openAiCompatMessages = {
-  missingKey: "You didn't provide an API key. Send it as 'Authorization: Bearer <assistant API key>'.",
-  invalidKey: "Incorrect API key provided. Use the public assistant's API key from the Tala dashboard.",
+  missingKey: "You didn't provide an API key. Send a secret key as 'Authorization: Bearer tala_sk_…'.",
+  invalidKey: "Incorrect API key provided. Use a secret key (tala_sk_…) created for the assistant in the Tala dashboard.",
+  publishableKey:
+    "This is the assistant's publishable key (tala_pk_…), which works for the website widget only. Use a secret key (tala_sk_…) created in the Tala dashboard (Get Code → Secret keys), and keep it on your server.",
   invalidJson: "We could not parse the JSON body of your request.",
   messagesRequired: "'messages' must be a non-empty array of { role, content } objects.",
   noUserMessage: "'messages' must contain at least one message with role 'user'.",

@@ -3,12 +3,23 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { openAiChatCompletion, openAiChatCompletionChunk, openAiCompatMessages, openAiErrorBody } from "../../contract";
 import { call, json } from "./helpers";
+import { createSecretKey } from "./secret-keys-helpers";
 import { REFUND_DOC, SHOP_ORIGIN, sendOverSse, startSession, widgetAssistant } from "./widget-helpers";
 
 const PATH = "/api/v1/chat/completions";
 
 const completions = (key: string | null, body: unknown, headers: Record<string, string> = {}) =>
   call(PATH, { json: body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+
+/**
+ * A fresh assistant (as `widgetAssistant`) and a secret key for it: /v1 takes secret keys only
+ * (`publishable` is the snippet's key, for the widget).
+ */
+async function apiAssistant(...args: Parameters<typeof widgetAssistant>) {
+  const { key: publishable, ...rest } = await widgetAssistant(...args);
+  const { key } = await createSecretKey(rest.token, rest.assistant._id);
+  return { ...rest, publishable, key };
+}
 
 /** The official client, pointed at the worker. */
 const client = (apiKey: string) =>
@@ -33,7 +44,7 @@ async function dataLines(res: Response): Promise<string[]> {
 
 describe("POST /api/v1/chat/completions", () => {
   it("answers as the assistant, grounded in its documents (not streamed)", async () => {
-    const { key } = await widgetAssistant();
+    const { key } = await apiAssistant();
     const res = await completions(key, {
       model: "gpt-4o-mini",
       messages: [
@@ -56,7 +67,7 @@ describe("POST /api/v1/chat/completions", () => {
   });
 
   it("streams chat.completion.chunk lines ending with [DONE]", async () => {
-    const { key } = await widgetAssistant();
+    const { key } = await apiAssistant();
     const res = await completions(key, { model: "anything", stream: true, messages: [{ role: "user", content: "refund zephyrboard [[tokens:5]]" }] });
     expect(res.status).toBe(200);
     const lines = await dataLines(res);
@@ -71,7 +82,7 @@ describe("POST /api/v1/chat/completions", () => {
   });
 
   it("works with the official openai client, streamed and not", async () => {
-    const { key } = await widgetAssistant();
+    const { key, publishable } = await apiAssistant();
     const openai = client(key);
     const completion = await openai.chat.completions.create({ model: "tala", messages: [{ role: "user", content: "[[echo]] zephyrboard refund" }] });
     expect(completion.choices[0]!.message.content).toContain(REFUND_DOC.name);
@@ -82,13 +93,18 @@ describe("POST /api/v1/chat/completions", () => {
     expect(text.length).toBeGreaterThan(0);
 
     await expect(client("tala_pk_" + "B".repeat(43)).chat.completions.create({ model: "x", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
+    // The assistant's own publishable key is refused too, and the client shows why.
+    await expect(client(publishable).chat.completions.create({ model: "x", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+      status: 401,
+      error: { message: openAiCompatMessages.publishableKey, code: "invalid_api_key" },
+    });
   });
 
   it("answers 401 with an OpenAI error body for a missing or bad key", async () => {
     const missing = await completions(null, { messages: [{ role: "user", content: "hi" }] });
     expect(missing.status).toBe(401);
     expect((await json(missing, openAiErrorBody)).error).toMatchObject({ message: openAiCompatMessages.missingKey, type: "invalid_request_error" });
-    for (const bad of [`tala_pk_${"C".repeat(43)}`, "sk-not-ours"]) {
+    for (const bad of [`tala_sk_${"C".repeat(43)}`, "sk-not-ours"]) {
       const res = await completions(bad, { messages: [{ role: "user", content: "hi" }] });
       expect(res.status).toBe(401);
       expect((await json(res, openAiErrorBody)).error).toEqual({ message: openAiCompatMessages.invalidKey, type: "invalid_request_error", code: "invalid_api_key", param: null });
@@ -96,7 +112,7 @@ describe("POST /api/v1/chat/completions", () => {
   });
 
   it("refuses an inactive assistant (403) and a bad body (400)", async () => {
-    const { key, token, assistant } = await widgetAssistant({}, { upload: false });
+    const { key, token, assistant } = await apiAssistant({}, { upload: false });
     const noUser = await completions(key, { messages: [{ role: "system", content: "x" }] });
     expect(noUser.status).toBe(400);
     expect((await json(noUser, openAiErrorBody)).error.message).toBe(openAiCompatMessages.noUserMessage);
@@ -115,19 +131,19 @@ describe("POST /api/v1/chat/completions", () => {
   it("shares the daily limit with the widget: L+k concurrent requests, exactly k refused with 429", async () => {
     const L = 10;
     const k = 3;
-    const { key } = await widgetAssistant({ config: { dailyLimit: L } }, { upload: false });
+    const { key, publishable } = await apiAssistant({ config: { dailyLimit: L } }, { upload: false });
     const results = await Promise.all(Array.from({ length: L + k }, (_, i) => completions(key, { messages: [{ role: "user", content: `q${i} [[tokens:1]]` }] })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(L);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(k);
     expect((await json(refused[0]!, openAiErrorBody)).error).toMatchObject({ type: "rate_limit_error", message: openAiCompatMessages.dailyLimitReached });
     // The widget is out for the day too.
-    const { sessionId } = await startSession(key);
-    expect((await sendOverSse(key, sessionId, { content: "hello" })).status).toBe(429);
+    const { sessionId } = await startSession(publishable);
+    expect((await sendOverSse(publishable, sessionId, { content: "hello" })).status).toBe(429);
   });
 
   it("answers CORS preflights and checks a browser's Origin against the allowlist", async () => {
-    const { key } = await widgetAssistant({ allowedOrigins: [SHOP_ORIGIN] }, { upload: false });
+    const { key } = await apiAssistant({ allowedOrigins: [SHOP_ORIGIN] }, { upload: false });
     const pre = await call(PATH, { method: "OPTIONS", headers: { origin: SHOP_ORIGIN, "access-control-request-headers": "authorization, content-type" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toContain("authorization");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorBodySchema, widget, widgetMessages } from "../../contract";
+import { networkDailyShare } from "../../worker/services/widget/widget-limits";
 import { json, randomIp } from "./helpers";
 import { openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
@@ -97,6 +98,47 @@ describe("per-IP throttles", () => {
     const body = await json(refused[0]!, errorBodySchema);
     expect(body).toMatchObject({ error: widgetMessages.tooManySessions, code: "RATE_LIMITED" });
     expect(refused[0]!.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("gives one network at most its share of the assistant's day: exactly S of S+k pass, another IP still passes", async () => {
+    const dailyLimit = 10;
+    const share = networkDailyShare(dailyLimit);
+    expect(share).toBeLessThan(dailyLimit);
+    const k = 3;
+    const { key } = await widgetAssistant({ config: { maxMessagesPerSession: 50, dailyLimit } }, { upload: false });
+    const ip = randomIp();
+    const sessions = await Promise.all([0, 1].map(() => startSession(key, { ip })));
+    const { answered, refused } = await tally(
+      await burst(share + k, (i) => sendOverSse(key, sessions[i % 2]!.sessionId, { content: `share ${i} [[tokens:1]]` }, { ip })),
+    );
+    expect(answered).toBe(share);
+    expect(refused).toEqual(Array.from({ length: k }, () => widgetMessages.networkDailyShareReached));
+    // The refused messages were given back to their sessions, and the day is not used up.
+    const after = await widgetCall(`/api/widget/sessions/${sessions[0]!.sessionId}`, { key, ip }).then((r) => r.json<{ remaining: { session: number; daily: number } }>());
+    expect(after.remaining.daily).toBe(dailyLimit - share);
+    const other = await startSession(key);
+    expect((await sseFrames(await sendOverSse(key, other.sessionId, { content: "another visitor [[tokens:1]]" }))).at(-1)?.event).toBe("remaining-messages");
+    // The network's socket is refused the same way, with the reason the widget shows.
+    const socket = await openWidgetSocket(sessions[1]!.sessionId, key, { ip });
+    const id = socket.sendMessage({ content: "from the socket" });
+    expect(await socket.next("message-error", (d) => d.clientMessageId === id)).toMatchObject({ error: widgetMessages.networkDailyShareReached, reason: "rate-limited" });
+    socket.close();
+  });
+
+  it("keeps 40 parallel messages from one IP from using up the day for everyone else", async () => {
+    const dailyLimit = 100;
+    const { key } = await widgetAssistant({ config: { maxMessagesPerSession: 50, dailyLimit } }, { upload: false });
+    const ip = randomIp();
+    const sessions = await Promise.all([0, 1].map(() => startSession(key, { ip })));
+    const responses = await burst(40, (i) => sendOverSse(key, sessions[i % 2]!.sessionId, { content: `flood ${i} [[tokens:1]]` }, { ip }));
+    const { answered, refused } = await tally(responses);
+    expect(answered).toBeLessThanOrEqual(networkDailyShare(dailyLimit));
+    expect(answered + refused.length).toBe(40);
+    expect(refused.every((e) => e === widgetMessages.tooManyMessages || e === widgetMessages.networkDailyShareReached)).toBe(true);
+    for (const res of responses.filter((r) => r.status === 429)) expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    const visitor = await startSession(key);
+    expect(visitor.remaining.daily).toBe(dailyLimit - answered);
+    expect((await sendOverSse(key, visitor.sessionId, { content: "a real visitor [[tokens:1]]" })).status).toBe(200);
   });
 
   it("refuses attachments when the owner does not allow them, without counting the message", async () => {

@@ -1,4 +1,4 @@
-import { publicAssistantApiKey } from "../../contract";
+import { assistantSecretKey, publicAssistantApiKey } from "../../contract";
 import { toBase64Url } from "./encoding";
 import { sha256Hex } from "./hash";
 
@@ -20,4 +20,21 @@ export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 export function maskApiKey(apiKey: string): string {
   const secret = apiKey.slice(publicAssistantApiKey.prefix.length);
   return `${publicAssistantApiKey.prefix}${secret.slice(0, 4)}…${secret.slice(-4)}`;
+}
+
+/** A new secret key: `tala_sk_` + 32 random bytes, base64url. Shown once; only its hash is kept. */
+export function generateSecretKey(): string {
+  return assistantSecretKey.prefix + toBase64Url(crypto.getRandomValues(new Uint8Array(assistantSecretKey.randomBytes)));
+}
+
+/** True when `value` has the shape of a secret key (checked before any lookup). */
+export const isSecretKeyShaped = (value: string) => assistantSecretKey.pattern.test(value);
+
+/** True when `value` starts like a secret key, whatever follows: never accepted where a page can see it. */
+export const looksLikeSecretKey = (value: string) => value.startsWith(assistantSecretKey.prefix);
+
+/** The form shown in lists: `tala_sk_` + the first and last 4 characters of the random part. */
+export function maskSecretKey(secretKey: string): string {
+  const secret = secretKey.slice(assistantSecretKey.prefix.length);
+  return `${assistantSecretKey.prefix}${secret.slice(0, 4)}…${secret.slice(-4)}`;
 }

@@ -150,6 +150,30 @@ export const publicAssistants = sqliteTable(
   (t) => [uniqueIndex("public_assistants_key_hash_unique").on(t.apiKeyHash), index("public_assistants_user_idx").on(t.userId)],
 );
 
+/**
+ * An assistant's secret keys (`tala_sk_…`, for servers and the OpenAI-compatible API). Only the
+ * SHA-256 of a key is stored: it is shown once, at creation. A revoked key keeps its row
+ * (`revoked_at` set) and is refused from the next request.
+ */
+export const assistantSecretKeys = sqliteTable(
+  "assistant_secret_keys",
+  {
+    id: id(),
+    assistantId: text("assistant_id")
+      .notNull()
+      .references(() => publicAssistants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull(),
+    /** The form shown in lists, e.g. `tala_sk_ab12…wxyz`. */
+    masked: text("masked").notNull(),
+    createdAt: createdAt(),
+    /** Written at most once an hour per key (assistantSecretKey.lastUsedIntervalMs). */
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("assistant_secret_keys_hash_unique").on(t.keyHash), index("assistant_secret_keys_assistant_idx").on(t.assistantId, t.revokedAt)],
+);
+
 export const knowledgeFiles = sqliteTable(
   "knowledge_files",
   {

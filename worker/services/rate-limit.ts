@@ -26,6 +26,12 @@ export async function consumeRateLimit(
   return stub.consume(window.limit, cost, resetAt);
 }
 
+/** Gives back `cost` consumed in the window of `now` (pass the `now` of the consume). */
+export async function refundRateLimit(env: Env, scope: string, key: string, window: Window, cost = 1, now = Date.now()) {
+  const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
+  return stub.refund(cost, window.limit, resetAt);
+}
+
 /** Reads the counter without counting. */
 export async function peekRateLimit(env: Env, scope: string, key: string, window: Window, now = Date.now()) {
   const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);

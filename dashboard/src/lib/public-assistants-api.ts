@@ -10,6 +10,7 @@ import {
   chatHistory,
   chatHistoryExport,
   chatHistoryResponse,
+  createdSecretKeyResponse,
   errorBodySchema,
   httpClientMessages,
   integrationCodeResponse,
@@ -18,12 +19,15 @@ import {
   knowledgeUploadResponse,
   publicAssistantListResponse,
   publicAssistantResponse,
+  secretKeyListResponse,
   api as apiConfig,
   type ChatHistoryResponse,
+  type CreatedSecretKeyResponse,
   type KnowledgeSearchResponse,
   type KnowledgeUploadResponse,
   type PublicAssistant,
   type PublicAssistantBody,
+  type SecretKey,
 } from "../../../contract";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
 
@@ -110,6 +114,12 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     regenerateKey: async (id: string): Promise<string> =>
       (await client.post(path(id, "/regenerate-key"), undefined, { schema: apiKeyResponse })).apiKey,
     integrationCode: (id: string) => client.get(path(id, "/integration-code"), { schema: integrationCodeResponse }),
+    secretKeys: async (id: string, signal?: AbortSignal): Promise<SecretKey[]> =>
+      (await client.get(path(id, "/secret-keys"), { schema: secretKeyListResponse, signal })).secretKeys,
+    /** The answer carries the key's value: the only time it is ever shown. */
+    createSecretKey: (id: string, name: string): Promise<CreatedSecretKeyResponse> =>
+      client.post(path(id, "/secret-keys"), { name }, { schema: createdSecretKeyResponse }),
+    revokeSecretKey: (id: string, keyId: string) => client.delete(path(id, `/secret-keys/${encodeURIComponent(keyId)}`)),
     uploadFiles: (id: string, files: readonly File[], options?: UploadOptions) =>
       uploadWithProgress(`${basePath}${path(id, "/files")}`, files, options),
     deleteFile: (id: string, fileId: string) => client.delete(path(id, `/files/${encodeURIComponent(fileId)}`)),

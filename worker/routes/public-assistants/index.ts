@@ -8,11 +8,13 @@ import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
 import { listPublicAssistantsRoute } from "./list";
 import { searchRoute } from "./search";
+import { secretKeyRoutes } from "./secret-keys";
 import { updatePublicAssistantRoute } from "./update";
 
 /**
- * /api/public-assistants: an owner's embeddable assistants, their knowledge files, API keys and
- * visitor history. Signed-in users only; another owner's assistant, file or session is a 404.
+ * /api/public-assistants: an owner's embeddable assistants, their knowledge files, API keys (the
+ * snippet's publishable key; secret keys for servers) and visitor history. Signed-in users only;
+ * another owner's assistant, file or session is a 404.
  */
 export function publicAssistantRoutes() {
   return new Hono<AppEnv>()
@@ -22,6 +24,7 @@ export function publicAssistantRoutes() {
     .route("/", updatePublicAssistantRoute)
     .route("/", deletePublicAssistantRoute)
     .route("/", apiKeyRoutes)
+    .route("/", secretKeyRoutes)
     .route("/", fileRoutes)
     .route("/", searchRoute)
     .route("/", chatRoutes);

@@ -4,6 +4,7 @@ import {
   openAiCompat,
   openAiCompatMessages as M,
   openAiMessageSchema,
+  publicAssistantApiKey,
   type OpenAiChatCompletion,
   type OpenAiChatCompletionChunk,
   type OpenAiMessage,
@@ -13,10 +14,11 @@ import { AppError } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { estimateTokens } from "../../knowledge";
 import { retryAfterSeconds } from "../../services/rate-limit";
+import { authorizeSecretKeyCall, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
 import { consumeVisitorMessage } from "../../services/widget/widget-limits";
 import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
 import type { HistoryTurn } from "../../widget/prompt";
-import { widgetCaller } from "../widget/caller";
+import { refuseCors } from "../widget/cors";
 import { openAiError } from "./openai-errors";
 
 const textOf = (m: OpenAiMessage): string =>
@@ -55,22 +57,32 @@ function readConversation(raw: unknown[]): Conversation | Response {
   return { question: textOf(messages[last]!), history, callerInstructions };
 }
 
-/** The key's assistant, or the OpenAI-style refusal (401 bad key, 403 inactive or origin). */
+/**
+ * The secret key's assistant, or the OpenAI-style refusal: 401 without a key, with the publishable
+ * key (recognised by its prefix, its own message), or with an unknown or revoked key; 403 for an
+ * inactive assistant or a refused browser Origin.
+ */
 async function authorize(c: Context<AppEnv>) {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
   if (!match) return openAiError(401, "invalid_request_error", M.missingKey, "missing_api_key");
+  const key = match[1]!;
+  if (key.startsWith(publicAssistantApiKey.prefix)) return openAiError(401, "invalid_request_error", M.publishableKey, "invalid_api_key");
   try {
-    return await widgetCaller(c, match[1], "when-present");
+    const caller = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
+    const touch = touchSecretKey(serviceContext(c), caller.secretKey);
+    if (touch) c.executionCtx.waitUntil(touch);
+    return caller;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
+    refuseCors(c, error);
     if (error.code === "UNAUTHORIZED") return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
     return openAiError(403, "permission_error", error.message, error.message === M.unavailable ? "assistant_unavailable" : "origin_not_allowed");
   }
 }
 
 /**
- * POST /chat/completions: OpenAI's Chat Completions, answered by the public assistant whose API
- * key is the Bearer token, from its knowledge base (the widget's retrieval and prompt). `model`
+ * POST /chat/completions: OpenAI's Chat Completions, answered by the public assistant whose secret
+ * key (`tala_sk_…`) is the Bearer token, from its knowledge base (the widget's retrieval and prompt). `model`
  * is accepted and echoed; the caller's system messages are added to the assistant's instructions.
  * Each request counts one message against the assistant's daily limit (no session limit: an API
  * caller has no visitor session). Nothing is saved to the visitor history.

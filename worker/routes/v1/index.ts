@@ -3,7 +3,7 @@ import type { AppEnv } from "../../http/context";
 import { widgetCors } from "../widget/cors";
 import { chatCompletionsRoute } from "./chat-completions";
 
-/** /api/v1: the OpenAI-compatible API of public assistants (Bearer = the assistant's API key). CORS on every route. */
+/** /api/v1: the OpenAI-compatible API of public assistants (Bearer = one of the assistant's secret keys, `tala_sk_…`). CORS on every route. */
 export function v1Routes() {
   return new Hono<AppEnv>().use("*", widgetCors).route("/", chatCompletionsRoute);
 }

@@ -19,8 +19,9 @@ export type MessageAdmission =
 
 /**
  * Decides whether a visitor message may be answered, counting it when it may: attachments only
- * when the owner allows them, then the per-IP throttle, then the session's and the day's counters
- * (exact under concurrency: widget-limits.ts). Nothing is counted for a refused message.
+ * when the owner allows them, then the per-IP throttle, then the session's counter, the network's
+ * share of the assistant's day and the day's counter (exact under concurrency: widget-limits.ts).
+ * Nothing is counted for a refused message but the per-IP throttle.
  */
 export async function admitVisitorMessage({
   ctx,
@@ -42,8 +43,18 @@ export async function admitVisitorMessage({
     assistantId: assistant.id,
     maxMessagesPerSession: assistant.config.maxMessagesPerSession,
     dailyLimit: assistant.config.dailyLimit,
+    ip: input.ip,
   });
   if (result.allowed) return { ok: true, remaining: { session: result.session.remaining, daily: result.daily.remaining } };
+  if (result.refusedBy === "network") {
+    return {
+      ok: false,
+      error: widgetMessages.networkDailyShareReached,
+      reason: "rate-limited",
+      code: "RATE_LIMITED",
+      retryAfter: retryAfterSeconds(result.network),
+    };
+  }
   const remaining = { session: result.session.remaining, daily: result.daily?.remaining ?? 0 };
   if (result.refusedBy === "session") {
     return { ok: false, error: widgetMessages.sessionLimitReached, reason: "session-limit", code: "RATE_LIMITED", remaining: { ...remaining, session: 0 } };

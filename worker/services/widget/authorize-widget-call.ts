@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { normalizeOrigin, widgetMessages } from "../../../contract";
-import { hashApiKey, isApiKeyShaped } from "../../crypto/api-key";
+import { hashApiKey, isApiKeyShaped, looksLikeSecretKey } from "../../crypto/api-key";
 import { publicAssistants } from "../../db/schema";
 import { AppError, unauthorized } from "../../http/errors";
 import type { ServiceContext } from "../context";
@@ -42,8 +42,8 @@ export function originAllowed(assistant: Pick<PublicAssistantRecord, "allowedOri
 }
 
 /**
- * Who may call the widget API, the socket or the OpenAI-compatible API: the key must belong to an
- * assistant (an unknown or replaced key → 401), the assistant must be active (403), and the
+ * Who may call the widget API or the socket, with the publishable key: the key must belong to an
+ * assistant (an unknown or replaced key → 401; a secret key → 401 secretKeyInPage), the assistant must be active (403), and the
  * Origin must be on its allowlist when it has one (403). The lookup happens on every call.
  */
 export async function authorizeWidgetCall({
@@ -55,6 +55,8 @@ export async function authorizeWidgetCall({
 }): Promise<WidgetCaller> {
   const key = input.key?.trim() ?? "";
   if (!key) throw unauthorized(widgetMessages.keyMissing);
+  // A secret key seen here was put in a page: refuse it by its prefix, without a lookup.
+  if (looksLikeSecretKey(key)) throw unauthorized(widgetMessages.secretKeyInPage);
   if (!isApiKeyShaped(key)) throw unauthorized(widgetMessages.unavailable);
   const keyHash = await hashApiKey(key);
   const assistant = await findAssistantByKeyHash(ctx, keyHash);

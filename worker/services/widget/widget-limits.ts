@@ -1,13 +1,15 @@
 import { widget, type WidgetRemaining } from "../../../contract";
 import type { RateLimitResult } from "../../durable-objects/rate-limiter";
 import type { Env } from "../../env";
-import { consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
+import { consumeRateLimit, peekRateLimit, refundRateLimit, type Window } from "../rate-limit";
 
 /**
- * The widget's two message counters, each one RateLimiter Durable Object (exact under concurrency):
+ * The widget's message counters, each one RateLimiter Durable Object (exact under concurrency):
  * - per visitor session: `maxMessagesPerSession` for the session's life, named by the session id.
  *   Its window starts when the session starts and lasts `widget.sessionCounterWindowMs`; a session
  *   older than that is closed (see visitor-session-age.ts), so the counter never resets under it.
+ * - per assistant, IP and UTC day (widget visitors only): the network's share of `dailyLimit`
+ *   (`networkDailyShare`), so one network cannot use up the day for every other visitor.
  * - per assistant and UTC day: `dailyLimit`, shared by the widget and the OpenAI-compatible API.
  * Limits are passed on every call, so an owner's change applies to the next message.
  */
@@ -16,6 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DAILY_SCOPE = "widget-daily";
 const IP_MESSAGE_SCOPE = "widget-messages:ip";
 const IP_SESSION_SCOPE = "widget-sessions:ip";
+const IP_DAILY_SHARE_SCOPE = "widget-daily-share:ip";
 
 export interface SessionCounterKey {
   sessionId: string;
@@ -29,28 +32,52 @@ function sessionCounter(env: Env, session: SessionCounterKey) {
 
 const dailyWindow = (dailyLimit: number): Window => ({ limit: dailyLimit, windowMs: DAY_MS });
 
+/**
+ * Messages one network (IP) may send an assistant per UTC day: `widget.throttles.dailyShare` of
+ * its daily limit, at least its minimum, never more than the limit itself.
+ */
+export function networkDailyShare(dailyLimit: number): number {
+  const { fraction, minimum } = widget.throttles.dailyShare;
+  return Math.min(dailyLimit, Math.max(minimum, Math.floor(dailyLimit * fraction)));
+}
+
 export type Admission =
   | { allowed: true; session: RateLimitResult; daily: RateLimitResult }
-  | { allowed: false; refusedBy: "session" | "daily"; session: RateLimitResult; daily: RateLimitResult | null };
+  | { allowed: false; refusedBy: "session" | "daily"; session: RateLimitResult; daily: RateLimitResult | null }
+  | { allowed: false; refusedBy: "network"; session: RateLimitResult; daily: null; network: RateLimitResult };
 
 /**
- * Counts one message against the session's counter, then the assistant's daily one, one after the
- * other: with L+k simultaneous messages exactly k are refused by each counter. A message the daily
- * counter refuses gives its session count back, so a visitor is not charged for it.
+ * Counts one message against the session's counter, then (for a widget visitor, `ip` given) the
+ * network's share of the day, then the assistant's daily counter, one after the other: with L+k
+ * simultaneous messages exactly k are refused by each counter. A refused message gives back what
+ * the earlier counters took, so a visitor is not charged for it.
  */
 export async function consumeVisitorMessage(
   env: Env,
-  input: { session: SessionCounterKey | null; assistantId: string; maxMessagesPerSession: number; dailyLimit: number },
+  input: { session: SessionCounterKey | null; assistantId: string; maxMessagesPerSession: number; dailyLimit: number; ip?: string },
 ): Promise<Admission> {
+  const now = Date.now();
   let session: RateLimitResult = { allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetAt: 0 };
   const counter = input.session ? sessionCounter(env, input.session) : null;
+  const refundSession = async () => {
+    if (counter) session = await counter.stub.refund(1, input.maxMessagesPerSession, counter.resetAt);
+  };
   if (counter) {
     session = await counter.stub.consume(input.maxMessagesPerSession, 1, counter.resetAt);
     if (!session.allowed) return { allowed: false, refusedBy: "session", session, daily: null };
   }
-  const daily = await consumeRateLimit(env, DAILY_SCOPE, input.assistantId, dailyWindow(input.dailyLimit));
+  const share = input.ip === undefined ? null : { key: `${input.assistantId}:${input.ip}`, window: dailyWindow(networkDailyShare(input.dailyLimit)) };
+  if (share) {
+    const network = await consumeRateLimit(env, IP_DAILY_SHARE_SCOPE, share.key, share.window, 1, now);
+    if (!network.allowed) {
+      await refundSession();
+      return { allowed: false, refusedBy: "network", session, daily: null, network };
+    }
+  }
+  const daily = await consumeRateLimit(env, DAILY_SCOPE, input.assistantId, dailyWindow(input.dailyLimit), 1, now);
   if (!daily.allowed) {
-    if (counter) session = await counter.stub.refund(1, input.maxMessagesPerSession, counter.resetAt);
+    await refundSession();
+    if (share) await refundRateLimit(env, IP_DAILY_SHARE_SCOPE, share.key, share.window, 1, now);
     return { allowed: false, refusedBy: "daily", session, daily };
   }
   return { allowed: true, session, daily };

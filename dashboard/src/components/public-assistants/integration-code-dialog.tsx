@@ -1,7 +1,8 @@
 /**
  * Integration Code (spec section 2): the snippet (the masked key replaced by the full key when known),
- * a Copy button, where to paste it, and a "Test your knowledge base" search so the owner sees which
- * passages of their documents the assistant would answer from.
+ * a Copy button, where to paste it, the API keys (what the publishable and secret keys are for, and
+ * the secret keys themselves: secret-keys-section.tsx), and a "Test your knowledge base" search so
+ * the owner sees which passages of their documents the assistant would answer from.
  */
 import { useCallback, useEffect, useState } from "react";
 import { appMessages, publicAssistantMessages, publicAssistantUi, successMessages, type PublicAssistant } from "../../../../contract";
@@ -15,6 +16,7 @@ import { Modal } from "../ui/dialog";
 import { CopyIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { KnowledgeSearch } from "./knowledge-search";
+import { SecretKeysSection } from "./secret-keys-section";
 import { snippetWithFullKey } from "./snippet";
 
 const L = publicAssistantUi.code;
@@ -99,6 +101,7 @@ export function IntegrationCodeDialog({ open, assistant, onOpenChange }: { open:
             </>
           )}
         </section>
+        <SecretKeysSection assistant={assistant} />
         <KnowledgeSearch assistant={assistant} />
       </div>
     </Modal>

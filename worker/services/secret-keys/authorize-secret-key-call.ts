@@ -1,0 +1,64 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { assistantSecretKey, normalizeOrigin, openAiCompatMessages } from "../../../contract";
+import { hashApiKey, isSecretKeyShaped } from "../../crypto/api-key";
+import { assistantSecretKeys, publicAssistants } from "../../db/schema";
+import { AppError, unauthorized } from "../../http/errors";
+import type { ServiceContext } from "../context";
+import { toPublicAssistantRecord, type PublicAssistantRecord } from "../public-assistants/to-public-assistant";
+import { OriginNotAllowedError, originAllowed } from "../widget/authorize-widget-call";
+
+export interface SecretKeyCaller {
+  assistant: PublicAssistantRecord;
+  secretKey: { id: string; lastUsedAt: number | null };
+}
+
+/**
+ * Who may call the OpenAI-compatible API: a secret key in use (unknown or revoked → 401), of an
+ * active assistant (403). One D1 read per call, never cached, so a revoked key is refused from
+ * the next request. A publishable key is refused by the route before this (its own 401 message).
+ *
+ * Origin: server-side callers send none. A browser's Origin must be on the assistant's allowlist
+ * when it has one (the same rule as before secret keys existed); without an allowlist it is
+ * allowed, as OpenAI allows it. Secret keys are not meant for pages either way: the dashboard
+ * and the docs say so.
+ */
+export async function authorizeSecretKeyCall({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { key: string; origin: string | undefined };
+}): Promise<SecretKeyCaller> {
+  if (!isSecretKeyShaped(input.key)) throw unauthorized(openAiCompatMessages.invalidKey);
+  const keyHash = await hashApiKey(input.key);
+  const [row] = await ctx.db
+    .select({ assistant: publicAssistants, keyId: assistantSecretKeys.id, lastUsedAt: assistantSecretKeys.lastUsedAt })
+    .from(assistantSecretKeys)
+    .innerJoin(publicAssistants, eq(publicAssistants.id, assistantSecretKeys.assistantId))
+    .where(and(eq(assistantSecretKeys.keyHash, keyHash), isNull(assistantSecretKeys.revokedAt)))
+    .limit(1);
+  if (!row) throw unauthorized(openAiCompatMessages.invalidKey);
+  const assistant = toPublicAssistantRecord(row.assistant);
+  if (!assistant.isActive) throw new AppError("FORBIDDEN", openAiCompatMessages.unavailable);
+  const origin = input.origin ? (normalizeOrigin(input.origin) ?? input.origin) : "";
+  if (!originAllowed(assistant, origin, "when-present")) throw new OriginNotAllowedError();
+  return { assistant, secretKey: { id: row.keyId, lastUsedAt: row.lastUsedAt } };
+}
+
+/**
+ * Records that the key was used, at most once per `assistantSecretKey.lastUsedIntervalMs` (the
+ * condition is in the UPDATE, so simultaneous calls write once). Null when the stored time is
+ * recent enough: no write at all. Run it off the response path (`waitUntil`).
+ */
+export function touchSecretKey(ctx: ServiceContext, secretKey: SecretKeyCaller["secretKey"], now = Date.now()): Promise<unknown> | null {
+  const staleBefore = now - assistantSecretKey.lastUsedIntervalMs;
+  if (secretKey.lastUsedAt !== null && secretKey.lastUsedAt >= staleBefore) return null;
+  return ctx.db
+    .update(assistantSecretKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(assistantSecretKeys.id, secretKey.id), or(isNull(assistantSecretKeys.lastUsedAt), lt(assistantSecretKeys.lastUsedAt, staleBefore))))
+    .then(
+      () => undefined,
+      (error: unknown) => console.error(JSON.stringify({ event: "secret-key-touch-failed", keyId: secretKey.id, error: String(error) })),
+    );
+}
