@@ -191,6 +191,11 @@ export const serviceWorker = {
 /** Server-side security parameters (not in the spec; chosen for Tala). */
 export const auth = {
   tokenTtlMs: 30 * 24 * 60 * 60 * 1000,
+  /**
+   * Deleting an account without a password (Google only) needs a Google sign-in this recent:
+   * a stolen Tala session alone cannot erase an account (Firebase's own "requires recent login").
+   */
+  recentFederatedLoginMs: 5 * 60 * 1000,
   codeLength: 6,
   codeTtlMs: 15 * 60 * 1000,
   codeMaxAttempts: 5,

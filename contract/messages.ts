@@ -147,6 +147,7 @@ export const serverMessages = {
   emailSendFailed: "We could not send the email right now. Please try again in a minute.",
   signedOut: "You are signed out.",
   accountDeleted: "Your account and all its data have been deleted.",
+  recentGoogleSignInRequired: "To delete this account, sign in with Google again, then confirm within 5 minutes.",
   changeEmailCodeSent: "We sent a 6-digit code to your new email address.",
   sameEmail: "This is already your email address.",
   federatedUnavailable: "Google sign-in is temporarily unavailable. Please try again in a minute.",
@@ -260,6 +261,7 @@ export const chatMessages = {
  * /api/public-assistants. Chosen for Tala; the spec's own ranges (section 5) are named in them.
  */
 export const publicAssistantServerMessages = {
+  knowledgeIndexUnavailable: "The knowledge index could not be reached, so nothing was deleted. Please try again in a minute.",
   maxMessagesRange: (min: number, max: number) => `Max messages per session must be a whole number from ${min} to ${max}.`,
   dailyLimitRange: (min: number, max: number) => `Daily limit must be a whole number from ${min} to ${max}.`,
   invalidColor: "Primary color must be a hex color like #2962FF.",
@@ -534,6 +536,7 @@ export const secretKeyUi = {
   revoke: "Revoke",
   revokeLabel: (name: string) => `Revoke secret key ${name}`,
   newKeyTitle: "Your new secret key",
+  newKeyDone: "I have copied it",
   newKeyLabel: "New secret key",
   newKeyNote: "Copy it now and store it safely: you won't see it again. If you lose it, revoke it and create a new one.",
   copy: "Copy",

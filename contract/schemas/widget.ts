@@ -34,6 +34,11 @@ export const widgetSocketClose = {
   originNotAllowed: { code: 4003, reason: widgetMessages.originNotAllowed, refusal: "origin-not-allowed" },
 } as const;
 export type WidgetSocketClose = (typeof widgetSocketClose)[keyof typeof widgetSocketClose];
+/**
+ * The assistant has as many open widget sockets as it can revoke at once: this one closes, and
+ * the widget (which treats 4003 as final for the socket) goes on over HTTP, authorised per call.
+ */
+export const widgetSocketCapacityClose = { code: 4003, reason: "Too many open connections: continuing over HTTP." } as const;
 
 /** The widget's HTTP paths (relative to the server's origin). */
 export const widgetApiPaths = {

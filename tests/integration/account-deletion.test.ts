@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { authResponse, deleteAccountResponse, serverMessages } from "../../contract";
+import { auth, authResponse, deleteAccountResponse, serverMessages } from "../../contract";
 import { seedChat } from "./chat-helpers";
 import { call, errorOf, expectError, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
+import { createSecretKey } from "./secret-keys-helpers";
 import { startSession, widgetAssistant } from "./widget-helpers";
 
 /** DELETE /api/auth/me: the account and everything it owns goes; nobody else's data does. */
@@ -15,6 +16,10 @@ async function populatedAccount() {
   expect(project.status).toBe(201);
   const chatId = await seedChat(me.user.id, { title: "Hello", messages: ["hi", "hello"] });
   const { sessionId } = await startSession(key);
+  await env.DB.prepare("INSERT INTO visitor_messages (id, session_id, role, content, created_at) VALUES (?1, ?2, 'user', 'hello', ?3)")
+    .bind(crypto.randomUUID(), sessionId, Date.now())
+    .run();
+  await createSecretKey(token, assistant._id);
   return { token, userId: me.user.id, email: me.user.email, assistantId: assistant._id, chatId, sessionId };
 }
 
@@ -33,6 +38,8 @@ async function dataOf(account: Awaited<ReturnType<typeof populatedAccount>>) {
     files: await count("knowledge_files WHERE assistant_id = ?1", account.assistantId),
     chunks: await count("knowledge_chunks WHERE file_id IN (SELECT id FROM knowledge_files WHERE assistant_id = ?1)", account.assistantId),
     sessions: await count("visitor_sessions WHERE assistant_id = ?1", account.assistantId),
+    visitorMessages: await count("visitor_messages WHERE session_id = ?1", account.sessionId),
+    secretKeys: await count("assistant_secret_keys WHERE assistant_id = ?1", account.assistantId),
     objects: (await env.FILES.list({ prefix: `assistants/${account.assistantId}/` })).objects.length,
   };
 }
@@ -42,7 +49,7 @@ describe("DELETE /api/auth/me", () => {
     const mine = await populatedAccount();
     const theirs = await populatedAccount();
     const before = await dataOf(mine);
-    expect(before).toMatchObject({ users: 1, projects: 1, chats: 1, messages: 2, assistants: 1, files: 1, sessions: 1, objects: 1 });
+    expect(before).toMatchObject({ users: 1, projects: 1, chats: 1, messages: 2, assistants: 1, files: 1, sessions: 1, visitorMessages: 1, secretKeys: 1, objects: 1 });
     expect(before.chunks).toBeGreaterThan(0);
     const theirsBefore = await dataOf(theirs);
 
@@ -50,7 +57,10 @@ describe("DELETE /api/auth/me", () => {
     expect(res.status).toBe(200);
     expect(await json(res, deleteAccountResponse)).toEqual({ message: serverMessages.accountDeleted });
 
-    expect(await dataOf(mine)).toEqual({ users: 0, tokens: 0, codes: 0, projects: 0, chats: 0, messages: 0, assistants: 0, files: 0, chunks: 0, sessions: 0, objects: 0 });
+    expect(await dataOf(mine)).toEqual({
+      users: 0, tokens: 0, codes: 0, projects: 0, chats: 0, messages: 0, assistants: 0, files: 0, chunks: 0, sessions: 0,
+      visitorMessages: 0, secretKeys: 0, objects: 0,
+    });
     expect(await dataOf(theirs)).toEqual(theirsBefore);
     // Signed out everywhere: the token no longer opens anything.
     await expectError(await call("/api/auth/me", { token: mine.token }), 401, serverMessages.sessionExpired);
@@ -86,5 +96,18 @@ describe("DELETE /api/auth/me", () => {
     const res = await call("/api/auth/me", { method: "DELETE", bearer: idToken, json: {} });
     expect(res.status).toBe(200);
     expect(await count("users WHERE id = ?1", user.id)).toBe(0);
+  });
+
+  it("refuses to delete a federated-only account on a Tala token or a stale Google sign-in", async () => {
+    const email = uniqueEmail("google");
+    const uid = `uid-${crypto.randomUUID()}`;
+    const signIn = await call("/api/auth/google-callback", { json: { idToken: await signFirebaseToken({ sub: uid, email }) } });
+    const { user, token } = await json(signIn, authResponse);
+    // The 30-day Tala token from google-callback alone (a stolen session) cannot erase the account.
+    await expectError(await call("/api/auth/me", { method: "DELETE", token, json: {} }), 403, serverMessages.recentGoogleSignInRequired);
+    const now = Math.floor(Date.now() / 1000);
+    const stale = await signFirebaseToken({ sub: uid, email, auth_time: now - Math.ceil(auth.recentFederatedLoginMs / 1000) - 60 });
+    await expectError(await call("/api/auth/me", { method: "DELETE", bearer: stale, json: {} }), 403, serverMessages.recentGoogleSignInRequired);
+    expect(await count("users WHERE id = ?1", user.id)).toBe(1);
   });
 });

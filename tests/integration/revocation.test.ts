@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { authResponse, chatSocketClose, serverMessages, widgetMessages, widgetSocketClose, type PublicAssistantBody } from "../../contract";
 import type { TokenRevocations } from "../../worker/chat/token-revocations";
-import { chatUser, openSocket, type TestSocket } from "./chat-helpers";
-import { call, json, latestCode } from "./helpers";
+import { chatUser, openSocket, TestSocket } from "./chat-helpers";
+import { call, json, latestCode, signFirebaseToken, uniqueEmail } from "./helpers";
 import { openWidgetSocket, SHOP_ORIGIN, startSession, widgetAssistant, type WidgetSocket } from "./widget-helpers";
 
 const KEPT_ORIGIN = "https://kept.example";
@@ -182,6 +182,40 @@ describe("widget sockets after a revocation", () => {
     otherSocket.close();
   });
 
+  it("a full hub forgets rooms that died without closing, so a new socket is still registered and revocable", async () => {
+    const { env, runInDurableObject } = await import("cloudflare:test");
+    const { getAssistantHub } = await import("../../worker/widget/get-assistant-hub");
+    const { maxOpenSessions, openSessionPrefix, OpenSessions } = await import("../../worker/widget/open-sessions");
+    const target = await widgetAssistant({}, { upload: false });
+    const hub = getAssistantHub(env, target.assistant._id);
+    // Rooms that registered and vanished (no socket left, never unregistered): the hub is full.
+    await runInDurableObject(hub, async (_instance, state) => {
+      for (let i = 0; i < maxOpenSessions; i += 100) {
+        const entries: Record<string, number> = {};
+        for (let j = i; j < Math.min(i + 100, maxOpenSessions); j++) entries[`${openSessionPrefix}dead-${j}`] = j + 1;
+        await state.storage.put(entries);
+      }
+    });
+    const { sessionId } = await startSession(target.key);
+    const socket = await openWidgetSocket(sessionId, target.key);
+    await socket.next("remaining-messages");
+    expect(socket.closed).toBeNull();
+    // The hub asked the oldest rooms, forgot those without a socket, and registered this one.
+    await runInDurableObject(hub, async (instance, state) => {
+      const keys = [...(await state.storage.list({ prefix: openSessionPrefix })).keys()];
+      expect(keys).toContain(`${openSessionPrefix}${sessionId}`);
+      expect(keys).not.toContain(`${openSessionPrefix}dead-0`);
+      expect(keys.length).toBeLessThanOrEqual(maxOpenSessions);
+      // Leave only the live socket, so the revocation below does not visit thousands of empty rooms.
+      const dead = keys.filter((k) => k.includes("dead-"));
+      for (let i = 0; i < dead.length; i += 128) await state.storage.delete(dead.slice(i, i + 128));
+      (instance as unknown as { sessions: InstanceType<typeof OpenSessions> }).sessions = new OpenSessions(state.storage);
+    });
+    const res = await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token });
+    expect(res.status).toBe(200);
+    await expectWidgetRevoked(socket, widgetSocketClose.unavailable);
+  });
+
   it("deleting the assistant closes its sockets", async () => {
     const { target, socket, otherSocket } = await twoWidgets();
     const res = await call(`/api/public-assistants/${target.assistant._id}`, { method: "DELETE", token: target.token });
@@ -261,5 +295,32 @@ describe("account deletion", () => {
     await expectWidgetOpen(otherWidget);
     strangerSocket.close();
     otherWidget.close();
+  });
+
+  it("closes a Google-opened socket too, and the room refuses every credential afterwards", async () => {
+    const email = uniqueEmail("google");
+    const uid = `uid-${crypto.randomUUID()}`;
+    const idToken = await signFirebaseToken({ sub: uid, email });
+    const { user, token } = await json(await call("/api/auth/google-callback", { json: { idToken } }), authResponse);
+    const googleSocket = await openSocket(`user-${user.id}`, { token: idToken });
+    const res = await call("/api/auth/me", { method: "DELETE", bearer: idToken, json: {} });
+    expect(res.status).toBe(200);
+    await expectRevoked(googleSocket, chatSocketClose.signedOut);
+    // A socket the worker authenticated (by any credential) just before the deletion committed
+    // reaches the room after it: handed over the way routes/parties.ts does, and refused.
+    const { env } = await import("cloudflare:test");
+    const { getChatRoom } = await import("../../worker/chat/get-chat-room");
+    const { IDENTITY_HEADER } = await import("../../worker/chat/room-identity");
+    for (const identity of [{ kind: "user", userId: user.id, ip: "203.0.113.9" }, { kind: "user", userId: user.id, tokenId: "t", ip: "203.0.113.9" }]) {
+      const request = new Request(`http://tala.test/parties/chat/user-${user.id}`, { headers: { upgrade: "websocket" } });
+      request.headers.set(IDENTITY_HEADER, JSON.stringify(identity));
+      request.headers.set("x-partykit-room", `user-${user.id}`);
+      const res = await getChatRoom(env, `user-${user.id}`).fetch(request);
+      expect(res.status).toBe(101);
+      const late = new TestSocket(res.webSocket!);
+      expect(await late.waitClosed(withinOneSecond)).toEqual(chatSocketClose.signedOut);
+    }
+    // And the Tala token from google-callback was deleted with the account.
+    expect((await call("/api/auth/me", { token })).status).toBe(401);
   });
 });

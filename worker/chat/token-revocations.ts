@@ -28,13 +28,21 @@ export interface RevocationStorage {
 export const revokedTokensKey = "revoked-tokens";
 export const maxRevokedTokens = 1000;
 
+export const accountClosedKey = "account-closed";
+
 export class TokenRevocations {
   private cache: Map<string, number> | undefined;
+  private closed: boolean | undefined;
 
   constructor(private readonly storage: RevocationStorage) {}
 
-  /** True when `tokenId` was revoked and has not expired yet. A socket without a token id (Firebase) never is. */
+  /**
+   * True when `tokenId` was revoked and has not expired yet, or when the account was deleted
+   * (then every credential is, Firebase ones included: user ids are never reused). A socket
+   * without a token id (Firebase) is otherwise never revoked here.
+   */
   async isRevoked(tokenId: string | undefined, now = Date.now()): Promise<boolean> {
+    if (await this.isAccountClosed()) return true;
     if (!tokenId) return false;
     const expiresAt = (await this.load()).get(tokenId);
     return expiresAt !== undefined && expiresAt > now;
@@ -49,6 +57,17 @@ export class TokenRevocations {
     const next = new Map(kept.slice(0, maxRevokedTokens));
     this.cache = next;
     await this.storage.put(revokedTokensKey, [...next]);
+  }
+
+  /** The account was deleted: from now on the room refuses every socket and frame. Permanent. */
+  async closeAccount(): Promise<void> {
+    this.closed = true;
+    await this.storage.put(accountClosedKey, true);
+  }
+
+  private async isAccountClosed(): Promise<boolean> {
+    this.closed ??= (await this.storage.get<boolean>(accountClosedKey)) === true;
+    return this.closed;
   }
 
   private async load(): Promise<Map<string, number>> {

@@ -123,11 +123,18 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
    * records the revoked tokens (so a socket already on its way is refused in onConnect) and
    * closes the sockets they opened. `replacedTokenId`: the token the password was changed with;
    * its sockets close with `credentialsReplaced`, so that client reconnects with its new token.
-   * `everyConnection` (account deletion) closes Firebase-opened sockets too. Returns how many
+   * `everyConnection` (account deletion) closes Firebase-opened sockets too and closes the room
+   * for good. Returns how many
    * sockets were closed.
    */
   async revokeTokens(input: { tokens: RevokedToken[]; replacedTokenId?: string; everyConnection?: boolean }): Promise<number> {
     await this.revocations.add(input.tokens);
+    if (input.everyConnection) {
+      // The account is gone: a socket authenticated a moment before (by any credential) is
+      // refused when it arrives, and replies being written stop (their chats are deleted).
+      await this.revocations.closeAccount();
+      for (const reply of this.active.all()) this.active.stop(reply.chatId);
+    }
     const revoked = new Set(input.tokens.map((t) => t.id));
     let closed = 0;
     for (const connection of this.getConnections<ConnectionState>()) {

@@ -1,6 +1,13 @@
 import { drizzle } from "drizzle-orm/d1";
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import { parseWidgetClientFrame, widgetMessages, widgetSocketClose, type WidgetServerFrame, type WidgetSocketClose } from "../../contract";
+import {
+  parseWidgetClientFrame,
+  widgetMessages,
+  widgetSocketCapacityClose,
+  widgetSocketClose,
+  type WidgetServerFrame,
+  type WidgetSocketClose,
+} from "../../contract";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
 import type { ServiceContext } from "../services/context";
@@ -45,7 +52,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     connection.setState(identity);
     // Registered before the assistant is read again: a revocation that commits after this read
     // finds the room in the hub; one that committed before it is seen by the read.
-    await this.registerWithHub(identity);
+    if (!(await this.registerWithHub(connection, identity))) return;
     const services = this.ctxForServices;
     const [assistant, session] = await Promise.all([
       findAssistantByKeyHash(services, identity.keyHash),
@@ -80,15 +87,24 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
 
   /** The last socket closed: the hub no longer needs to reach this room. */
   override async onClose(connection: WidgetConnection) {
-    const others = [...this.getConnections()].filter((c) => c.id !== connection.id);
     const identity = connection.state;
-    if (others.length > 0 || !identity) return;
+    const othersOpen = () => [...this.getConnections()].some((c) => c.id !== connection.id);
+    if (othersOpen() || !identity) return;
     try {
       await getAssistantHub(this.env, identity.assistantId).unregister(identity.sessionId);
     } catch (error) {
       // Left registered: a later revocation finds no socket here and forgets the room then.
       console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
     }
+    // A tab that connected while the unregister was on its way registered before it landed:
+    // register again, so the hub can still reach that socket.
+    const reopened = [...this.getConnections<WidgetIdentity>()].find((c) => c.id !== connection.id && c.state);
+    if (reopened?.state) await this.registerWithHub(reopened, reopened.state);
+  }
+
+  /** RPC from the assistant's hub when it is full: how many sockets this room still has open. */
+  async openSockets(): Promise<number> {
+    return [...this.getConnections()].length;
   }
 
   /**
@@ -113,12 +129,16 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     return { closed, open };
   }
 
-  private async registerWithHub(identity: WidgetIdentity) {
+  /** Registers with the hub; a full hub refuses, and the socket closes (its widget goes on over HTTP). False then. */
+  private async registerWithHub(connection: WidgetConnection, identity: WidgetIdentity): Promise<boolean> {
     try {
-      await getAssistantHub(this.env, identity.assistantId).register(identity.sessionId);
+      if (await getAssistantHub(this.env, identity.assistantId).register(identity.sessionId)) return true;
+      close(connection, widgetSocketCapacityClose);
+      return false;
     } catch (error) {
       // The socket still works; a revocation then reaches it at its next message instead.
       console.error(JSON.stringify({ event: "assistant-hub-register-failed", sessionId: identity.sessionId, error: String(error) }));
+      return true;
     }
   }
 
@@ -154,11 +174,15 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
 }
 
 /** Tells the widget why (a message-error it shows as final), then closes with the contract's code. */
-function refuse(connection: WidgetConnection, close: WidgetSocketClose, clientMessageId?: string) {
+function refuse(connection: WidgetConnection, reason: WidgetSocketClose, clientMessageId?: string) {
   const chatId = connection.state?.sessionId ?? "";
-  send(connection, { event: "message-error", data: { error: close.reason, reason: close.refusal, chatId, ...(clientMessageId ? { clientMessageId } : {}) } });
+  send(connection, { event: "message-error", data: { error: reason.reason, reason: reason.refusal, chatId, ...(clientMessageId ? { clientMessageId } : {}) } });
+  close(connection, reason);
+}
+
+function close(connection: WidgetConnection, { code, reason }: { code: number; reason: string }) {
   try {
-    connection.close(close.code, close.reason);
+    connection.close(code, reason);
   } catch {
     // already closing
   }

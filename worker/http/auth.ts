@@ -25,8 +25,8 @@ async function authenticate(c: Context<AppEnv>, credential: PresentedCredential)
     const { user, tokenId } = await authenticateToken({ ctx, input: { token: credential.value } });
     return { user, credential: { kind: "token", tokenId } satisfies Variables["credential"] };
   }
-  const user = await authenticateFirebaseUser({ ctx, input: { idToken: credential.value } });
-  return { user, credential: { kind: "firebase" } satisfies Variables["credential"] };
+  const { user, authTime } = await authenticateFirebaseUser({ ctx, input: { idToken: credential.value } });
+  return { user, credential: { kind: "firebase", authTime } satisfies Variables["credential"] };
 }
 
 /**

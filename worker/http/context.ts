@@ -10,7 +10,7 @@ export interface Variables {
   /** The signed-in user, set by `requireUser`. */
   user: User;
   /** How the user authenticated: Tala's own token (with its row id) or a Firebase ID token. */
-  credential: { kind: "token"; tokenId: string } | { kind: "firebase" };
+  credential: { kind: "token"; tokenId: string } | { kind: "firebase"; /** Google sign-in time, seconds since the epoch. */ authTime: number };
 }
 
 export interface AppEnv {

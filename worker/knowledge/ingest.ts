@@ -214,11 +214,18 @@ export async function deleteFileKnowledge(input: {
 }): Promise<DeleteKnowledgeResult> {
   const { db, assistantId, fileId } = input;
   const ids = await chunkIds(db.prepare("SELECT id FROM knowledge_chunks WHERE file_id = ?1 AND assistant_id = ?2").bind(fileId, assistantId));
+  // Vectors first: their ids come from the chunks, so a failure keeps the chunks for a retry.
+  const vectors = await deleteVectors(() => input.vectors?.deleteByFile(assistantId, fileId, ids));
+  if (vectors.vectorError) return { chunks: 0, ...vectors };
   await db.prepare("DELETE FROM knowledge_chunks WHERE file_id = ?1 AND assistant_id = ?2").bind(fileId, assistantId).run();
-  return { chunks: ids.length, ...(await deleteVectors(() => input.vectors?.deleteByFile(assistantId, fileId, ids))) };
+  return { chunks: ids.length };
 }
 
-/** Removes every chunk and vector of an assistant (before deleting the assistant). */
+/**
+ * Removes every vector, then every chunk, of an assistant (before deleting the assistant). When the
+ * vector store fails, nothing is deleted and `vectorError` says why: the caller stops, and a retry
+ * still finds the chunk ids the vectors are deleted by (nothing orphaned in Vectorize).
+ */
 export async function deleteAssistantKnowledge(input: {
   db: D1Database;
   assistantId: string;
@@ -226,8 +233,10 @@ export async function deleteAssistantKnowledge(input: {
 }): Promise<DeleteKnowledgeResult> {
   const { db, assistantId } = input;
   const ids = await chunkIds(db.prepare("SELECT id FROM knowledge_chunks WHERE assistant_id = ?1").bind(assistantId));
+  const vectors = await deleteVectors(() => input.vectors?.deleteByAssistant(assistantId, ids));
+  if (vectors.vectorError) return { chunks: 0, ...vectors };
   await db.prepare("DELETE FROM knowledge_chunks WHERE assistant_id = ?1").bind(assistantId).run();
-  return { chunks: ids.length, ...(await deleteVectors(() => input.vectors?.deleteByAssistant(assistantId, ids))) };
+  return { chunks: ids.length };
 }
 
 async function chunkIds(statement: D1PreparedStatement): Promise<number[]> {

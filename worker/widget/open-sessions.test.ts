@@ -18,26 +18,38 @@ function memoryStorage(): OpenSessionsStorage & { data: Map<string, unknown>; wr
 }
 
 describe("OpenSessions", () => {
-  it("registers once, survives a new instance, and unregisters", async () => {
+  it("registers with a new stamp each time, survives a new instance, and unregisters", async () => {
     const storage = memoryStorage();
     const sessions = new OpenSessions(storage);
-    await sessions.register("s1", 1);
-    await sessions.register("s1", 2);
+    const first = await sessions.register("s1", 1);
+    const again = await sessions.register("s1", 1);
+    expect(again).toBeGreaterThan(first as number);
     await sessions.register("s2", 3);
-    expect(storage.writes).toBe(2);
-    const again = new OpenSessions(storage);
-    expect((await again.all()).sort()).toEqual(["s1", "s2"]);
-    await again.unregister("s1");
-    expect([...storage.data.keys()]).toEqual([`${openSessionPrefix}s2`]);
+    const reloaded = new OpenSessions(storage);
+    expect((await reloaded.all()).sort()).toEqual(["s1", "s2"]);
+    // Stamps keep increasing across instances (a conditional unregister must never match a new one).
+    expect(await reloaded.register("s3", 0)).toBeGreaterThan(again as number);
+    await reloaded.unregister("s1");
+    expect([...storage.data.keys()].sort()).toEqual([`${openSessionPrefix}s2`, `${openSessionPrefix}s3`]);
   });
 
-  it("forgets the oldest registration past its bound", async () => {
+  it("keeps a session that registered again when an older unregister lands (close racing a new tab)", async () => {
+    const sessions = new OpenSessions(memoryStorage());
+    const old = (await sessions.register("s1", 1)) as number;
+    await sessions.register("s1", 2);
+    await sessions.unregister("s1", old);
+    expect(await sessions.all()).toEqual(["s1"]);
+  });
+
+  it("refuses a new session past its bound and never forgets a live one", async () => {
     const storage = memoryStorage();
     const sessions = new OpenSessions(storage, 2);
     await sessions.register("a", 1);
     await sessions.register("b", 2);
-    await sessions.register("c", 3);
-    expect((await sessions.all()).sort()).toEqual(["b", "c"]);
+    expect(await sessions.register("c", 3)).toBe("full");
+    expect(typeof (await sessions.register("a", 4))).toBe("number");
+    expect((await sessions.all()).sort()).toEqual(["a", "b"]);
     expect(storage.data.size).toBe(2);
+    expect((await sessions.entries()).map(([id]) => id)).toEqual(["b", "a"]);
   });
 });

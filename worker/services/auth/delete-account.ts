@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
-import { serverMessages } from "../../../contract";
+import { eq, inArray, or } from "drizzle-orm";
+import { auth, serverMessages } from "../../../contract";
 import { writeBatch } from "../../db/client";
 import { authTokens, chats, messages, projects, publicAssistants, users, verificationCodes } from "../../db/schema";
-import { invalid, notFound } from "../../http/errors";
+import { AppError, invalid, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { deletePublicAssistant } from "../public-assistants/delete-public-assistant";
 import { revokeChatSockets } from "../realtime/revoke-chat-sockets";
@@ -10,9 +10,9 @@ import { checkPassword } from "./check-password";
 import { findUser } from "./find-user";
 
 /**
- * Deletes the account and everything it owns. A password account confirms with its password (a
- * stolen session alone cannot erase it); a federated-only account has none to give, so the valid
- * credential that reached this service suffices.
+ * Deletes the account and everything it owns. A password account confirms with its password; a
+ * federated-only account with a Google sign-in less than `auth.recentFederatedLoginMs` old (the
+ * request's own Firebase ID token). Either way a stolen session alone cannot erase it.
  *
  * Order: the public assistants first, each with deletePublicAssistant (R2 files, chunks, vectors,
  * visitor sessions and messages, then its rows; their widget sockets close), then the account's
@@ -25,7 +25,12 @@ export async function deleteAccount({
   input,
 }: {
   ctx: ServiceContext;
-  input: { userId: string; password?: string | undefined };
+  input: {
+    userId: string;
+    password?: string | undefined;
+    /** When the request's Google ID token says the user signed in (seconds); absent for a Tala token. */
+    googleSignInAt?: number | undefined;
+  };
 }): Promise<void> {
   const user = await findUser({ ctx, input: { id: input.userId } });
   if (!user) throw notFound();
@@ -34,23 +39,25 @@ export async function deleteAccount({
     if (!(await checkPassword({ ctx, input: { user, password: input.password } }))) {
       throw invalid(serverMessages.wrongPassword, { password: serverMessages.wrongPassword });
     }
+  } else {
+    // No password to confirm with: a fresh Google sign-in stands in for it, so a stolen Tala
+    // token (30 days) alone cannot erase the account.
+    const signedInAt = (input.googleSignInAt ?? 0) * 1000;
+    if (Date.now() - signedInAt > auth.recentFederatedLoginMs) throw new AppError("FORBIDDEN", serverMessages.recentGoogleSignInRequired);
   }
 
   const assistants = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, user.id));
   for (const { id } of assistants) await deletePublicAssistant({ ctx, input: { userId: user.id, assistantId: id } });
 
-  const liveTokens = await ctx.db
-    .select({ id: authTokens.id, expiresAt: authTokens.expiresAt })
-    .from(authTokens)
-    .where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
   const chatsOfUser = ctx.db.select({ id: chats.id }).from(chats).where(eq(chats.userId, user.id));
-  await writeBatch(ctx.db, [
+  const [, , , , deletedTokens] = await writeBatch(ctx.db, [
     ctx.db.delete(messages).where(inArray(messages.chatId, chatsOfUser)),
     ctx.db.delete(chats).where(eq(chats.userId, user.id)),
     ctx.db.delete(projects).where(eq(projects.userId, user.id)),
     ctx.db.delete(verificationCodes).where(or(eq(verificationCodes.userId, user.id), eq(verificationCodes.email, user.email))),
-    ctx.db.delete(authTokens).where(eq(authTokens.userId, user.id)),
+    // The tokens deleted are the ones the room must refuse, a token issued a moment ago included.
+    ctx.db.delete(authTokens).where(eq(authTokens.userId, user.id)).returning({ id: authTokens.id, expiresAt: authTokens.expiresAt }),
     ctx.db.delete(users).where(eq(users.id, user.id)),
   ]);
-  await revokeChatSockets({ ctx, input: { userId: user.id, tokens: liveTokens, everyConnection: true } });
+  await revokeChatSockets({ ctx, input: { userId: user.id, tokens: deletedTokens, everyConnection: true } });
 }

@@ -14,6 +14,8 @@ export interface FirebaseIdentity {
   emailVerified: boolean;
   name: string | null;
   picture: string | null;
+  /** When the user last signed in with Google (seconds since the epoch): recent-login checks. */
+  authTime: number;
 }
 
 // Module-level, so the key set (and jose's fetch cache for the remote one) survives across
@@ -83,5 +85,6 @@ export async function verifyFirebaseToken({
     emailVerified: payload.email_verified === true,
     name: str(payload.name),
     picture: str(payload.picture),
+    authTime: payload.auth_time,
   };
 }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import { publicAssistantServerMessages } from "../../../contract";
 import { knowledgeFiles, publicAssistants } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { AppError, notFound } from "../../http/errors";
 import { deleteFileKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { knowledgeStores } from "./knowledge-stores";
@@ -36,7 +37,11 @@ export async function deleteKnowledgeFile({
   const file = await findKnowledgeFile({ ctx, input });
   if (!file) throw notFound();
   const removed = await deleteFileKnowledge({ db: ctx.env.DB, assistantId: file.assistantId, fileId: file.id, vectors: knowledgeStores(ctx.env).vectors });
-  if (removed.vectorError) console.error(JSON.stringify({ fileId: file.id, vectorError: removed.vectorError }));
+  if (removed.vectorError) {
+    // Nothing was deleted yet: the owner retries once the vector index answers again.
+    console.error(JSON.stringify({ fileId: file.id, vectorError: removed.vectorError }));
+    throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
+  }
   await ctx.env.FILES.delete(file.r2Key);
   await ctx.db.delete(knowledgeFiles).where(and(eq(knowledgeFiles.id, file.id), eq(knowledgeFiles.assistantId, file.assistantId)));
 }

@@ -1,7 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { widgetSocketClose } from "../../../contract";
+import { publicAssistantServerMessages, widgetSocketClose } from "../../../contract";
 import { writeBatch } from "../../db/client";
-import { knowledgeFiles, publicAssistants, visitorMessages, visitorSessions } from "../../db/schema";
+import { assistantSecretKeys, knowledgeFiles, publicAssistants, visitorMessages, visitorSessions } from "../../db/schema";
+import { AppError } from "../../http/errors";
 import { deleteAssistantKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
@@ -28,12 +29,17 @@ export async function deletePublicAssistant({
   const files = await ctx.db.select({ r2Key: knowledgeFiles.r2Key }).from(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId));
   await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
   const removed = await deleteAssistantKnowledge({ db: ctx.env.DB, assistantId, vectors: knowledgeStores(ctx.env).vectors });
-  if (removed.vectorError) console.error(JSON.stringify({ assistantId, vectorError: removed.vectorError }));
+  if (removed.vectorError) {
+    console.error(JSON.stringify({ assistantId, vectorError: removed.vectorError }));
+    throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
+  }
   const sessionsOfAssistant = ctx.db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.assistantId, assistantId));
   await writeBatch(ctx.db, [
     ctx.db.delete(visitorMessages).where(inArray(visitorMessages.sessionId, sessionsOfAssistant)),
     ctx.db.delete(visitorSessions).where(eq(visitorSessions.assistantId, assistantId)),
     ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId)),
+    // Not left to the foreign key's cascade: D1 enforces it, but nothing here relies on PRAGMAs.
+    ctx.db.delete(assistantSecretKeys).where(eq(assistantSecretKeys.assistantId, assistantId)),
     ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
   ]);
   await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });

@@ -29,7 +29,7 @@ export async function authenticateRoom({ ctx, input }: { ctx: ServiceContext; in
       // The token's id travels to the room: a revocation names it (ChatRoom.revokeTokens).
       return { kind: "user", userId: user.id, tokenId, ip: input.ip };
     }
-    const user = await authenticateFirebaseUser({ ctx, input: { idToken: input.token } });
+    const { user } = await authenticateFirebaseUser({ ctx, input: { idToken: input.token } });
     if (input.roomId !== userRoomId(user.id)) throw forbidden();
     return { kind: "user", userId: user.id, ip: input.ip };
   }

@@ -50,7 +50,9 @@ export type Admission =
  * Counts one message against the session's counter, then (for a widget visitor, `ip` given) the
  * network's share of the day, then the assistant's daily counter, one after the other: with L+k
  * simultaneous messages exactly k are refused by each counter. A refused message gives back what
- * the earlier counters took, so a visitor is not charged for it.
+ * the earlier counters took, so a visitor is not charged for it; until that refund lands (one
+ * Durable Object call later) a concurrent message may be refused by the earlier counter, so the
+ * final counts are exact while, for that moment, one message too many can be refused, never admitted.
  */
 export async function consumeVisitorMessage(
   env: Env,

@@ -62,7 +62,9 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
   const [name, setName] = useState("");
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<{ message: string; field?: string } | null>(null);
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  // The one time a key's value exists in the browser: cleared once the owner is done, when that
+  // key is revoked, or when the dialog closes (this section unmounts).
+  const [created, setCreated] = useState<{ id: string; name: string; key: string } | null>(null);
   const [revoking, setRevoking] = useState<SecretKey | null>(null);
   const [revokeBusy, setRevokeBusy] = useState(false);
   const newKeyRef = useRef<HTMLPreElement>(null);
@@ -96,7 +98,7 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
     setCreateError(null);
     try {
       const res = await publicAssistantsApi.createSecretKey(assistant._id, name);
-      setCreated({ name: res.secretKey.name, key: res.key });
+      setCreated({ id: res.secretKey.id, name: res.secretKey.name, key: res.key });
       setName("");
       setList((s) => (s.kind === "ready" ? { kind: "ready", keys: [res.secretKey, ...s.keys] } : s));
     } catch (err) {
@@ -111,6 +113,8 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
     setRevokeBusy(true);
     try {
       await publicAssistantsApi.revokeSecretKey(assistant._id, revoking.id);
+      const revokedId = revoking.id;
+      setCreated((c) => (c?.id === revokedId ? null : c));
       toast({ variant: "success", description: L.revoked });
     } catch (err) {
       toast({ variant: "destructive", title: L.revokeFailed, description: errorMessage(err, L.revokeFailed) });
@@ -143,6 +147,9 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
           <p className="text-sm font-medium text-fg">{L.newKeyTitle}</p>
           <CodeBlock label={L.newKeyLabel} text={created.key} blockRef={newKeyRef} />
           <p className="text-xs font-medium text-fg">{L.newKeyNote}</p>
+          <Button type="button" variant="secondary" size="sm" onClick={() => setCreated(null)}>
+            {L.newKeyDone}
+          </Button>
         </div>
       )}
 
