@@ -1,54 +1,72 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { FixedWindowCounter, type CounterState, type RateLimitResult } from "../services/rate-limit-window";
 
-export interface RateLimitResult {
-  allowed: boolean;
-  remaining: number;
-  /** Epoch ms when the window ends. */
-  resetAt: number;
-}
+export type { RateLimitResult } from "../services/rate-limit-window";
 
 /**
- * One fixed-window counter. Each instance is named `<scope>:<key>::<windowStart>` (see
- * services/rate-limit.ts), so it only counts and expires. A Durable Object runs one call at a
- * time and `consume` awaits nothing between reading and writing, so with a limit of L exactly
- * L calls pass, never L+1, however many arrive at once.
+ * One fixed-window counter per `<scope>:<key>` (see services/rate-limit.ts). The object lives
+ * across windows: each call names the end of its window (`resetAt`) and the counter starts over
+ * when a later window begins (services/rate-limit-window.ts). Why not one object per window, as
+ * before: every new window was a brand-new object, so the first call of each minute paid for
+ * creating it (tens of ms, more at the edge); one object per key stays warm while it is used.
+ *
+ * A Durable Object runs one call at a time and `consume` awaits nothing between reading and
+ * writing, so with a limit of L exactly L calls pass, never L+1, however many arrive at once.
+ * The alarm forgets the storage once the window is over, unless a later window started meanwhile.
  */
 export class RateLimiter extends DurableObject<Env> {
-  private count = 0;
+  private counter = new FixedWindowCounter();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
-      this.count = (await ctx.storage.get<number>("count")) ?? 0;
+      const stored = await ctx.storage.get<CounterState | number>("count");
+      // Carried over from before windows were recorded (a bare count, e.g. a visitor session's
+      // counter, named without a window already): it belongs to the next caller's window.
+      this.counter = new FixedWindowCounter(typeof stored === "number" ? { count: stored, resetAt: -1 } : stored);
     });
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
-    if (this.count + cost > limit) return { allowed: false, remaining: Math.max(0, limit - this.count), resetAt };
-    this.count += cost;
-    void this.ctx.storage.put("count", this.count);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(resetAt + 1000);
-    return { allowed: true, remaining: limit - this.count, resetAt };
+    const result = this.counter.consume(limit, cost, resetAt);
+    if (result.allowed) {
+      this.save();
+      await this.armAlarm();
+    }
+    return result;
   }
 
   /**
    * Gives back `cost` a caller consumed and then could not use (a widget message passed its
-   * session counter but was refused by the daily one). Never goes below zero.
+   * session counter but was refused by the daily one). Never goes below zero; a refund for a
+   * window that is already over changes nothing.
    */
   async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
-    this.count = Math.max(0, this.count - cost);
-    void this.ctx.storage.put("count", this.count);
-    return { allowed: this.count < limit, remaining: Math.max(0, limit - this.count), resetAt };
+    const result = this.counter.refund(cost, limit, resetAt);
+    this.save();
+    return result;
   }
 
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
-    return { allowed: this.count < limit, remaining: Math.max(0, limit - this.count), resetAt };
+    return this.counter.peek(limit, resetAt);
   }
 
-  /** The window is over: forget it. */
+  /** The window is over: forget it, unless a later window started after this alarm was set. */
   override async alarm() {
-    this.count = 0;
+    if (Date.now() < this.counter.state.resetAt) {
+      await this.armAlarm(true);
+      return;
+    }
+    this.counter = new FixedWindowCounter();
     await this.ctx.storage.deleteAll();
+  }
+
+  private save() {
+    void this.ctx.storage.put("count", this.counter.state);
+  }
+
+  private async armAlarm(force = false) {
+    if (force || (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(this.counter.state.resetAt + 1000);
   }
 }

@@ -1,15 +1,15 @@
 import type { Env } from "../env";
-import type { RateLimitResult } from "../durable-objects/rate-limiter";
+import type { RateLimitResult } from "./rate-limit-window";
 
 export interface Window {
   limit: number;
   windowMs: number;
 }
 
-/** The counter for `scope:key` in the current fixed window. */
+/** The counter for `scope:key` (one object across windows) and the end of the window of `now`. */
 function counter(env: Env, scope: string, key: string, windowMs: number, now: number) {
   const windowStart = now - (now % windowMs);
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${scope}:${key}::${windowStart}`));
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${scope}:${key}`));
   return { stub, resetAt: windowStart + windowMs };
 }
 

@@ -1,5 +1,5 @@
 import { widget, type WidgetRemaining } from "../../../contract";
-import type { RateLimitResult } from "../../durable-objects/rate-limiter";
+import type { RateLimitResult } from "../rate-limit-window";
 import type { Env } from "../../env";
 import { consumeRateLimit, peekRateLimit, refundRateLimit, type Window } from "../rate-limit";
 

@@ -1,0 +1,30 @@
+import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
+
+/** The RateLimiter object: one per scope and key, living across its fixed windows. */
+describe("RateLimiter across windows", () => {
+  const window = { limit: 2, windowMs: 60 * 60 * 1000 };
+
+  it("admits exactly the limit in a window and starts over in the next, in the same object", async () => {
+    const key = crypto.randomUUID();
+    const now = Date.now();
+    const first = await Promise.all([1, 2, 3].map(() => consumeRateLimit(env, "test", key, window, 1, now)));
+    expect(first.map((r) => r.allowed).sort()).toEqual([false, true, true]);
+    const next = await consumeRateLimit(env, "test", key, window, 1, now + window.windowMs);
+    expect(next.allowed).toBe(true);
+    expect(next.remaining).toBe(1);
+  });
+
+  it("an alarm left by an earlier window does not erase a later window's count", async () => {
+    const key = crypto.randomUUID();
+    const now = Date.now();
+    await consumeRateLimit(env, "test", key, window, 1, now - window.windowMs); // the alarm: end of that window
+    await consumeRateLimit(env, "test", key, window, 2, now);
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const after = await peekRateLimit(env, "test", key, window, now);
+    expect(after).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await consumeRateLimit(env, "test", key, window, 1, now)).allowed).toBe(false);
+  });
+});
