@@ -196,6 +196,8 @@ export const auth = {
    * a stolen Tala session alone cannot erase an account (Firebase's own "requires recent login").
    */
   recentFederatedLoginMs: 5 * 60 * 1000,
+  /** A place (account and IP) that signed in within this window, or the one before, is known (see `throttles`). */
+  knownPlaceWindowMs: 30 * 24 * 60 * 60 * 1000,
   codeLength: 6,
   codeTtlMs: 15 * 60 * 1000,
   codeMaxAttempts: 5,
@@ -218,6 +220,8 @@ export const throttles = {
    * guesser hits — so an attacker's failures never lock the owner out elsewhere; per IP, looser,
    * against one address spraying many accounts; per account across all IPs, much looser, slowing
    * a guesser spread over many addresses (at least `loginAccount / login` of them to reach it).
+   * The account counter is skipped for a place (account, IP) that signed in within the last
+   * `auth.knownPlaceWindowMs` or the window before: such a guesser can delay a new place only.
    */
   login: { limit: 10, windowMs: 15 * 60 * 1000 },
   loginIp: { limit: 30, windowMs: 15 * 60 * 1000 },

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it, vi } from "vitest";
 import { authResponse, serverMessages } from "../../contract";
-import { call, callWithEnv, errorOf, expectError, foreignKey, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
+import { call, callWithEnv, expectError, foreignKey, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
 
 // Firebase ID tokens, at POST /auth/google-callback and as `Authorization: Bearer` on /auth/me.
 // The worker trusts only FIREBASE_JWKS (vitest.workers.config.ts) for project "tala-test".

@@ -331,6 +331,20 @@ describe("sign-in throttling stops attackers, not owners", () => {
     await json(owner, authResponse);
   }, 30_000); // every sign-in runs the password KDF once
 
+  it("a guesser spread over many addresses delays new places, never a place the owner signed in from", async () => {
+    const { email, password } = await registerUser();
+    const home = randomIp();
+    expect((await call("/api/auth/login", { ip: home, json: { email, password } })).status).toBe(200);
+    // Ten addresses × ten wrong guesses: the account's counter across all places is used up.
+    const window = throttles.loginAccount;
+    await consumeRateLimit(env as unknown as Env, loginCounterScopes.account, email, window, window.limit);
+    expect((await call("/api/auth/login", { ip: randomIp(), json: { email, password: "guess-again-1" } })).status).toBe(429);
+    expect((await call("/api/auth/login", { ip: randomIp(), json: { email, password } })).status).toBe(429);
+    // The owner's usual place still signs in, and still only with the right password.
+    expect((await call("/api/auth/login", { ip: home, json: { email, password } })).status).toBe(200);
+    await expectError(await call("/api/auth/login", { ip: home, json: { email, password: "not-it-123" } }), 401, serverMessages.invalidCredentials);
+  }, 30_000);
+
   it("counts only failures: correct sign-ins past the limit all succeed", async () => {
     const { email, password } = await registerUser();
     const ip = randomIp();

@@ -194,7 +194,7 @@ describe("GET /api/public-assistants/:id/files/:fileId/download", () => {
     const [file] = (await json(res, knowledgeUploadResponse)).files;
     const download = await call(`/api/public-assistants/${assistantId}/files/${file!._id}/download`, { token });
     expect(download.status).toBe(200);
-    expect(download.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(download.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(download.headers.get("x-content-type-options")).toBe("nosniff");
     expect(download.headers.get("content-type")).toBe("application/pdf");
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="Guide _t_.pdf"; filename*=UTF-8''Guide%20%C3%A9t%C3%A9.pdf`);

@@ -1,17 +1,21 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
+  chatGuestSessionHeader,
   chatHistory,
   chatLimits,
+  knowledgeMessages,
   projectLimits,
   publicAssistantServerMessages,
   requestBodyLimits,
   requestMessages,
+  upload,
   validationMessages as m,
   widgetApiPaths,
 } from "../../contract";
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
+import { newGuestId } from "./chat-helpers";
 import { call, errorOf, expectError, registerUser } from "./helpers";
 import { createAssistant } from "./public-assistants-helpers";
 
@@ -104,6 +108,41 @@ describe("request body caps", () => {
     const { token } = await registerUser();
     const res = await call("/api/projects", { token, method: "POST", body: "x".repeat(requestBodyLimits.defaultBytes + 1), headers: { "content-type": "text/plain" } });
     expect(res.status).toBe(413);
+  });
+
+  it("caps a JSON route sent as multipart/form-data (a type any page may send without a preflight)", async () => {
+    const res = await call("/api/auth/login", {
+      method: "POST",
+      body: JSON.stringify({ email: `${"a".repeat(requestBodyLimits.defaultBytes)}@example.com`, password: "x" }),
+      headers: { "content-type": "multipart/form-data; boundary=zzz" },
+    });
+    await expectError(res, 413, requestMessages.bodyTooLarge(kb(requestBodyLimits.defaultBytes)));
+    const widget = await call(widgetApiPaths.sessions, {
+      method: "POST",
+      body: JSON.stringify({ referrer: "x".repeat(requestBodyLimits.widgetBytes) }),
+      headers: { "content-type": "multipart/form-data; boundary=zzz" },
+    });
+    await expectError(widget, 413, requestMessages.bodyTooLarge(kb(requestBodyLimits.widgetBytes)));
+  });
+
+  it("counts a chunked upload without Content-Length and refuses it past the upload's cap", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(256 * 1024));
+    let sent = 0;
+    const limit = upload.maxFileBytes;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > limit * 2) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await call("/api/chat/attachments", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "multipart/form-data; boundary=zzz", [chatGuestSessionHeader]: newGuestId() },
+    });
+    await expectError(res, 413, knowledgeMessages.fileTooLarge("This file"));
+    expect(sent).toBeLessThan(limit + 2 * 1024 * 1024);
   });
 
   it("gives the widget's routes their own, larger cap", async () => {

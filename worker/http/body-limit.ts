@@ -1,38 +1,53 @@
 import type { Context, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestBodyLimits, requestMessages } from "../../contract";
+import { knowledgeMessages, knowledgeUpload, publicAssistantServerMessages, requestBodyLimits, requestMessages, upload } from "../../contract";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
 
-/** The cap of a route family (contract `requestBodyLimits`), by its path under /api. */
-export function bodyLimitFor(path: string): number {
-  if (path.startsWith("/api/widget/")) return requestBodyLimits.widgetBytes;
-  if (path.startsWith("/api/v1/")) return requestBodyLimits.openAiBytes;
-  return requestBodyLimits.defaultBytes;
+/** Multipart overhead allowed above a chat attachment's own 15 MB. */
+const MULTIPART_SLACK_BYTES = 64 * 1024;
+
+interface BodyCap {
+  bytes: number;
+  /** The 413 this route answers past its cap (uploads keep their own, file-level messages). */
+  error: () => AppError;
 }
 
-const tooLarge = (maxBytes: number) =>
-  new AppError("PAYLOAD_TOO_LARGE", requestMessages.bodyTooLarge(Math.floor(maxBytes / 1024)));
-
-const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
-const limiterOf = (maxSize: number) => {
-  let limiter = limiters.get(maxSize);
-  if (!limiter) {
-    limiter = bodyLimit({ maxSize, onError: () => Promise.reject(tooLarge(maxSize)) });
-    limiters.set(maxSize, limiter);
-  }
-  return limiter;
+const jsonCap = (bytes: number): BodyCap => ({
+  bytes,
+  error: () => new AppError("PAYLOAD_TOO_LARGE", requestMessages.bodyTooLarge(Math.floor(bytes / 1024))),
+});
+const knowledgeUploadCap: BodyCap = {
+  bytes: knowledgeUpload.maxRequestBytes,
+  error: () => new AppError("PAYLOAD_TOO_LARGE", publicAssistantServerMessages.uploadTooLarge(Math.floor(knowledgeUpload.maxRequestBytes / (1024 * 1024)))),
+};
+const chatAttachmentCap: BodyCap = {
+  bytes: upload.maxFileBytes + MULTIPART_SLACK_BYTES,
+  error: () => new AppError("PAYLOAD_TOO_LARGE", knowledgeMessages.fileTooLarge("This file")),
 };
 
 /**
- * Caps every /api request body that is not a multipart upload (those routes check their own,
- * larger limits before reading the form): a declared Content-Length over the cap is refused before
- * a byte is read; a body without one is counted while it streams and refused once past the cap.
- * Either way the answer is 413 with the envelope and a message naming the limit. The check runs
- * whatever the content type, since a JSON route reads the body whatever the client declared.
+ * The cap of a request's body, by its path under /api, whatever its declared content type: a
+ * route reads its body whatever the client declared (a JSON route sent `multipart/form-data`, a
+ * CORS-safelisted type, still parses it as JSON), so the type never lifts a cap. Only the two
+ * upload routes get larger caps (contract `knowledgeUpload`, `upload`).
+ */
+export function bodyCapFor(method: string, path: string): BodyCap {
+  if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/files\/?$/.test(path)) return knowledgeUploadCap;
+  if (method === "POST" && /^\/api\/chat\/attachments\/?$/.test(path)) return chatAttachmentCap;
+  if (path.startsWith("/api/widget/")) return jsonCap(requestBodyLimits.widgetBytes);
+  if (path.startsWith("/api/v1/")) return jsonCap(requestBodyLimits.openAiBytes);
+  return jsonCap(requestBodyLimits.defaultBytes);
+}
+
+/**
+ * Caps every /api request body: a declared Content-Length over the cap is refused before a byte
+ * is read; a body without one (chunked) is counted while it streams and refused once past the cap,
+ * uploads included (their routes then read the counted copy). Either way the answer is 413 with
+ * the envelope and a message naming the limit.
  */
 export async function capRequestBody(c: Context<AppEnv>, next: Next) {
-  const type = c.req.header("content-type") ?? "";
-  if (!c.req.raw.body || type.toLowerCase().startsWith("multipart/form-data")) return next();
-  return limiterOf(bodyLimitFor(c.req.path))(c, next);
+  if (!c.req.raw.body) return next();
+  const cap = bodyCapFor(c.req.method, c.req.path);
+  return bodyLimit({ maxSize: cap.bytes, onError: () => Promise.reject(cap.error()) })(c, next);
 }

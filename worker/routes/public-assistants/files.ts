@@ -68,7 +68,7 @@ export const fileRoutes = new Hono<AppEnv>()
         "content-type": file.mimeType,
         "content-length": String(file.size),
         "content-disposition": attachment(file.name),
-        "content-security-policy": "default-src 'none'",
+        "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
         "x-content-type-options": "nosniff",
         "cache-control": "private, no-store",
       },
