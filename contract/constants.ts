@@ -288,6 +288,14 @@ export const knowledgeLimits = {
   maxBlocks: 500_000,
   /** Wall-clock budget of one file's extraction, checked inside every reader's loop; past it the file fails. */
   maxExtractMs: 30_000,
+  /**
+   * Work budget of one file's extraction, in reader steps (`ExtractGuard.tick`: a line, element,
+   * cell, block…): `extractStepsBase` plus `extractStepsPerByte` per byte of the file and per byte
+   * inflated from it. Every reader is linear, so an honest file uses a small fraction; this is
+   * what stops runaway work in workerd, where the clock of `maxExtractMs` stands still.
+   */
+  extractStepsBase: 20_000_000,
+  extractStepsPerByte: 16,
   /** Chunker budget: a chunk aims at `targetTokens`, never passes `maxTokens`, repeats ~15% as overlap. */
   chunkTargetTokens: 400,
   chunkMaxTokens: 512,

@@ -208,6 +208,7 @@ export const knowledgeMessages = {
     `${file} unpacks to more than ${limit} of content. Split it into smaller files and upload them.`,
   tookTooLong: (file: string, seconds: number) =>
     `${file} took more than ${seconds} seconds to read. Split it into smaller files and upload them.`,
+  tooMuchWork: (file: string) => `${file} takes too much work to read. Split it into smaller files and upload them.`,
   truncated: (file: string) => `${file} is very long: only its beginning was added to the knowledge base.`,
   missing: (file: string) => `${file} could not be found in storage. Upload it again.`,
   processingFailed: (file: string) => `${file} could not be processed. Please try again.`,

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { knowledgeLimits, knowledgeMessages } from "../../contract";
 import { makeDocx, makeWorkbook, utf8 } from "../../tests/fixtures/knowledge-files";
 import { hostileCorpus, writeZip } from "../../tests/fixtures/hostile-files";
 import { chunkBlocks } from "./chunk";
 import { KnowledgeError } from "./errors";
 import { extractFile } from "./extract";
-import { BlockCollector, bySlices, beforeNonSpace, normalizeInline } from "./extract/collector";
+import { BlockCollector, TableWriter, bySlices, beforeNonSpace, normalizeInline } from "./extract/collector";
 import { parseCsv } from "./extract/csv";
 import { ExtractGuard, megabytes } from "./extract/guard";
 import { nestedDeeperThan } from "./extract/office";
@@ -13,7 +13,7 @@ import { extractJson, nestingDepth } from "./extract/json";
 import { extractMarkdown } from "./extract/text";
 import { extractXml } from "./extract/xml";
 import { XmlStream } from "./extract/xml-stream";
-import { eachSentence, splitSentences } from "./sentences";
+import { eachSentence, splitLong, splitSentences } from "./sentences";
 import { sniffFile } from "./sniff";
 import { crc32, inflateZipEntry, readZipDirectory, streamZipText, writeStoredZip } from "./zip";
 
@@ -185,5 +185,112 @@ describe("the deadline", () => {
     const guard = new ExtractGuard("slow.csv", -1);
     const error = await refusal(() => parseCsv("a\n".repeat(10_000), ",", () => true, guard));
     expect(error.message).toBe(knowledgeMessages.tookTooLong("slow.csv", 0));
+  });
+});
+
+describe("review of issue 10: tiny files that cost a lot", () => {
+  const only = async (id: string) => (await hostileCorpus({ only: [id] }))[0]!;
+
+  it("refuses a row that would repeat one shared string past maxLineChars, before building it (SheetJS and streamed)", async () => {
+    for (const id of ["xlsx-shared-string-bomb", "xlsx-shared-string-bomb-stream"]) {
+      const f = await only(id);
+      expect(f.bytes.length).toBeLessThan(200_000);
+      const error = await refusal(extract(f.name, f.bytes));
+      expect(error.message).toBe(knowledgeMessages.lineTooLong(f.name, lineLimit));
+    }
+  });
+
+  it("measures a table row from its cells' lengths and keeps clean values as they are", () => {
+    const out = new BlockCollector();
+    const table = new TableWriter(out);
+    const big = "v".repeat(400_000);
+    table.header(["a", "b", "c"]);
+    expect(() => table.add([big, big, big])).toThrow(knowledgeMessages.lineTooLong("file", lineLimit));
+    expect(() => new TableWriter(out).header([big, big, big])).toThrow(KnowledgeError);
+    expect(normalizeInline("a b c")).toBe("a b c");
+    expect(normalizeInline("  a \t b\n")).toBe("a b");
+  });
+
+  it("counts depth with quoted attribute values skipped and never below zero", () => {
+    const deep = (n: number) => utf8(`<r>${'<a x="/>"><b y="/>">'.repeat(n)}${"</b></a>".repeat(n)}</r>`);
+    expect(nestedDeeperThan(deep(60), 100)).toBe(true);
+    expect(nestedDeeperThan(deep(40), 100)).toBe(false);
+    expect(nestedDeeperThan(utf8(`${"</a>".repeat(1000)}${"<a>".repeat(5)}`), 3)).toBe(true);
+    expect(nestedDeeperThan(utf8(`${"<a/>".repeat(1000)}<!-- <b><b><b><b> --><![CDATA[<c><c><c><c>]]><?pi <d><d>?>`), 1)).toBe(false);
+    expect(nestedDeeperThan(utf8(`<a t='/>'><b><c><d>`), 3)).toBe(true);
+  });
+
+  it("reads a docx nested 100,000 levels deep with \"/>\" in its attributes without mammoth", async () => {
+    const f = await only("docx-deep-quoted-attrs");
+    expect(f.bytes.length).toBeLessThan(50_000);
+    const doc = await extract(f.name, f.bytes);
+    expect(doc.blocks).toEqual([{ kind: "paragraph", text: "hi" }]);
+  });
+
+  it("reports a stack overflow as nesting, never as a damaged file", () => {
+    const guard = new ExtractGuard("d.docx");
+    let overflow: unknown;
+    const recurse = (n: number): number => recurse(n + 1) + 1;
+    try {
+      recurse(0);
+    } catch (error) {
+      overflow = error;
+    }
+    expect(overflow).toBeInstanceOf(RangeError);
+    expect(guard.fromRangeError(overflow)?.message).toBe(knowledgeMessages.nestedTooDeep("d.docx", knowledgeLimits.maxNestingDepth));
+    expect(guard.fromRangeError(new Error("x"))).toBeNull();
+  });
+
+  it("reads an ATX heading followed by a long run of blanks in linear time, closing hashes trimmed", () => {
+    const doc = extractMarkdown(`# a${" ".repeat(900_000)}b  ##  \n## Title #\n### C# #\n#### #\n# x#\n`);
+    // (bySlices cuts a blank run longer than two slices, so a few spaces may remain between a and b)
+    expect(doc.blocks[0]).toMatchObject({ kind: "heading", level: 1 });
+    expect(doc.blocks[0]!.text).toMatch(/^a +b$/);
+    expect(doc.blocks.slice(1)).toEqual([
+      { kind: "heading", level: 2, text: "Title" },
+      { kind: "heading", level: 3, text: "C#" },
+      { kind: "heading", level: 1, text: "x#" },
+    ]);
+  });
+
+  it("refuses Markdown lines longer than maxLineChars (plain text has no per-line pattern and reads them)", async () => {
+    const long = "x".repeat(knowledgeLimits.maxLineChars + 1);
+    const error = await refusal(extract("notes.md", utf8(`ok\n${long}\nok\n`)));
+    expect(error.message).toBe(knowledgeMessages.lineTooLong("notes.md", lineLimit));
+    expect((await extract("notes.txt", utf8(`ok\n${long}\nok\n`))).blocks).toHaveLength(1);
+  });
+
+  it("splits 2 MB of dots (and dots between letters) into sentences in linear time", () => {
+    const dots = ".".repeat(2 * 1024 * 1024);
+    expect(splitSentences(`${dots}x`)).toEqual([{ text: `${dots}x`, joiner: "" }]);
+    const mixed = `${"a....................".repeat(100_000)}x`;
+    expect(splitSentences(mixed)).toHaveLength(1);
+    expect(splitSentences(`${"!".repeat(500_000)} Next one. And "quoted." Then\n\nline`).map((p) => p.joiner)).toEqual(["", " ", " ", " ", "\n"]);
+    expect(splitLong(`word${" ".repeat(2_000_000)}`, 10)).toEqual([{ text: "word", joiner: "" }]);
+  });
+
+  it("chunks a 2 MB paragraph of dots", () => {
+    const { chunks } = chunkBlocks([{ kind: "paragraph", text: `${".".repeat(2 * 1024 * 1024)}x` }]);
+    expect(chunks.length).toBeGreaterThan(0);
+  });
+
+  it("fails runaway work by its step budget even when the clock stands still (workerd)", () => {
+    const now = Date.now();
+    const frozen = vi.spyOn(Date, "now").mockReturnValue(now);
+    try {
+      const guard = new ExtractGuard("slow.xml", knowledgeLimits.maxExtractMs, knowledgeLimits.maxOfficeXmlBytes, 1000, 50_000);
+      expect(guard.maxSteps).toBe(50_000 + knowledgeLimits.extractStepsPerByte * 1000);
+      const run = () => {
+        for (let i = 0; i < 1_000_000; i++) guard.tick();
+      };
+      expect(run).toThrow(knowledgeMessages.tooMuchWork("slow.xml"));
+      // Inflated bytes raise the budget with the work they bring.
+      const zip = new ExtractGuard("z.docx", knowledgeLimits.maxExtractMs, knowledgeLimits.maxOfficeXmlBytes, 0, 0);
+      zip.inflate(1000);
+      expect(zip.maxSteps).toBe(knowledgeLimits.extractStepsPerByte * 1000);
+      expect(() => zip.tick(20_000)).toThrow(KnowledgeError);
+    } finally {
+      frozen.mockRestore();
+    }
   });
 });

@@ -27,7 +27,7 @@ import { readZipDirectory, type ZipEntry } from "./zip";
  */
 export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "text" | "zipEntries">, bytes: Uint8Array): Promise<ExtractedDocument> {
   const { kind, name } = file;
-  const out = new BlockCollector(undefined, new ExtractGuard(name));
+  const out = new BlockCollector(undefined, new ExtractGuard(name, undefined, undefined, bytes.length));
   const text = () => file.text ?? decodeText(bytes, name);
   try {
     switch (kind) {
@@ -54,6 +54,8 @@ export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "tex
     }
   } catch (error) {
     if (error instanceof KnowledgeError) throw error;
+    const capped = out.guard.fromRangeError(error);
+    if (capped) throw capped;
     throw new KnowledgeError("damaged", knowledgeMessages.damaged(name), { cause: error });
   }
 }

@@ -89,8 +89,14 @@ const isSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 
 /** Cut before a non-space: every whitespace run stays whole in one slice. */
 export const beforeNonSpace = (text: string, at: number) => !isSpaceCode(text.charCodeAt(at));
 
+/** Whitespace other than a lone space: a linear test, no backtracking. */
+const needsInline = /[^\S ]| \s/;
+
 /** One line: every run of whitespace becomes one space. */
 export function normalizeInline(text: string): string {
+  // Nothing to do (the usual case): the input itself, never a copy. A value shared by thousands of
+  // cells must not become thousands of strings.
+  if (!needsInline.test(text) && !(text.length && (isSpaceCode(text.charCodeAt(0)) || isSpaceCode(text.charCodeAt(text.length - 1))))) return text;
   return bySlices(text, (s) => s.replace(/\s+/g, " "), beforeNonSpace).trim();
 }
 
@@ -137,13 +143,31 @@ export class TableWriter {
 
   /** Sets the header row explicitly (a Markdown table's first line is one by syntax). */
   header(cells: readonly string[]): void {
+    if (cells.length > knowledgeLimits.maxCellsPerRow) throw this.out.guard.tooManyCells();
+    this.checkRowChars(cells, null);
     this.headers = cells.map(normalizeInline);
+  }
+
+  /**
+   * Counts the characters the row would have ("Header: value; …", from the raw lengths, which
+   * normalising only shrinks) before anything is built: one shared string of 1 M characters in
+   * 16,384 cells would otherwise be a 16 G-character row. Past `maxLineChars` the file fails.
+   */
+  private checkRowChars(cells: readonly string[], headers: readonly string[] | null): void {
+    let total = 0;
+    for (let i = 0; i < cells.length; i++) {
+      const length = cells[i]!.length;
+      if (length === 0) continue;
+      total += length + 4 + (headers ? (headers[i]?.length ?? 0) + 12 : 12);
+      if (total > knowledgeLimits.maxLineChars) throw this.out.guard.lineTooLong();
+    }
   }
 
   /** Adds one row; returns false once the collector is full. */
   add(cells: readonly string[]): boolean {
     // Readers cap cells while parsing; this is the last fence for every table kind alike.
     if (cells.length > knowledgeLimits.maxCellsPerRow) throw this.out.guard.tooManyCells();
+    this.checkRowChars(cells, this.headers);
     const values = cells.map(normalizeInline);
     if (values.every((v) => v === "")) return !this.out.full;
     if (!this.headers) {

@@ -23,6 +23,8 @@ export async function extractDocx(bytes: Uint8Array, name: string, out = new Blo
     const result = await mammoth.convertToHtml(input, { convertImage: noImages, ignoreEmptyParagraphs: true });
     html = result.value;
   } catch (error) {
+    const capped = out.guard.fromRangeError(error);
+    if (capped) throw capped;
     throw new KnowledgeError("damaged", knowledgeMessages.damaged(name), { cause: error });
   }
   htmlToBlocks(html, out);

@@ -23,20 +23,42 @@ export class ExtractGuard {
   private ticks = 0;
   inflated = 0;
 
+  /**
+   * `fileBytes`: the size of the file, from which its work budget is derived
+   * (`extractStepsBase` + `extractStepsPerByte` × (file + inflated bytes)).
+   */
   constructor(
     readonly name: string,
     private readonly budgetMs: number = knowledgeLimits.maxExtractMs,
     private readonly maxInflated: number = knowledgeLimits.maxOfficeXmlBytes,
+    private readonly fileBytes = 0,
+    private readonly stepsBase: number = knowledgeLimits.extractStepsBase,
   ) {
     this.deadline = Date.now() + budgetMs;
   }
 
-  /** Counts one unit of work; every few thousand, fails the file if its deadline has passed. */
-  tick(): void {
-    if (++this.ticks % TICKS_PER_CHECK === 0) this.checkTime();
+  /** Steps this file may take: generous and linear in what was read. */
+  get maxSteps(): number {
+    return this.stepsBase + knowledgeLimits.extractStepsPerByte * (this.fileBytes + this.inflated);
+  }
+
+  get steps(): number {
+    return this.ticks;
+  }
+
+  /**
+   * Counts one unit of work (`count` for a batch); every few thousand, fails the file past its
+   * work budget (what bounds a synchronous reader in workerd, whose clock stands still) or its
+   * wall-clock deadline (Node).
+   */
+  tick(count = 1): void {
+    const before = this.ticks;
+    this.ticks += count;
+    if (Math.floor(this.ticks / TICKS_PER_CHECK) !== Math.floor(before / TICKS_PER_CHECK)) this.checkTime();
   }
 
   checkTime(): void {
+    if (this.ticks > this.maxSteps) throw this.fail(knowledgeMessages.tooMuchWork(this.name));
     if (Date.now() > this.deadline) throw this.fail(knowledgeMessages.tookTooLong(this.name, Math.round(this.budgetMs / 1000)));
   }
 
@@ -60,6 +82,17 @@ export class ExtractGuard {
 
   tooManyElements(): KnowledgeError {
     return this.fail(knowledgeMessages.tooManyElements(this.name, knowledgeLimits.maxXmlElements));
+  }
+
+  /**
+   * A library's RangeError as the cap it hit, or null for other errors: a stack overflow is markup
+   * nested too deep for a recursive parser (never "damaged"), an invalid string or array length is
+   * content too large to process.
+   */
+  fromRangeError(error: unknown): KnowledgeError | null {
+    if (!(error instanceof RangeError)) return null;
+    if (/call stack|too much recursion/i.test(error.message)) return new KnowledgeError("too_complex", knowledgeMessages.nestedTooDeep(this.name, knowledgeLimits.maxNestingDepth), { cause: error });
+    return new KnowledgeError("too_complex", knowledgeMessages.tooComplex(this.name), { cause: error });
   }
 
   private fail(message: string): KnowledgeError {

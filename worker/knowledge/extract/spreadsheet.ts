@@ -81,6 +81,8 @@ export function extractSpreadsheet(bytes: Uint8Array, name: string, out = new Bl
     if (/password-protected|Encryption scheme unsupported/i.test(text)) {
       throw new KnowledgeError("password_protected", knowledgeMessages.passwordProtected(name), { cause: error });
     }
+    const capped = out.guard.fromRangeError(error);
+    if (capped) throw capped;
     throw new KnowledgeError("damaged", knowledgeMessages.damaged(name), { cause: error });
   }
   const sheetNames = Array.isArray(workbook.SheetNames) ? workbook.SheetNames.map(String) : [];

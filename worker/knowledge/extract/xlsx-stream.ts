@@ -34,6 +34,9 @@ export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[
     out.heading(sheet.name, 2);
     const table = new TableWriter(out);
     let rows = 0;
+    // Characters the sheet's cells refer to: a shared string is one object however many cells
+    // name it, but each reference becomes text. Past the file's character budget the sheet stops.
+    let referenced = 0;
     let row: string[] | null = null;
     let column = 0;
     let type = "";
@@ -58,7 +61,13 @@ export async function extractXlsxStreaming(bytes: Uint8Array, entries: ZipEntry[
         if (tag === "v" || tag === "t") inValue = false;
         else if (tag === "c" && row) {
           const text = decodeEntities(value);
-          row[column] = type === "s" ? (strings[Number(text)] ?? "") : type === "b" ? (text === "1" ? "TRUE" : "FALSE") : type === "e" ? "" : text;
+          const cellValue = type === "s" ? (strings[Number(text)] ?? "") : type === "b" ? (text === "1" ? "TRUE" : "FALSE") : type === "e" ? "" : text;
+          referenced += cellValue.length;
+          if (referenced > knowledgeLimits.maxExtractedChars && !stop) {
+            out.cut();
+            stop = true;
+          }
+          if (!stop) row[column] = cellValue;
           column++;
         } else if (tag === "row" && row && !stop) {
           cells += row.length;
