@@ -15,8 +15,8 @@ const TICKS_PER_CHECK = 4096;
  *
  * In workerd the clock only moves across I/O (a Spectre mitigation), so there the deadline fires
  * at the awaits of the streaming readers and PDF pages; the synchronous readers are bounded by the
- * size caps instead (every loop is linear in the input, every buffer capped), and a deployed
- * Worker by its CPU limit.
+ * work budget (`maxSteps`, counted by the same ticks) and the size caps (every loop linear in the
+ * input, every buffer capped).
  */
 export class ExtractGuard {
   private readonly deadline: number;

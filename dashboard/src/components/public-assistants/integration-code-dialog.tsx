@@ -11,6 +11,7 @@ import { copyText } from "../../lib/clipboard";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
 import { failureToast, usePublicAssistants } from "../../stores/public-assistants";
 import { toast } from "../../stores/toast";
+import { RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Modal } from "../ui/dialog";
 import { CopyIcon } from "../ui/icons";
@@ -75,14 +76,7 @@ export function IntegrationCodeDialog({ open, assistant, onOpenChange }: { open:
               <span className="sr-only">{appMessages.loading}</span>
             </div>
           )}
-          {state.kind === "error" && (
-            <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-danger-line bg-danger-soft px-4 py-3 text-sm text-danger">
-              <p>{state.message}</p>
-              <Button variant="secondary" size="sm" onClick={() => void load()}>
-                {publicAssistantUi.screen.retry}
-              </Button>
-            </div>
-          )}
+          {state.kind === "error" && <RetryAlert message={state.message} onRetry={() => void load()} />}
           {state.kind === "ready" && (
             <>
               <div className="relative">

@@ -20,7 +20,7 @@ import { copyText } from "../../lib/clipboard";
 import { formatTime } from "../../lib/format";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
 import { toast } from "../../stores/toast";
-import { FormAlert } from "../ui/alert";
+import { FormAlert, RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
 import { TextField } from "../ui/field";
@@ -178,14 +178,7 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
             <span className="sr-only">{appMessages.loading}</span>
           </div>
         )}
-        {list.kind === "error" && (
-          <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-danger-line bg-danger-soft px-4 py-3 text-sm text-danger">
-            <p>{list.message}</p>
-            <Button variant="secondary" size="sm" onClick={() => void load()}>
-              {publicAssistantUi.screen.retry}
-            </Button>
-          </div>
-        )}
+        {list.kind === "error" && <RetryAlert message={list.message} onRetry={() => void load()} />}
         {list.kind === "ready" && list.keys.length === 0 && <p className="text-sm text-muted">{L.empty}</p>}
         {list.kind === "ready" && list.keys.length > 0 && (
           <ul aria-label={L.listLabel} className="divide-y divide-line rounded-lg border border-line">
