@@ -17,6 +17,7 @@ export const accountMessages = {
   changeEmailFailed: "Failed to change email",
   changePasswordFailed: "Failed to change password",
   updateProfileFailed: "Failed to update profile",
+  deleteAccountFailed: "Failed to delete account",
 } as const;
 
 export const realtimeMessages = {
@@ -107,6 +108,20 @@ export const appMessages = {
   verifyEmailBanner: "Your email address is not verified yet.",
   verifyEmailBannerAction: "Verify email",
   federatedPasswordNote: "You sign in with Google, so your account has no password yet. Use Forgot password to set one.",
+  /** Settings → Delete account (chosen for Tala). */
+  deleteAccount: {
+    title: "Delete account",
+    description: "Permanently delete your account and everything in it.",
+    consequences:
+      "This deletes your chats and projects, your Public Assistants with their files, keys and visitor conversations, and your sign-in details. It cannot be undone.",
+    open: "Delete account…",
+    confirmTitle: "Delete your account?",
+    passwordPrompt: "Enter your password to confirm.",
+    googlePrompt: "Your account signs in with Google: you will be asked to sign in with Google again to confirm.",
+    confirm: "Delete my account",
+    confirmWithGoogle: "Sign in with Google and delete",
+    cancel: "Cancel",
+  },
 } as const;
 
 /** The spec's HTTP client messages (section 8: "Network Error, timeout of N ms exceeded"). */

@@ -1,4 +1,4 @@
-import { serverMessages } from "../../contract";
+import { appMessages, serverMessages } from "../../contract";
 import { expect, latestCode, test, uniqueEmail } from "./fixtures";
 
 const PASSWORD = "correct horse battery";
@@ -128,4 +128,41 @@ test("the phone layout opens the slide-in menu with the same items", async ({ pa
   await expect(menu.getByRole("link")).toContainText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
   await menu.getByRole("link", { name: "Projects" }).click();
   await expect(page).toHaveURL(/\/app\/projects/);
+});
+
+test("a user deletes their account from Settings: a wrong password is refused, the right one erases it", async ({ page, request }) => {
+  const email = uniqueEmail("delete");
+  const res = await request.post("/api/auth/register", {
+    data: { email, password: PASSWORD, firstName: "Leila", lastName: "", phone: "", birthDate: "" },
+  });
+  expect(res.status()).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  await page.goto("/login");
+  await page.evaluate((t) => localStorage.setItem("token", t), token);
+  await page.goto("/app/settings");
+
+  const section = page.getByRole("region", { name: appMessages.deleteAccount.title });
+  await expect(section).toContainText(appMessages.deleteAccount.consequences);
+  await section.getByRole("button", { name: appMessages.deleteAccount.open }).click();
+  const dialog = page.getByRole("alertdialog", { name: appMessages.deleteAccount.confirmTitle });
+  await expect(dialog).toContainText(appMessages.deleteAccount.consequences);
+
+  // Cancel keeps everything.
+  await dialog.getByRole("button", { name: appMessages.deleteAccount.cancel }).click();
+  await expect(dialog).toBeHidden();
+  await section.getByRole("button", { name: appMessages.deleteAccount.open }).click();
+
+  // A wrong password is refused with the server's message, in the dialog.
+  await dialog.getByLabel("Password").fill("not my password");
+  await dialog.getByRole("button", { name: appMessages.deleteAccount.confirm }).click();
+  await expect(dialog.getByText(serverMessages.wrongPassword)).toHaveCount(1);
+
+  // The right one deletes the account: signed out, told so, and the old token and password are dead.
+  await dialog.getByLabel("Password").fill(PASSWORD);
+  await dialog.getByRole("button", { name: appMessages.deleteAccount.confirm }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText(serverMessages.accountDeleted)).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("token") ?? sessionStorage.getItem("token"))).toBeNull();
+  expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${token}` } })).status()).toBe(401);
+  expect((await request.post("/api/auth/login", { data: { email, password: PASSWORD } })).status()).toBe(401);
 });

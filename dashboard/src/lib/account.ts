@@ -6,6 +6,7 @@ import {
   authResponse,
   changePasswordResponse,
   clientConfigResponse,
+  deleteAccountResponse,
   messageResponse,
   userResponse,
   type ClientConfig,
@@ -48,6 +49,14 @@ export function createAccountApi(client: ApiClient) {
       (await client.post("/auth/change-email/confirm", { email, code }, { schema: userResponse })).user,
     changePassword: (currentPassword: string, newPassword: string) =>
       client.post("/auth/change-password", { currentPassword, newPassword }, { schema: changePasswordResponse }),
+    /**
+     * Deletes the account and all it owns: a password account confirms with its password, a
+     * Google-only one sends a fresh Google ID token as its credential.
+     */
+    deleteAccount: (confirm: { password: string } | { googleIdToken: string }) =>
+      "password" in confirm
+        ? client.delete("/auth/me", { body: { password: confirm.password }, schema: deleteAccountResponse })
+        : client.delete("/auth/me", { body: {}, authorization: `Bearer ${confirm.googleIdToken}`, schema: deleteAccountResponse }),
     googleCallback: (body: GoogleCallbackBody) => client.post("/auth/google-callback", body, { schema: authResponse }),
     config: (): Promise<ClientConfig> => client.get("/config", { schema: clientConfigResponse }),
   };

@@ -165,6 +165,12 @@ describe("api client: request shape", () => {
     await c.get("/auth/me", { schema: ok });
     expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Token abc");
   });
+
+  it("uses a call's own Authorization instead of the stored credential's (a fresh Google ID token)", async () => {
+    const { c, calls } = client([json(200, { ok: true })], () => "Token abc");
+    await c.delete("/auth/me", { body: {}, authorization: "Bearer fresh", schema: ok });
+    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Bearer fresh");
+  });
 });
 
 describe("authorizationHeader", () => {

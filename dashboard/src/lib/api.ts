@@ -106,6 +106,8 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T>;
   /** Cancels the call (and any pending retry) from the caller's side. */
   signal?: AbortSignal;
+  /** This call's Authorization header instead of the stored credential's (a fresh Google ID token). */
+  authorization?: string;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -139,9 +141,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const retryDelaysMs = options.retryDelaysMs ?? api.retryDelaysMs;
 
   /** One attempt: resolves to a Response, or throws an ApiError for network failure / timeout. */
-  async function attempt(method: Method, url: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  async function attempt(method: Method, url: string, body: unknown, signal?: AbortSignal, override?: string): Promise<Response> {
     const headers: Record<string, string> = { accept: "application/json" };
-    const auth = authorization();
+    const auth = override ?? authorization();
     if (auth) headers.authorization = auth;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) {
@@ -199,7 +201,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       let failure!: ApiError;
       let res: Response | undefined;
       try {
-        res = await attempt(method, url, opts.body, opts.signal);
+        res = await attempt(method, url, opts.body, opts.signal, opts.authorization);
       } catch (err) {
         // Only a network error or a timeout lands here as an ApiError; both are retried.
         if (!(err instanceof ApiError)) throw err;

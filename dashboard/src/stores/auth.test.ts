@@ -243,3 +243,34 @@ describe("auth store: token refresh", () => {
     expect(stores.local.getItem(storageKeys.token)).toBeNull();
   });
 });
+
+describe("auth store: account deletion", () => {
+  it("reauthenticateWithGoogle returns a fresh ID token without signing in again", async () => {
+    stores.local.setItem(storageKeys.token, "t");
+    const { store, api } = setup();
+    await store.getState().init();
+    await expect(store.getState().reauthenticateWithGoogle()).resolves.toBe("id");
+    expect(api.googleCallback).not.toHaveBeenCalled();
+    expect(stores.local.getItem(storageKeys.token)).toBe("t");
+  });
+
+  it("reauthenticateWithGoogle: a closed popup says so; a superseded one gives null", async () => {
+    const closed = Object.assign(new Error("closed"), { code: "auth/popup-closed-by-user" });
+    const { store } = setup({}, { signIn: vi.fn(async () => Promise.reject(closed)) });
+    await expect(store.getState().reauthenticateWithGoogle()).rejects.toThrow(accountMessages.popupBlocked);
+    const { store: s2 } = setup({}, { signIn: vi.fn(async () => Promise.reject(new SupersededPopupError())) });
+    await expect(s2.getState().reauthenticateWithGoogle()).resolves.toBeNull();
+  });
+
+  it("forgetDeletedAccount clears tokens and goes to /login without calling the server", async () => {
+    stores.local.setItem(storageKeys.token, "t");
+    const { store, api, navigate, deps } = setup();
+    await store.getState().init();
+    await store.getState().forgetDeletedAccount();
+    expect(api.logout).not.toHaveBeenCalled();
+    expect(deps.google.signOut).toHaveBeenCalled();
+    expect(stores.local.getItem(storageKeys.token)).toBeNull();
+    expect(store.getState()).toMatchObject({ status: "anonymous", isAuthenticated: false, user: null });
+    expect(navigate).toHaveBeenCalledWith("/login");
+  });
+});

@@ -68,6 +68,10 @@ export interface AuthState {
   /** Leaves the guest session and re-checks for a stored token (spec section 4). */
   endGuest: () => Promise<void>;
   logout: () => Promise<void>;
+  /** A fresh Google sign-in for a sensitive action: its ID token, or null when a newer popup superseded it. */
+  reauthenticateWithGoogle: () => Promise<string | null>;
+  /** The account was deleted (DELETE /auth/me): forget it here, without telling the server again. */
+  forgetDeletedAccount: () => Promise<void>;
   /** Replaces the signed-in user (after a profile, e-mail or verification change). */
   setUser: (user: User) => void;
   /** Stores a fresh token (after a password change) where the old one was kept. */
@@ -258,6 +262,27 @@ export function createAuthStore(deps: AuthDeps) {
         } finally {
           clearTimeout(timer);
         }
+        clearTokens();
+        set({ ...anonymous(), firebaseUser: null });
+        deps.navigate(publicRoutes.login);
+      },
+
+      reauthenticateWithGoogle: async () => {
+        try {
+          const config = await get().loadClientConfig();
+          if (!config?.firebase) throw new ActionError(accountMessages.googleAuthFailed);
+          const { payload } = await deps.google.signIn(config.firebase as FirebaseConfig);
+          return payload.idToken;
+        } catch (err) {
+          if (err instanceof SupersededPopupError) return null;
+          if (err instanceof ActionError) throw err;
+          throw new ActionError(isPopupFailure(err) ? accountMessages.popupBlocked : accountMessages.googleAuthFailed);
+        }
+      },
+
+      forgetDeletedAccount: async () => {
+        generation++;
+        await deps.google.signOut().catch(() => undefined);
         clearTokens();
         set({ ...anonymous(), firebaseUser: null });
         deps.navigate(publicRoutes.login);

@@ -1,4 +1,5 @@
-/** /app/settings: profile, appearance, e-mail, password and sign out. Signed-in users only. */
+/** /app/settings: profile, appearance, model, e-mail, password, sign out and account deletion. Signed-in users only. */
+import { DeleteAccountSection } from "../../components/settings/delete-account-section";
 import { EmailSection } from "../../components/settings/email-section";
 import { ModelSection } from "../../components/settings/model-section";
 import { PasswordSection } from "../../components/settings/password-section";
@@ -25,6 +26,7 @@ export default function SettingsPage() {
         <EmailSection user={user} />
         <PasswordSection user={user} />
         <SessionSection user={user} />
+        <DeleteAccountSection user={user} />
       </div>
     </PageContainer>
   );
