@@ -16,6 +16,7 @@ import { TextField } from "../ui/field";
 import { FolderIcon, PencilIcon, PlusIcon, SearchIcon, TrashIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { toast } from "../../stores/toast";
+import { Tooltip } from "../ui/tooltip";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -102,24 +103,26 @@ function ChatRow({
         </span>
       </Link>
       <div className="absolute top-1/2 right-1.5 flex -translate-y-1/2 items-center gap-0.5 transition-opacity [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100">
-        <button
-          type="button"
-          onClick={onRename}
-          aria-label={`${chatUi.rename} ${title}`}
-          title={chatUi.rename}
-          className="inline-flex size-7 items-center justify-center rounded-md text-muted hover:bg-line hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
-        >
-          <PencilIcon size={14} />
-        </button>
-        <button
-          type="button"
-          onClick={onDelete}
-          aria-label={`${chatUi.delete} ${title}`}
-          title={chatUi.delete}
-          className="inline-flex size-7 items-center justify-center rounded-md text-muted hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
-        >
-          <TrashIcon size={14} />
-        </button>
+        <Tooltip label={chatUi.rename}>
+          <button
+            type="button"
+            onClick={onRename}
+            aria-label={`${chatUi.rename} ${title}`}
+            className="inline-flex size-7 items-center justify-center rounded-md text-muted hover:bg-line hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <PencilIcon size={14} />
+          </button>
+        </Tooltip>
+        <Tooltip label={chatUi.delete}>
+          <button
+            type="button"
+            onClick={onDelete}
+            aria-label={`${chatUi.delete} ${title}`}
+            className="inline-flex size-7 items-center justify-center rounded-md text-muted hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <TrashIcon size={14} />
+          </button>
+        </Tooltip>
       </div>
     </li>
   );

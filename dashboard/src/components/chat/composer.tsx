@@ -15,6 +15,7 @@ import { ArrowUpIcon, CloseIcon, FileIcon, PaperclipIcon, StopIcon } from "../ui
 import { Spinner } from "../ui/spinner";
 import { readAttachment, selectAttachments, selectionToast, type ReadDeps } from "./attachments";
 import type { Attachment } from "./chat-reducer";
+import { Tooltip } from "../ui/tooltip";
 
 const MAX_HEIGHT_PX = 200;
 
@@ -171,36 +172,39 @@ export function Composer({ busy, connected, onSend, onStop, aside, footer, autoF
               aria-hidden="true"
               onChange={(e) => void onFiles(e)}
             />
-            <button
-              type="button"
-              onClick={() => picker.current?.click()}
-              aria-label={chatUi.attach}
-              title={chatUi.attach}
-              className="inline-flex size-9 items-center justify-center rounded-full text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
-            >
-              <PaperclipIcon size={18} />
-            </button>
+            <Tooltip label={chatUi.attach}>
+              <button
+                type="button"
+                onClick={() => picker.current?.click()}
+                aria-label={chatUi.attach}
+                className="inline-flex size-9 items-center justify-center rounded-full text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
+              >
+                <PaperclipIcon size={18} />
+              </button>
+            </Tooltip>
             {busy ? (
-              <button
-                type="submit"
-                aria-label={chatUi.stop}
-                title={chatUi.stop}
-                className="inline-flex size-9 items-center justify-center rounded-full bg-fg text-canvas hover:opacity-85 focus-visible:outline-2 focus-visible:outline-accent"
-              >
-                <StopIcon size={16} />
-              </button>
+              <Tooltip label={chatUi.stop}>
+                <button
+                  type="submit"
+                  aria-label={chatUi.stop}
+                  className="inline-flex size-9 items-center justify-center rounded-full bg-fg text-canvas hover:opacity-85 focus-visible:outline-2 focus-visible:outline-accent"
+                >
+                  <StopIcon size={16} />
+                </button>
+              </Tooltip>
             ) : (
-              <button
-                type="submit"
-                aria-label={chatUi.send}
-                title={chatUi.send}
-                aria-disabled={sendLooksDisabled || undefined}
-                className={`inline-flex size-9 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent ${
-                  sendLooksDisabled ? "bg-line text-faint" : "bg-accent text-white hover:bg-accent-hover"
-                }`}
-              >
-                <ArrowUpIcon size={18} />
-              </button>
+              <Tooltip label={chatUi.send}>
+                <button
+                  type="submit"
+                  aria-label={chatUi.send}
+                  aria-disabled={sendLooksDisabled || undefined}
+                  className={`inline-flex size-9 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent ${
+                    sendLooksDisabled ? "bg-line text-faint" : "bg-accent text-white hover:bg-accent-hover"
+                  }`}
+                >
+                  <ArrowUpIcon size={18} />
+                </button>
+              </Tooltip>
             )}
           </div>
         </div>

@@ -12,6 +12,7 @@ import { toast } from "../../stores/toast";
 import { AlertIcon, CopyIcon, FileIcon, RefreshIcon, TalaMark } from "../ui/icons";
 import type { UiMessage } from "./chat-reducer";
 import { MarkdownView } from "./markdown-view";
+import { Tooltip } from "../ui/tooltip";
 
 async function copyMessage(text: string) {
   try {
@@ -33,14 +34,18 @@ function Actions({ message, canRegenerate, onRegenerate }: { message: UiMessage;
       </time>
       {message.status === "stopped" && <span className="px-1">· {chatUi.stopped}</span>}
       {message.content.data && (
-        <button type="button" className={actionButton} aria-label={chatUi.copyMessage} title={chatUi.copyMessage} onClick={() => void copyMessage(message.content.data)}>
-          <CopyIcon size={14} />
-        </button>
+        <Tooltip label={chatUi.copyMessage}>
+          <button type="button" className={actionButton} aria-label={chatUi.copyMessage} onClick={() => void copyMessage(message.content.data)}>
+            <CopyIcon size={14} />
+          </button>
+        </Tooltip>
       )}
       {canRegenerate && (
-        <button type="button" className={actionButton} aria-label={chatUi.regenerate} title={chatUi.regenerate} onClick={onRegenerate}>
-          <RefreshIcon size={14} />
-        </button>
+        <Tooltip label={chatUi.regenerate}>
+          <button type="button" className={actionButton} aria-label={chatUi.regenerate} onClick={onRegenerate}>
+            <RefreshIcon size={14} />
+          </button>
+        </Tooltip>
       )}
     </div>
   );

@@ -10,6 +10,7 @@ import { failureToast, usePublicAssistants } from "../../stores/public-assistant
 import { toast } from "../../stores/toast";
 import { CopyIcon, EyeIcon, EyeOffIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
+import { Tooltip } from "../ui/tooltip";
 
 const L = publicAssistantUi.card;
 
@@ -71,20 +72,23 @@ export function ApiKeyField({ assistant }: { assistant: PublicAssistant }) {
           onFocus={(e) => e.currentTarget.select()}
           className="h-9 min-w-0 flex-1 rounded-lg border border-line-strong bg-subtle px-3 font-mono text-xs text-fg focus:border-accent focus:ring-3 focus:ring-accent/20 focus:outline-none"
         />
-        <button type="button" className={iconButton} aria-label={L.copyKey} title={L.copyKey} onClick={() => void copy()} disabled={busy !== null}>
-          {busy === "copy" ? <Spinner size={14} /> : <CopyIcon size={16} />}
-        </button>
-        <button
-          type="button"
-          className={iconButton}
-          aria-label={revealed ? L.hideKey : L.revealKey}
-          aria-pressed={revealed}
-          title={revealed ? L.hideKey : L.revealKey}
-          onClick={() => void reveal()}
-          disabled={busy !== null}
-        >
-          {busy === "reveal" ? <Spinner size={14} /> : revealed ? <EyeOffIcon size={16} /> : <EyeIcon size={16} />}
-        </button>
+        <Tooltip label={L.copyKey}>
+          <button type="button" className={iconButton} aria-label={L.copyKey} onClick={() => void copy()} disabled={busy !== null}>
+            {busy === "copy" ? <Spinner size={14} /> : <CopyIcon size={16} />}
+          </button>
+        </Tooltip>
+        <Tooltip label={revealed ? L.hideKey : L.revealKey}>
+          <button
+            type="button"
+            className={iconButton}
+            aria-label={revealed ? L.hideKey : L.revealKey}
+            aria-pressed={revealed}
+            onClick={() => void reveal()}
+            disabled={busy !== null}
+          >
+            {busy === "reveal" ? <Spinner size={14} /> : revealed ? <EyeOffIcon size={16} /> : <EyeIcon size={16} />}
+          </button>
+        </Tooltip>
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import { publicAssistantUi, type KnowledgeFile } from "../../../../contract";
 import { formatDay, formatMegabytes } from "../../lib/format";
 import { AlertIcon, CheckIcon, FileIcon, TrashIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
+import { Tooltip } from "../ui/tooltip";
 
 const L = publicAssistantUi.card;
 
@@ -46,15 +47,16 @@ export function KnowledgeFileList({ files, onRemove }: { files: readonly Knowled
             </div>
             {file.status === "failed" && file.error ? <p className="mt-1 text-xs text-danger">{file.error}</p> : null}
           </div>
-          <button
-            type="button"
-            onClick={() => onRemove(file)}
-            aria-label={L.removeFile(file.name)}
-            title={L.removeFile(file.name)}
-            className="-mr-1 inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-faint hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
-          >
-            <TrashIcon size={15} />
-          </button>
+          <Tooltip label={L.removeFile(file.name)}>
+            <button
+              type="button"
+              onClick={() => onRemove(file)}
+              aria-label={L.removeFile(file.name)}
+              className="-mr-1 inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-faint hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
+            >
+              <TrashIcon size={15} />
+            </button>
+          </Tooltip>
         </li>
       ))}
     </ul>
