@@ -425,6 +425,8 @@ export const publicAssistantUi = {
     uploading: "Uploading",
     progressLabel: "Upload progress",
     partialFailureTitle: "Some files were not added",
+    /** Spec section 9: the interface says how knowledge files are processed. */
+    processingNote: "Each file goes through text extraction, chunking and embedding generation; the assistant then answers from its passages.",
   },
   code: {
     title: "Integration Code",

@@ -166,3 +166,14 @@ test("a user deletes their account from Settings: a wrong password is refused, t
   expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${token}` } })).status()).toBe(401);
   expect((await request.post("/api/auth/login", { data: { email, password: PASSWORD } })).status()).toBe(401);
 });
+
+test("on a touch phone every text field is at least 16 px, so iOS does not zoom into it", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto("/login");
+  for (const label of ["Email", "Password"]) {
+    const size = await page.getByLabel(label, { exact: true }).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size, label).toBeGreaterThanOrEqual(16);
+  }
+  await context.close();
+});

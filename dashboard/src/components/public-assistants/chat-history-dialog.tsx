@@ -70,7 +70,7 @@ export function ChatHistoryDialog({ open, assistant, onOpenChange }: { open: boo
     setBusy("debug");
     try {
       const stats = await publicAssistantsApi.debug(assistant._id);
-      toast({ title: successMessages.debugTitle, description: successMessages.debugStats(stats.totalChatsInDB, stats.assistantChats), durationMs: 5000 });
+      toast({ title: successMessages.debugTitle, description: successMessages.debugStats(stats.totalChatsInDB, stats.assistantChats) });
     } catch (err) {
       toast({ variant: "destructive", title: M.debugErrorTitle, description: debugFailureText(err) });
     } finally {

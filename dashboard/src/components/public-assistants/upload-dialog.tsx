@@ -26,17 +26,20 @@ import { initialUploadProgress, startProgressTimer, uploadProgressLabel, uploadP
 
 const L = publicAssistantUi.upload;
 
-/** The success toast: 'Files Uploaded', the count, and what went wrong with individual files. */
+/**
+ * The success toast (spec's general 2 s): 'Files Uploaded' with the count processed, or 'Files
+ * uploaded successfully' while some are still being processed in the background (embeddings
+ * queued), then what went wrong with individual files (which the file list also keeps showing).
+ */
 export function uploadSuccessToast(result: KnowledgeUploadResponse) {
   const notes = result.files.filter((f) => f.status === "failed" && f.error).map((f) => f.error as string);
   const warnings = result.files.filter((f) => f.warning).map((f) => f.warning as string);
   const extra = [...notes, ...warnings];
+  const stillProcessing = result.files.some((f) => f.status === "processing");
   toast({
     variant: extra.length ? "default" : "success",
     title: successMessages.filesUploadedTitle,
-    description: [successMessages.filesProcessed(result.processed), ...extra].join(" "),
-    // Per-file problems are worth more than the general 2 s.
-    ...(extra.length ? { durationMs: 6000 } : {}),
+    description: [stillProcessing ? successMessages.filesUploaded : successMessages.filesProcessed(result.processed), ...extra].join(" "),
   });
 }
 
@@ -165,6 +168,7 @@ export function UploadDialog({
             {L.browse}
           </Button>
           <p className="mt-3 text-xs text-muted">{L.acceptedHint(acceptedExtensions)}</p>
+          <p className="mt-1 max-w-sm text-xs text-muted">{L.processingNote}</p>
           <input
             ref={inputRef}
             id={inputId}
