@@ -94,6 +94,9 @@ export const appMessages = {
   loading: "Loading...",
   updateAvailable: "A new version is available. Do you want to update now?",
   userFallbackName: "User",
+  /** The signed-in user's menu (spec section 2): Settings and Logout. */
+  settings: "Settings",
+  logout: "Logout",
   getStarted: "Get Started - It's Free",
   signIn: "Sign In",
   /** Top bar and footer shared by the dashboard and the marketing site (not given by the spec; chosen for Tala). */

@@ -2,7 +2,7 @@ import { build, transform } from "esbuild";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { fixedBlogPosts, publicRoutes, serviceWorker, staticPages, theme, PRODUCT_NAME } from "../../contract";
+import { fixedBlogPosts, publicRoutes, serviceWorker, staticPages, storageKeys, theme, PRODUCT_NAME } from "../../contract";
 import { parseFrontMatter } from "./front-matter";
 import { renderPage, type SiteContext } from "./layout";
 import { manifest } from "./manifest";
@@ -156,6 +156,9 @@ async function inlineScript(entry: string): Promise<string> {
       __THEME_DEFAULT__: JSON.stringify(theme.defaultMain),
       __SW_PATH__: JSON.stringify(serviceWorker.path),
       __SW_SCOPE__: JSON.stringify(serviceWorker.scope),
+      __TOKEN_KEY__: JSON.stringify(storageKeys.token),
+      __FIREBASE_TOKEN_KEY__: JSON.stringify(storageKeys.firebaseToken),
+      __LOGIN_PATH__: JSON.stringify(publicRoutes.login),
     },
   });
   // "</script" can never appear in our code, but an inline script must not contain it.

@@ -1,4 +1,4 @@
-import { appMessages, footerLinks, publicRoutes, serviceWorker, theme, PRODUCT_NAME } from "../../contract";
+import { appMessages, appRoutes, footerLinks, publicRoutes, serviceWorker, theme, PRODUCT_NAME } from "../../contract";
 import { esc } from "./html";
 import { icons, logo } from "./icons";
 import { absoluteUrl } from "./sitemap";
@@ -45,15 +45,21 @@ function themeSelect(where: "top" | "foot"): string {
   return `<label class="theme theme-${where}" data-choice="${theme.defaultMain}">${icons.light}${icons.dark}${icons.system}<span class="sr-only">${esc(appMessages.theme)}</span><select class="theme-select">${options}</select></label>`;
 }
 
-/** The top bar of the app, signed out (spec section 2): name, Home, Theme, Sign In, Get Started. */
+/**
+ * The top bar of the app (spec section 2): name, Home, Theme, then Sign In and Get Started, or,
+ * for a reader signed in to the dashboard in this browser, a menu headed by their first name with
+ * Settings and Logout (the page script swaps them once GET /api/auth/me confirms the session).
+ */
 function topBar(isHome: boolean): string {
   return `<header class="topbar" lang="en"><div class="bar">
 <a class="brand" href="${publicRoutes.home}">${logo}<span>${esc(PRODUCT_NAME)}</span></a>
 <nav class="nav" aria-label="Main">
 <a class="home" href="${publicRoutes.home}"${isHome ? ' aria-current="page"' : ""}>${icons.home}<span>${esc(appMessages.home)}</span></a>
 ${themeSelect("top")}
-<a class="btn ghost" href="${publicRoutes.login}">${esc(appMessages.signIn)}</a>
-<a class="btn" href="${publicRoutes.register}">${esc(appMessages.getStarted)}</a>
+<a class="btn ghost signed-out" href="${publicRoutes.login}">${esc(appMessages.signIn)}</a>
+<a class="btn signed-out" href="${publicRoutes.register}">${esc(appMessages.getStarted)}</a>
+<details class="account" hidden><summary class="btn ghost"><span class="account-name">${esc(appMessages.userFallbackName)}</span></summary>
+<div class="account-menu"><a href="${appRoutes.settings}">${esc(appMessages.settings)}</a><button type="button" class="account-logout">${esc(appMessages.logout)}</button></div></details>
 </nav>
 </div></header>`;
 }

@@ -60,6 +60,34 @@ test.describe("marketing pages", () => {
     await expect(page).toHaveURL(/\/register$/);
   });
 
+  test("a reader signed in to the dashboard sees their menu (Settings, Logout) instead of Sign In", async ({ page, request }) => {
+    const email = `marketing-${Date.now()}@example.test`;
+    const res = await request.post("/api/auth/register", { data: { email, password: "marketing password 1", firstName: "Noor", lastName: "", phone: "", birthDate: "" } });
+    expect(res.status()).toBe(201);
+    const { token } = (await res.json()) as { token: string };
+    await page.goto(publicRoutes.blog);
+    await page.evaluate((t) => localStorage.setItem("token", t), token);
+    await page.goto(publicRoutes.blog);
+    const top = page.getByRole("banner");
+    const menu = top.getByText("Noor", { exact: true });
+    await expect(menu).toBeVisible();
+    await expect(top.getByRole("link", { name: appMessages.signIn })).toBeHidden();
+    await expect(top.getByRole("link", { name: appMessages.getStarted })).toBeHidden();
+    await menu.click();
+    await expect(top.getByRole("link", { name: appMessages.settings })).toHaveAttribute("href", "/app/settings");
+    await page.keyboard.press("Escape");
+    await expect(top.getByRole("link", { name: appMessages.settings })).toBeHidden();
+    await menu.click();
+    await top.getByRole("button", { name: appMessages.logout }).click();
+    await expect(page).toHaveURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${token}` } })).status()).toBe(401);
+    // An expired or revoked token keeps the signed-out bar.
+    await page.evaluate((t) => localStorage.setItem("token", t), token);
+    await page.goto(publicRoutes.blog);
+    await expect(page.getByRole("banner").getByRole("link", { name: appMessages.signIn })).toBeVisible();
+  });
+
   test("the blog lists at least six posts, in English and French", async ({ page }) => {
     await page.goto(publicRoutes.blog);
     const cards = page.getByRole("main").getByRole("article");

@@ -10,6 +10,9 @@ declare const __THEME_KEY__: string;
 declare const __THEME_DEFAULT__: Theme;
 declare const __SW_PATH__: string;
 declare const __SW_SCOPE__: string;
+declare const __TOKEN_KEY__: string;
+declare const __FIREBASE_TOKEN_KEY__: string;
+declare const __LOGIN_PATH__: string;
 
 const root = document.documentElement;
 const dark = matchMedia("(prefers-color-scheme: dark)");
@@ -98,6 +101,61 @@ if (demo && note) {
           status === 404 ? "The live demo runs on local installs; create your own assistant to try Tala." : "The demo could not load. Please try again.";
       })
       .finally(() => demo.removeAttribute("disabled"));
+  });
+}
+
+// Signed in to the dashboard in this browser: the top bar shows the user's menu instead of Sign In
+// and Get Started, once the server confirms the session (an expired token keeps the signed-out bar).
+function stored(key: string): string | null {
+  try {
+    return localStorage.getItem(key) || sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+const firebaseToken = stored(__FIREBASE_TOKEN_KEY__);
+const talaToken = stored(__TOKEN_KEY__);
+const authorization = firebaseToken ? `Bearer ${firebaseToken}` : talaToken ? `Token ${talaToken}` : "";
+const account = document.querySelector(".account") as HTMLDetailsElement | null;
+if (authorization && account) {
+  fetch("/api/auth/me", { headers: { authorization } })
+    .then((res) => (res.ok ? (res.json() as Promise<{ user: { firstName: string } }>) : null))
+    .then((body) => {
+      if (!body) return;
+      const name = body.user.firstName.trim();
+      if (name) account.querySelector(".account-name")!.textContent = name;
+      for (const link of document.querySelectorAll(".signed-out")) link.setAttribute("hidden", "");
+      account.hidden = false;
+    })
+    .catch(() => {
+      // Offline or the server is down: the signed-out bar stays.
+    });
+  const close = () => {
+    account.open = false;
+  };
+  document.addEventListener("click", (e) => {
+    if (!account.contains(e.target as Node)) close();
+  });
+  account.addEventListener("keydown", (e) => {
+    if ((e as KeyboardEvent).key === "Escape" && account.open) {
+      close();
+      (account.querySelector("summary") as HTMLElement).focus();
+    }
+  });
+  account.querySelector(".account-logout")!.addEventListener("click", () => {
+    const leave = () => {
+      for (const key of [__TOKEN_KEY__, __FIREBASE_TOKEN_KEY__]) {
+        try {
+          localStorage.removeItem(key);
+          sessionStorage.removeItem(key);
+        } catch {
+          // Blocked storage: nothing was kept there.
+        }
+      }
+      location.href = __LOGIN_PATH__;
+    };
+    // As in the dashboard: the server is told, and its failures are ignored.
+    fetch("/api/auth/logout", { method: "POST", headers: { authorization } }).then(leave, leave);
   });
 }
 
