@@ -128,6 +128,22 @@ test("the phone layout opens the slide-in menu with the same items", async ({ pa
   await expect(menu.getByRole("link")).toContainText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
   await menu.getByRole("link", { name: "Projects" }).click();
   await expect(page).toHaveURL(/\/app\/projects/);
+
+  // Install App: hidden from the phone's top bar, so the menu offers it while the browser does.
+  await expect(page.getByRole("button", { name: appMessages.installApp })).toHaveCount(0);
+  await page.evaluate(() => {
+    const offer = Object.assign(new Event("beforeinstallprompt", { cancelable: true }), {
+      prompt: async () => undefined,
+      userChoice: Promise.resolve({ outcome: "accepted" }),
+    });
+    window.dispatchEvent(offer);
+  });
+  await expect(page.getByRole("banner").getByRole("button", { name: appMessages.installApp })).toBeHidden();
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const install = page.getByRole("dialog", { name: "Menu" }).getByRole("button", { name: appMessages.installApp });
+  await expect(install).toBeVisible();
+  await install.click();
+  await expect(page.getByRole("button", { name: appMessages.installApp })).toHaveCount(0);
 });
 
 test("a user deletes their account from Settings: a wrong password is refused, the right one erases it", async ({ page, request }) => {

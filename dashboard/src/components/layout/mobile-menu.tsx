@@ -1,10 +1,11 @@
 /**
- * The mobile slide-in menu (250 px, same items as the side panel). A Radix Dialog: focus is trapped
+ * The mobile slide-in menu (250 px, same items as the side panel, and Install App when offered). A Radix Dialog: focus is trapped
  * while it is open, Escape and the overlay close it, and focus returns to the 'Open menu' button.
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { layout, PRODUCT_NAME } from "../../../../contract";
+import { InstallButton } from "../../pwa";
 import { CloseIcon, MenuIcon, TalaMark } from "../ui/icons";
 import { NavList } from "./nav-list";
 
@@ -41,6 +42,10 @@ export function MobileMenu() {
           <nav aria-label="Main" className="flex-1 overflow-y-auto p-3">
             <NavList onNavigate={() => setOpen(false)} />
           </nav>
+          {/* The top bar has no room for it on phones (spec sections 1 and 9: offered while the browser allows). */}
+          <div className="border-t border-line p-3 empty:hidden">
+            <InstallButton className="w-full" />
+          </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
