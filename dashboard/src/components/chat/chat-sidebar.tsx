@@ -88,7 +88,7 @@ function ChatRow({
         href={chatHref(chat.id)}
         onClick={onNavigate}
         aria-current={active ? "page" : undefined}
-        className="block rounded-lg py-2 pr-16 pl-3 focus-visible:outline-2 focus-visible:outline-accent"
+        className="block rounded-lg py-2 pr-16 pl-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
       >
         <span className={`block truncate text-sm ${active ? "font-medium text-accent-text" : "text-fg"}`}>{title}</span>
         <span className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-faint">
