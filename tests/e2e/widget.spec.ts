@@ -180,6 +180,20 @@ test("the session limit stops the visitor with a clear message at exactly the co
   await expect(dialog.getByRole("log")).not.toContainText("shipping");
 });
 
+test("a page whose key was regenerated shows no widget and tells the site owner in one console line", async ({ page, request, baseURL }) => {
+  const { id, key } = await createAssistant(request);
+  expect((await request.post(`/api/public-assistants/${id}/regenerate-key`, { headers: auth() })).status()).toBe(200);
+  const lines: string[] = [];
+  page.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
+  const refused = page.waitForResponse((r) => r.url().endsWith("/api/widget/config"));
+  await page.goto(hostPage(baseURL!, key));
+  expect((await refused).status()).toBe(401);
+  await expect.poll(() => lines.filter((l) => l.includes("Tala widget"))).toEqual([`warning: Tala widget: ${widgetMessages.unavailable}`]);
+  await expect(page.locator("tala-widget").getByRole("button")).toHaveCount(0);
+  // The browser's own line for the failed request aside, the widget says nothing else.
+  expect(lines.filter((l) => !l.includes("Tala widget") && !l.includes("401"))).toEqual([]);
+});
+
 test("a page on an origin outside the allowlist gets no widget and no answers", async ({ page, request, baseURL }) => {
   const { key } = await createAssistant(request, { allowedOrigins: ["https://shop.example"] });
   // The server refuses this origin, and does not let its browser read the refusal (no CORS header).

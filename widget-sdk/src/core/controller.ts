@@ -126,6 +126,8 @@ export class Controller {
     const res = await call(this.#host, this.#key, paths.config);
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
+      // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
+      if (!res.ok && res.error && (res.status === 401 || res.status === 403)) console.warn("Tala widget: " + res.error);
       this.#emit("error", { error: (!res.ok && res.error) || this.t.loadFailed, reason: res.ok ? undefined : res.reason });
       return;
     }
