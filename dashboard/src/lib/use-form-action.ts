@@ -43,7 +43,8 @@ export function useFormAction() {
         return true;
       } catch (err) {
         const e = toActionError(err, fallback);
-        setError(e.message);
+        // A message the server gave for one field is shown once, beside that field.
+        setError(Object.values(e.fields).includes(e.message) ? null : e.message);
         setFields(e.fields);
         setSubmitting(false);
         if (opts.form) focusFirstInvalid(opts.form);

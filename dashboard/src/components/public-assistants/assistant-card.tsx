@@ -43,7 +43,8 @@ export function AssistantCard({
           style={{ backgroundColor: assistant.config.customization.primaryColor }}
         />
         <div className="min-w-0 flex-1">
-          <h3 id={headingId} className="truncate text-base font-semibold text-fg" title={assistant.name}>
+          {/* No name (the spec does not require one): said as a placeholder, not passed off as a name. */}
+          <h3 id={headingId} className={`truncate text-base font-semibold ${assistant.name ? "text-fg" : "text-muted italic"}`} title={assistant.name || undefined}>
             {assistant.name || L.untitled}
           </h3>
           <p className={`mt-0.5 line-clamp-2 text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>

@@ -21,7 +21,7 @@ import { Button } from "../ui/button";
 import { Modal } from "../ui/dialog";
 import { TextField } from "../ui/field";
 import { Switch } from "../ui/switch";
-import { TabList, TabPanel, useTabIds } from "../ui/tabs";
+import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
 import {
   formValuesFrom,
   mapFieldErrors,
@@ -145,8 +145,8 @@ export function AssistantFormDialog({
       <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
         <TabList items={tabs} value={tab} onChange={setTab} label={editing ? L.editTitle : L.createTitle} ids={ids} className="w-full" />
 
-        {tab === "basic" && (
-          <TabPanel tabKey="basic" ids={ids} className="space-y-4">
+        <TabPanels>
+          <TabPanel tabKey="basic" ids={ids} inactive={tab !== "basic"} className="space-y-4">
             <TextField label={L.name} name="name" autoComplete="off" placeholder={L.namePlaceholder} maxLength={F.maxNameChars} {...text("name")} />
             <TextAreaField
               label={L.description}
@@ -160,10 +160,8 @@ export function AssistantFormDialog({
               <Switch label={L.active} checked={values.isActive} onChange={(v) => set("isActive", v)} hint={L.activeHint} />
             </div>
           </TabPanel>
-        )}
 
-        {tab === "limits" && (
-          <TabPanel tabKey="limits" ids={ids} className="space-y-6">
+          <TabPanel tabKey="limits" ids={ids} inactive={tab !== "limits"} className="space-y-6">
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField
                 label={L.maxMessagesPerSession}
@@ -234,10 +232,8 @@ export function AssistantFormDialog({
               <Switch label={L.showSources} checked={values.showSources} onChange={(v) => set("showSources", v)} hint={L.showSourcesHint} />
             </div>
           </TabPanel>
-        )}
 
-        {tab === "widget" && (
-          <TabPanel tabKey="widget" ids={ids} className="space-y-5">
+          <TabPanel tabKey="widget" ids={ids} inactive={tab !== "widget"} className="space-y-5">
             <RadioCards
               legend={L.widgetPosition}
               value={values.widgetPosition}
@@ -264,7 +260,7 @@ export function AssistantFormDialog({
               {...text("allowedOrigins")}
             />
           </TabPanel>
-        )}
+        </TabPanels>
       </form>
     </Modal>
   );

@@ -89,8 +89,7 @@ function ConfirmDeleteDialog({ user, onClose }: { user: User; onClose: () => voi
       }
     >
       <form id={formId} noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={text.confirmTitle}>
-        {/* A field's own error is shown once, beside the field. */}
-        <FormAlert message={fields.password ? null : error} />
+        <FormAlert message={error} />
         {user.hasPassword ? (
           <>
             <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />

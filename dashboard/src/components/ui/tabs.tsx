@@ -81,10 +81,40 @@ export function TabList<K extends string>({
   );
 }
 
-export function TabPanel({ tabKey, ids, children, className = "" }: { tabKey: string; ids: ReturnType<typeof useTabIds>; children: ReactNode; className?: string }) {
+/**
+ * A tab's panel. `inactive` keeps a panel mounted but invisible and inert: panels stacked in one
+ * grid cell (see TabPanels) give their container the tallest one's height, so a dialog does not
+ * jump when the tab changes.
+ */
+export function TabPanel({
+  tabKey,
+  ids,
+  children,
+  className = "",
+  inactive = false,
+}: {
+  tabKey: string;
+  ids: ReturnType<typeof useTabIds>;
+  children: ReactNode;
+  className?: string;
+  inactive?: boolean;
+}) {
   return (
-    <div role="tabpanel" id={ids.panel(tabKey)} aria-labelledby={ids.tab(tabKey)} tabIndex={0} className={`focus:outline-none focus-visible:outline-2 focus-visible:outline-accent ${className}`}>
+    <div
+      role="tabpanel"
+      id={ids.panel(tabKey)}
+      aria-labelledby={ids.tab(tabKey)}
+      tabIndex={inactive ? -1 : 0}
+      inert={inactive}
+      aria-hidden={inactive || undefined}
+      className={`focus:outline-none focus-visible:outline-2 focus-visible:outline-accent ${inactive ? "invisible" : ""} ${className}`}
+    >
       {children}
     </div>
   );
+}
+
+/** Stacks TabPanels in one grid cell: the container is as tall as the tallest panel. */
+export function TabPanels({ children }: { children: ReactNode }) {
+  return <div className="grid [&>*]:[grid-area:1/1]">{children}</div>;
 }

@@ -1,4 +1,7 @@
-/** Renders the one current toast in a polite live region (always mounted so it is announced). */
+/**
+ * Renders the one current toast in a polite live region (always mounted so it is announced), at the
+ * top of the screen: at the bottom it covered the Save button of dialogs, whose footers stay there.
+ */
 import { useToastState, type ToastVariant } from "../../stores/toast";
 import { AlertIcon, CheckIcon, CloseIcon } from "./icons";
 
@@ -16,7 +19,7 @@ export function Toaster() {
       role="status"
       aria-live="polite"
       aria-atomic="true"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex justify-center p-4 sm:justify-end sm:p-6"
+      className="pointer-events-none fixed inset-x-0 top-0 z-[100] flex justify-center p-3 sm:justify-end sm:p-4"
     >
       {current && (
         <div
