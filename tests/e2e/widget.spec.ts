@@ -284,6 +284,18 @@ test("Arabic renders right to left, and the panel is keyboard operable", async (
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => !!document.querySelector("tala-widget")!.shadowRoot!.activeElement?.closest("[role=dialog]"))).toBe(true);
   }
+  // The focus ring on the coloured header is drawn in the header's text colour, never lost in it.
+  const newConversation = dialog.getByRole("button", { name: ar.newConversation });
+  await newConversation.focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  await expect(newConversation).toBeFocused();
+  const ring = await newConversation.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return { outline: style.outlineColor, text: getComputedStyle(el.closest(".h")!).color, width: style.outlineWidth };
+  });
+  expect(ring.width).toBe("2px");
+  expect(ring.outline).toBe(ring.text);
   // Escape closes it and gives focus back to the launcher.
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
