@@ -19,7 +19,7 @@ export const DEFAULT_SITE_URL = "http://127.0.0.1:8787";
 export interface BuildOptions {
   /** Repository root: content is read from marketing/, pages are written to dist/public. */
   root: string;
-  /** Absolute origin for canonical and Open Graph URLs; SITE_URL, default http://127.0.0.1:8787. */
+  /** Absolute origin for canonical and Open Graph URLs (PUBLIC_URL: scripts/public-url.mjs), default http://127.0.0.1:8787. */
   siteUrl?: string | undefined;
   outDir?: string;
 }
