@@ -372,6 +372,22 @@ test.describe("with a model", () => {
     expect(askedModel("Which model? [[tokens:3]]")?.body.model).toBe("mock-large");
   });
 
+  test("what is typed while a new chat's first message leaves stays in the composer", async ({ page }) => {
+    // Frames from the server arrive 400 ms late (a slow network), so the typing below happens
+    // before the chat's creation reaches the page, which then moves to the chat's address.
+    await page.routeWebSocket(/\/parties\/chat\//, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((frame) => setTimeout(() => ws.send(frame), 400));
+      ws.onMessage((frame) => server.send(frame));
+    });
+    await signIn(page, tala.baseURL, token);
+    await send(page, "Plan a day in Rabat [[tokens:3]]");
+    await composer(page).pressSequentially("and the next day in Sale", { delay: 10 });
+    await expect(page).toHaveURL(/[?&]chat=/);
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(composer(page)).toHaveValue("and the next day in Sale");
+  });
+
   test("a guest sees the messages left count down to the quota, then the way to an account", async ({ browser }) => {
     test.setTimeout(180_000);
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });

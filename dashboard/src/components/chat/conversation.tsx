@@ -90,6 +90,7 @@ function ProjectChip({ project, onRemove }: { project: Project; onRemove?: () =>
 
 export function Conversation({
   convKey,
+  composerKey = convKey,
   conversation,
   isGuest,
   draftProject,
@@ -97,6 +98,11 @@ export function Conversation({
   onNewChat,
 }: {
   convKey: string;
+  /**
+   * Remounting the composer clears it: a new chat keeps its draft's key once the server names it,
+   * so what was typed while the first message left is not lost.
+   */
+  composerKey?: string;
   conversation: ConversationState | undefined;
   isGuest: boolean;
   draftProject: Project | undefined;
@@ -168,7 +174,7 @@ export function Conversation({
         <GuestQuotaReached />
       ) : (
         <Composer
-          key={convKey}
+          key={composerKey}
           busy={busy}
           connected={connection.state === "open"}
           onSend={onSend}

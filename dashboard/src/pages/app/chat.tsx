@@ -151,6 +151,7 @@ export default function ChatPage() {
           </div>
           <Conversation
             convKey={convKey}
+            composerKey={resolved && convKey === resolved ? draftKey : convKey}
             conversation={conversation}
             isGuest={isGuest}
             draftProject={!conversation?.chat ? project : undefined}
