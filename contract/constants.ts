@@ -54,6 +54,8 @@ export const storageKeys = {
   returnTo: "tala:returnTo",
   /** Session flag: the user dismissed the "verify your email" banner. */
   verifyBannerDismissed: "tala:verifyBannerDismissed",
+  /** Prefix of the composer's unsent text per chat (`tala:draft:<chatId>`, `…:new` for a new chat). */
+  draftPrefix: "tala:draft:",
 } as const;
 
 export const chatHistory = {

@@ -69,6 +69,25 @@ test("signing out in one browser closes the same session's socket in another, wh
   await other.close();
 });
 
+test("a session ended elsewhere takes this tab to sign in, keeps the unsent text, and comes back to it", async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
+  const { token, email } = await registerAccount(baseURL!);
+  await openChat(page, baseURL!, token);
+  const composer = page.getByRole("textbox", { name: chatUi.composerLabel });
+  await composer.fill("Where is the train station from the old town");
+
+  // Signed out from somewhere else (the API call another device's logout makes).
+  expect((await fetch(`${baseURL}/api/auth/logout`, { method: "POST", headers: { authorization: `Token ${token}` } })).status).toBe(200);
+  await expect(page.getByText(realtimeMessages.authenticationFailed)).toBeVisible({ timeout: 5000 });
+  await expect(page).toHaveURL(/\/login\?returnTo=%2Fapp%2Fnew-chat/);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/app\/new-chat/);
+  await expect(page.getByRole("textbox", { name: chatUi.composerLabel })).toHaveValue("Where is the train station from the old town");
+});
+
 test("a password change signs the other browser out, and this one keeps chatting on its new token", async ({ page, browser, baseURL }) => {
   test.setTimeout(90_000);
   const { token, email } = await registerAccount(baseURL!);

@@ -166,6 +166,18 @@ describe("api client: request shape", () => {
     expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Token abc");
   });
 
+  it("reports a 401 to the stored credential once, not one to a call's own credential or to no credential", async () => {
+    const refused = () => json(401, { error: "Please sign in to continue.", code: "UNAUTHORIZED" });
+    const calls: number[] = [];
+    const make = (auth: string | null) =>
+      createApiClient({ fetch: vi.fn(async () => refused()), authorization: () => auth, sleep: async () => undefined, onUnauthorized: () => calls.push(1) });
+    await make("Token abc").get("/auth/me").catch(() => undefined);
+    expect(calls).toHaveLength(1);
+    await make("Token abc").delete("/auth/me", { authorization: "Bearer fresh" }).catch(() => undefined);
+    await make(null).post("/auth/login", {}).catch(() => undefined);
+    expect(calls).toHaveLength(1);
+  });
+
   it("uses a call's own Authorization instead of the stored credential's (a fresh Google ID token)", async () => {
     const { c, calls } = client([json(200, { ok: true })], () => "Token abc");
     await c.delete("/auth/me", { body: {}, authorization: "Bearer fresh", schema: ok });

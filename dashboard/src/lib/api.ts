@@ -91,6 +91,11 @@ export function authorizationHeader(read: (key: string) => string | null = readL
 
 export interface ApiClientOptions {
   fetch?: typeof fetch;
+  /**
+   * Called when a request sent with the stored credential is answered 401: that session ended
+   * (revoked, expired). The caller still gets the error and shows its own message.
+   */
+  onUnauthorized?: () => void;
   sleep?: (ms: number) => Promise<void>;
   /** Returns the Authorization header value, or null for none. */
   authorization?: () => string | null;
@@ -202,6 +207,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       let res: Response | undefined;
       try {
         res = await attempt(method, url, opts.body, opts.signal, opts.authorization);
+        // The stored credential was refused (not a one-off credential of this call): say so once.
+        if (res.status === 401 && !opts.authorization && authorization()) options.onUnauthorized?.();
       } catch (err) {
         // Only a network error or a timeout lands here as an ApiError; both are retried.
         if (!(err instanceof ApiError)) throw err;
@@ -242,4 +249,11 @@ async function parseBody<T>(res: Response, schema: z.ZodType<T> | undefined): Pr
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 /** The dashboard's shared client. */
-export const apiClient: ApiClient = createApiClient();
+let unauthorizedHandler: (() => void) | null = null;
+
+/** Who hears that the stored session ended (the auth store, which signs this browser out). */
+export function onSessionRefused(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export const apiClient: ApiClient = createApiClient({ onUnauthorized: () => unauthorizedHandler?.() });

@@ -69,6 +69,21 @@ export function clearTokens(): void {
   }
 }
 
+/** The composer's unsent text for a chat (`"new"` for a new chat), kept in this tab's session storage. */
+export const draftStorageKey = (chatKey: string) => `${storageKeys.draftPrefix}${chatKey}`;
+
+/** Forgets every unsent draft of this tab (signing out: the next user must not see them). */
+export function clearDrafts(): void {
+  const session = storageArea("session");
+  if (!session) return;
+  try {
+    const keys = Array.from({ length: session.length }, (_, i) => session.key(i)).filter((k): k is string => !!k?.startsWith(storageKeys.draftPrefix));
+    for (const key of keys) session.removeItem(key);
+  } catch {
+    // Storage refused: nothing was kept.
+  }
+}
+
 const GUEST_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /**

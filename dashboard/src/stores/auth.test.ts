@@ -178,12 +178,15 @@ describe("auth store: guest", () => {
 describe("auth store: logout", () => {
   it("signs out of the provider, calls the server, clears tokens and goes to /login", async () => {
     stores.local.setItem(storageKeys.token, "t");
+    stores.session.setItem(`${storageKeys.draftPrefix}new`, "half a question");
     const { store, api, navigate, deps } = setup();
     await store.getState().init();
     await store.getState().logout();
     expect(deps.google.signOut).toHaveBeenCalled();
     expect(api.logout).toHaveBeenCalled();
     expect(stores.local.getItem(storageKeys.token)).toBeNull();
+    // The next person at this browser does not find the unsent text.
+    expect(stores.session.getItem(`${storageKeys.draftPrefix}new`)).toBeNull();
     expect(store.getState()).toMatchObject({ status: "anonymous", isAuthenticated: false, user: null });
     expect(navigate).toHaveBeenCalledWith("/login");
   });
@@ -241,6 +244,28 @@ describe("auth store: token refresh", () => {
     store.getState().replaceToken("new");
     expect(stores.session.getItem(storageKeys.token)).toBe("new");
     expect(stores.local.getItem(storageKeys.token)).toBeNull();
+  });
+});
+
+describe("auth store: a session refused mid-way", () => {
+  it("sessionEnded forgets the credential and becomes anonymous (the guard then goes to sign in); drafts stay", async () => {
+    stores.local.setItem(storageKeys.token, "t");
+    stores.session.setItem(`${storageKeys.draftPrefix}c1`, "half a question");
+    const { store, api, navigate } = setup();
+    await store.getState().init();
+    store.getState().sessionEnded();
+    expect(stores.local.getItem(storageKeys.token)).toBeNull();
+    expect(store.getState()).toMatchObject({ status: "anonymous", user: null });
+    expect(api.logout).not.toHaveBeenCalled();
+    expect(navigate).not.toHaveBeenCalled();
+    expect(stores.session.getItem(`${storageKeys.draftPrefix}c1`)).toBe("half a question");
+  });
+
+  it("sessionEnded does nothing unless signed in (a stale token found at start is handled by init)", () => {
+    stores.session.setItem("guestSessionId", "guest-1-abcdefghijklmnop");
+    const { store } = setup();
+    store.getState().sessionEnded();
+    expect(store.getState().status).toBe("loading");
   });
 });
 

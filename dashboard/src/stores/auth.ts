@@ -21,8 +21,9 @@ import {
   type User,
 } from "../../../contract";
 import { accountApi, type AccountApi } from "../lib/account";
-import { ActionError, ApiError, errorMessage, toActionError } from "../lib/api";
+import { ActionError, ApiError, errorMessage, onSessionRefused, toActionError } from "../lib/api";
 import {
+  clearDrafts,
   clearGuestSessionId,
   clearTokens,
   newGuestSessionId,
@@ -70,6 +71,11 @@ export interface AuthState {
   logout: () => Promise<void>;
   /** A fresh Google sign-in for a sensitive action: its ID token, or null when a newer popup superseded it. */
   reauthenticateWithGoogle: () => Promise<string | null>;
+  /**
+   * The server refused the stored credential mid-session (a 401, a revoked socket): forget it
+   * here; the access guard then sends the user to sign in, remembering where they were.
+   */
+  sessionEnded: () => void;
   /** The account was deleted (DELETE /auth/me): forget it here, without telling the server again. */
   forgetDeletedAccount: () => Promise<void>;
   /** Replaces the signed-in user (after a profile, e-mail or verification change). */
@@ -263,6 +269,7 @@ export function createAuthStore(deps: AuthDeps) {
           clearTimeout(timer);
         }
         clearTokens();
+        clearDrafts();
         set({ ...anonymous(), firebaseUser: null });
         deps.navigate(publicRoutes.login);
       },
@@ -280,10 +287,19 @@ export function createAuthStore(deps: AuthDeps) {
         }
       },
 
+      sessionEnded: () => {
+        if (get().status !== "authenticated") return;
+        generation++;
+        clearTokens();
+        void deps.google.signOut().catch(() => undefined);
+        set({ ...anonymous(), firebaseUser: null });
+      },
+
       forgetDeletedAccount: async () => {
         generation++;
         await deps.google.signOut().catch(() => undefined);
         clearTokens();
+        clearDrafts();
         set({ ...anonymous(), firebaseUser: null });
         deps.navigate(publicRoutes.login);
       },
@@ -324,6 +340,8 @@ export const authStore: AuthStore = createAuthStore({
   navigate: (path) => navigate(path),
   google: { signIn: signInWithGooglePopup, signOut: signOutOfGoogle },
 });
+// A 401 to the stored credential anywhere in the dashboard ends the session here.
+onSessionRefused(() => authStore.getState().sessionEnded());
 
 export function useAuth<T>(selector: (s: AuthState) => T): T {
   return useStore(authStore, selector);

@@ -68,6 +68,9 @@ function onStatus(status: ConnectionStatus) {
   setState({ connection: status });
   const shown = statusToast(status);
   if (shown) toast({ title: shown.title, description: shown.description, variant: shown.variant, durationMs: shown.durationMs });
+  // The server refused or revoked this user's credential: after the toast, the session ends here
+  // too, and the access guard takes the user to sign in, back to this page after (the draft is kept).
+  if (status.state === "failed" && status.reason === "auth" && getState().identity?.startsWith("user:")) authStore.getState().sessionEnded();
   if (status.state === "open" && status.reconnected && getState().identity?.startsWith("user:")) {
     // Titles or new chats may have changed while the socket was down.
     void loadList({ quiet: true });

@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptedExtensions, ASSISTANT_NAME, chatUi } from "../../../../contract";
 import { authorizationHeader } from "../../lib/api";
+import { draftStorageKey, readItem, removeItem, writeItem } from "../../lib/storage";
 import { authStore } from "../../stores/auth";
 import { toast } from "../../stores/toast";
 import { ArrowUpIcon, CloseIcon, FileIcon, PaperclipIcon, StopIcon } from "../ui/icons";
@@ -44,10 +45,25 @@ export interface ComposerProps {
   /** Below the field: connection state, messages left. */
   footer?: ReactNode;
   autoFocus?: boolean;
+  /**
+   * Where the unsent text is kept in this tab (the chat's id, "new" for a new chat): it survives a
+   * reload and a detour through sign-in after the session ended.
+   */
+  draftKey?: string;
 }
 
-export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false }: ComposerProps) {
-  const [text, setText] = useState("");
+export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false, draftKey }: ComposerProps) {
+  const [text, setText] = useState(() => (draftKey ? (readItem("session", draftStorageKey(draftKey)) ?? "") : ""));
+  const savedUnder = useRef<string | undefined>(draftKey);
+
+  // Keep the unsent text; a new chat's draft moves to the chat's id once the server names it.
+  useEffect(() => {
+    if (savedUnder.current && savedUnder.current !== draftKey) removeItem("session", draftStorageKey(savedUnder.current));
+    savedUnder.current = draftKey;
+    if (!draftKey) return;
+    if (text) writeItem("session", draftStorageKey(draftKey), text);
+    else removeItem("session", draftStorageKey(draftKey));
+  }, [text, draftKey]);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   /** Files whose text is being read (in the browser or by the server), shown as "Reading…" chips. */
   const [pending, setPending] = useState<{ id: number; name: string }[]>([]);

@@ -175,6 +175,7 @@ export function Conversation({
       ) : (
         <Composer
           key={composerKey}
+          draftKey={chatId ?? "new"}
           busy={busy}
           connected={connection.state === "open"}
           onSend={onSend}
