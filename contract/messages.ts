@@ -97,6 +97,9 @@ export const appMessages = {
   /** The signed-in user's menu (spec section 2): Settings and Logout. */
   settings: "Settings",
   logout: "Logout",
+  /** A guest's navigation: the items that need an account say so, and lead to registration. */
+  needsAccount: "Sign up",
+  needsAccountHint: "Needs a free account",
   getStarted: "Get Started - It's Free",
   signIn: "Sign In",
   /** Top bar and footer shared by the dashboard and the marketing site (not given by the spec; chosen for Tala). */

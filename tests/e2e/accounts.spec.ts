@@ -110,6 +110,22 @@ test("/app redirects to /app/new-chat and a guest can start without an account",
   expect(guestId).toMatch(/^guest-\d+-[a-z0-9]+$/);
   await page.goto("/app");
   await expect(page).toHaveURL(/\/app\/new-chat/);
+
+  // The pages that need an account say so, and lead to registration, remembering where to go.
+  const nav = page.getByRole("navigation", { name: "Main" }).first();
+  const projects = nav.getByRole("link", { name: /Projects/ });
+  await expect(projects).toContainText(appMessages.needsAccount);
+  await expect(projects).toHaveAccessibleDescription(`${appMessages.needsAccountHint}.`);
+  await expect(nav.getByRole("link", { name: /History/ })).not.toContainText(appMessages.needsAccount);
+  await projects.click();
+  await expect(page).toHaveURL(/\/register$/);
+  expect(await page.evaluate(() => sessionStorage.getItem("tala:returnTo"))).toBe("/app/projects");
+
+  // On a phone the guest has the menu too.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/app/new-chat");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: /History/ })).toBeVisible();
 });
 
 test("the phone layout opens the slide-in menu with the same items", async ({ page, request }) => {

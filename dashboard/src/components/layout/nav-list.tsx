@@ -1,7 +1,14 @@
-/** The navigation items (spec order: New Chat, History, Projects, Public Assistants, Settings). */
+/**
+ * The navigation items (spec order: New Chat, History, Projects, Public Assistants, Settings).
+ * A guest sees every item; those that need an account say so and lead to registration (the page
+ * is remembered, so the new account lands on it), instead of silently sending the guest to sign in.
+ */
+import { useId } from "react";
 import { Link, useLocation } from "wouter";
-import { navItems } from "../../../../contract";
-import { BotIcon, ChatPlusIcon, FolderIcon, HistoryIcon, SettingsIcon } from "../ui/icons";
+import { appMessages, appRoutes, navItems, publicRoutes } from "../../../../contract";
+import { rememberReturnTo } from "../../lib/return-to";
+import { useAuth } from "../../stores/auth";
+import { BotIcon, ChatPlusIcon, FolderIcon, HistoryIcon, LockIcon, SettingsIcon } from "../ui/icons";
 
 const icons: Record<(typeof navItems)[number]["path"], typeof ChatPlusIcon> = {
   "/app/new-chat": ChatPlusIcon,
@@ -11,6 +18,9 @@ const icons: Record<(typeof navItems)[number]["path"], typeof ChatPlusIcon> = {
   "/app/settings": SettingsIcon,
 };
 
+/** The pages a guest cannot use (RequireAccount). */
+const accountOnly = new Set<string>([appRoutes.projects, appRoutes.publicAssistants, appRoutes.settings]);
+
 /** True when `path` is the current route or one of its children (a project under Projects). */
 export function isActivePath(location: string, path: string): boolean {
   return location === path || location.startsWith(`${path}/`);
@@ -18,27 +28,48 @@ export function isActivePath(location: string, path: string): boolean {
 
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
+  const isGuest = useAuth((s) => s.status === "guest");
+  const hintId = useId();
   return (
-    <ul className="flex flex-col gap-0.5">
-      {navItems.map((item) => {
-        const active = isActivePath(location, item.path);
-        const Icon = icons[item.path];
-        return (
-          <li key={item.path}>
-            <Link
-              href={item.path}
-              onClick={onNavigate}
-              aria-current={active ? "page" : undefined}
-              className={`flex h-9 items-center gap-3 rounded-lg px-3 text-sm transition-colors ${
-                active ? "bg-accent-soft font-medium text-accent-text" : "text-muted hover:bg-subtle hover:text-fg"
-              }`}
-            >
-              <Icon size={17} />
-              {item.label}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="flex flex-col gap-0.5">
+        {navItems.map((item) => {
+          const active = isActivePath(location, item.path);
+          const Icon = icons[item.path];
+          const locked = isGuest && accountOnly.has(item.path);
+          return (
+            <li key={item.path}>
+              <Link
+                href={locked ? publicRoutes.register : item.path}
+                onClick={() => {
+                  if (locked) rememberReturnTo(item.path);
+                  onNavigate?.();
+                }}
+                aria-current={active ? "page" : undefined}
+                aria-describedby={locked ? hintId : undefined}
+                className={`flex h-9 items-center gap-3 rounded-lg px-3 text-sm whitespace-nowrap transition-colors ${
+                  active ? "bg-accent-soft font-medium text-accent-text" : "text-muted hover:bg-subtle hover:text-fg"
+                }`}
+              >
+                <Icon size={17} />
+                {item.label}
+                {locked && (
+                  <span className="ml-auto shrink-0 text-faint">
+                    <LockIcon size={13} />
+                    <span className="sr-only">{appMessages.needsAccount}</span>
+                  </span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      {isGuest && (
+        <p id={hintId} className="flex items-center gap-1.5 px-3 pt-3 text-xs text-muted">
+          <LockIcon size={12} />
+          {appMessages.needsAccountHint}.
+        </p>
+      )}
+    </>
   );
 }

@@ -14,10 +14,12 @@ import { UserMenu } from "./user-menu";
 
 export function TopBar() {
   const signedIn = useAuth((s) => s.isAuthenticated);
+  const isGuest = useAuth((s) => s.isGuest);
   return (
     <header className="sticky top-0 z-30 h-14 border-b border-line bg-canvas/90 backdrop-blur supports-[backdrop-filter]:bg-canvas/75">
       <div className="flex h-full items-center gap-2 px-3 sm:px-6">
-        {signedIn && <MobileMenu />}
+        {/* Guests chat too: on phones the menu is their way to the chat list and to an account. */}
+        {(signedIn || isGuest) && <MobileMenu />}
         <Link href={appRoutes.newChat} className="flex items-center gap-2 rounded-lg px-1 text-[15px] font-semibold tracking-tight text-fg">
           <TalaMark size={26} />
           {/* Phones signed out need the room for Sign In and Get Started; the name stays for screen readers. */}
