@@ -107,6 +107,8 @@ export const appMessages = {
   theme: "Theme",
   themeNames: { light: "Light", dark: "Dark", system: "System" },
   installApp: "Install App",
+  /** The home page's way into a guest chat (chosen for Tala). */
+  tryAsGuest: "Try it now — no sign-up",
   storeBadge: { caption: "Available as a", title: "Web App" },
   credit: "Tala is open source and runs on Cloudflare Workers.",
   /** The dashboard's own notices (not given by the spec; chosen for Tala). */

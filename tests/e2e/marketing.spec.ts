@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appMessages, fixedBlogPosts, footerLinks, publicRoutes, serviceWorker, widgetStrings } from "../../contract";
+import { appMessages, chatUi, fixedBlogPosts, footerLinks, publicRoutes, serviceWorker, widgetStrings } from "../../contract";
 import { test, expect } from "./fixtures";
 import type { APIRequestContext, Page } from "@playwright/test";
 
@@ -58,6 +58,16 @@ test.describe("marketing pages", () => {
     await expect(page.getByRole("heading", { name: /For site owners/ })).toBeVisible();
     await page.getByRole("main").getByRole("link", { name: appMessages.getStarted }).first().click();
     await expect(page).toHaveURL(/\/register$/);
+  });
+
+  test("the home page shows the product and starts a guest chat with no sign-up", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.locator(".shot")).toBeVisible();
+    await expect(page.locator(".shot")).toHaveAttribute("aria-hidden", "true");
+    await page.getByRole("link", { name: appMessages.tryAsGuest }).click();
+    await expect(page).toHaveURL(/\/app\/new-chat$/);
+    await expect(page.getByRole("textbox", { name: chatUi.composerLabel })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem("guestSessionId"))).toMatch(/^guest-\d+-[a-z0-9]+$/);
   });
 
   test("a reader signed in to the dashboard sees their menu (Settings, Logout) instead of Sign In", async ({ page, request }) => {

@@ -20,11 +20,23 @@ function RedirectToLogin() {
   return <LoadingScreen />;
 }
 
+/** `/app/new-chat?guest=1` (the home page's "Try it now"): a visitor with no session starts one as a guest. */
+function StartGuest() {
+  const startGuest = useAuth((s) => s.startGuest);
+  const [location, navigate] = useLocation();
+  useEffect(() => {
+    startGuest();
+    navigate(location, { replace: true });
+  }, [startGuest, navigate, location]);
+  return <LoadingScreen />;
+}
+
 /** The /app area: signed-in users and guests (guests may chat). */
 export function RequireSession({ children }: { children: ReactNode }) {
   const status = useAuth((s) => s.status);
+  const search = useSearch();
   if (status === "loading") return <LoadingScreen />;
-  if (status === "anonymous") return <RedirectToLogin />;
+  if (status === "anonymous") return new URLSearchParams(search).get("guest") === "1" ? <StartGuest /> : <RedirectToLogin />;
   return <>{children}</>;
 }
 

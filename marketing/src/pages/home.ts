@@ -1,6 +1,8 @@
 import {
   acceptedExtensions,
   appMessages,
+  appRoutes,
+  ASSISTANT_NAME,
   publicAssistantLimits,
   publicRoutes,
   upload,
@@ -15,6 +17,27 @@ import { postCard } from "./blog";
 const card = (icon: string, title: string, text: string) =>
   `<li class="card"><span class="icon">${icon}</span><h3>${esc(title)}</h3><p>${text}</p></li>`;
 
+/**
+ * What the product looks like, drawn in HTML and CSS (no image to download, follows the theme):
+ * a chat with a reply being written, and a site with its assistant's widget open. Decorative to
+ * screen readers, which get the same in the text around it.
+ */
+function productShot(): string {
+  return `<div class="shot" aria-hidden="true">
+<div class="shot-app"><div class="shot-bar"><i></i><i></i><i></i><span>Tala</span></div>
+<div class="shot-chat">
+<p class="shot-q">Plan a day in Fes for a first visit, with lunch near the medina.</p>
+<p class="shot-a"><b>${esc(ASSISTANT_NAME)}</b>Start early at Bab Bou Jeloud, walk down Talaa Kebira to the Al-Attarine madrasa, then the tanneries before noon. For lunch, a terrace near the Nejjarine square…<span class="shot-caret"></span></p>
+<p class="shot-input">Ask anything</p>
+</div></div>
+<div class="shot-site"><div class="shot-page"><span></span><span></span><span></span><span></span></div>
+<div class="shot-widget"><div class="shot-wh">Riad Assistant</div>
+<p class="shot-wq">Do you have parking?</p>
+<p class="shot-wa">Yes: free parking 200 m away, at Bab Ftouh. <em>Source: guest-guide.pdf</em></p></div>
+<span class="shot-launcher"></span></div>
+</div>`;
+}
+
 /** The home page's main content: what Tala does for chat users and for site owners, then a call to register. */
 export function homeMain(latest: readonly BlogPost[]): string {
   const mb = upload.maxFileBytes / 1024 / 1024;
@@ -26,8 +49,10 @@ export function homeMain(latest: readonly BlogPost[]): string {
 <p class="lead">Tala is a fast AI chat assistant with history and projects. Site owners can also turn their own documents into a <strong>Public Assistant</strong> and embed it on their website with one snippet.</p>
 <div class="actions">
 <a class="btn lg" href="${publicRoutes.register}">${esc(appMessages.getStarted)}</a>
-<a class="btn lg secondary" href="#site-owners">See how Public Assistants work</a>
+<a class="btn lg secondary" href="${appRoutes.newChat}?guest=1">${esc(appMessages.tryAsGuest)}</a>
 </div>
+<p class="hero-more"><a href="#site-owners">See how Public Assistants work</a></p>
+${productShot()}
 </div></section>
 
 <section class="section" aria-labelledby="chat-users"><div class="wrap">
@@ -63,7 +88,7 @@ ${card(icons.download, "Install it like an app", "Add Tala to your home screen o
 <section class="section" aria-labelledby="try-it"><div class="wrap">
 <h2 id="try-it">Try it live</h2>
 <p class="intro">Chat with <strong>Tala Guide</strong>, a Public Assistant that answers from one short document about Tala. Ask what Tala does, how to embed it, which languages it speaks or how it treats your data. The widget loads only when you ask for it.</p>
-<div class="actions"><button type="button" class="btn lg" id="demo-start">Try the live demo</button></div>
+<div class="actions start"><button type="button" class="btn lg" id="demo-start">Try the live demo</button></div>
 <p id="demo-note" role="status" aria-live="polite"></p>
 </div></section>
 
