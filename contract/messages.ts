@@ -484,6 +484,9 @@ export const publicAssistantUi = {
     attachments: "Attachments",
     nonText: (type: string) => `[${type} content]`,
     noMessages: "This session has no messages.",
+    /** A source chip's button: shows or hides the passage the answer drew on. */
+    showPassage: (name: string) => `Passage from ${name}`,
+    noPassage: "The passage was not kept for this answer.",
   },
   confirm: {
     cancel: "Cancel",

@@ -147,7 +147,7 @@ export function ChatHistoryDialog({ open, assistant, onOpenChange }: { open: boo
           </nav>
         )}
       </div>
-      {selected && <SessionDetailDialog session={selected} onClose={() => setSelected(null)} />}
+      {selected && <SessionDetailDialog session={selected} primaryColor={assistant.config.customization.primaryColor} onClose={() => setSelected(null)} />}
     </Modal>
   );
 }

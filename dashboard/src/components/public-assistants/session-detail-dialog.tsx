@@ -3,7 +3,9 @@
  * HH:mm, the sources an answer drew on), the start time and the total message count. Text is shown
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
-import { chatHistory, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { useState } from "react";
+import { chatHistory, publicAssistantDefaults, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
 import { FileIcon } from "../ui/icons";
@@ -12,7 +14,40 @@ const L = publicAssistantUi.session;
 /** The spec's session id display: its first 8 characters. */
 export const shortSessionId = (id: string) => id.slice(0, chatHistory.sessionIdDisplayLength);
 
-function MessageBubble({ message }: { message: VisitorMessage }) {
+type Source = NonNullable<VisitorMessage["sources"]>[number];
+
+/** A source as a chip; a click shows the passage the answer drew on, below the chips. */
+function SourceChips({ sources }: { sources: Source[] }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const shown = open === null ? null : sources[open];
+  return (
+    <div className="mt-1.5 max-w-[85%] text-xs text-muted">
+      <span className="font-medium">{L.sources}: </span>
+      {sources.map((s, i) => (
+        <button
+          key={`${s.fileId}-${i}`}
+          type="button"
+          aria-expanded={open === i}
+          aria-label={L.showPassage(s.name)}
+          onClick={() => setOpen(open === i ? null : i)}
+          className={`mr-1 mb-1 inline-flex max-w-full items-center gap-1 rounded-full border px-2 py-0.5 text-fg focus-visible:outline-2 focus-visible:outline-accent ${
+            open === i ? "border-accent bg-accent-soft" : "border-line bg-surface hover:bg-subtle"
+          }`}
+        >
+          <FileIcon size={11} className="shrink-0 text-faint" />
+          <span className="truncate">{s.name}</span>
+        </button>
+      ))}
+      {shown && (
+        <blockquote className="mt-1 rounded-lg border-l-2 border-accent bg-subtle px-3 py-2 whitespace-pre-wrap text-fg">
+          {shown.excerpt || L.noPassage}
+        </blockquote>
+      )}
+    </div>
+  );
+}
+
+function MessageBubble({ message, color }: { message: VisitorMessage; color: { background: string; color: string } }) {
   const fromVisitor = message.role === "user";
   const text = message.content.type === "text" ? message.content.data : L.nonText(message.content.type);
   return (
@@ -23,8 +58,9 @@ function MessageBubble({ message }: { message: VisitorMessage }) {
       </div>
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm break-words whitespace-pre-wrap ${
-          fromVisitor ? "rounded-tr-sm bg-accent text-white" : "rounded-tl-sm border border-line bg-subtle text-fg"
+          fromVisitor ? "rounded-tr-sm" : "rounded-tl-sm border border-line bg-subtle text-fg"
         }`}
+        style={fromVisitor ? color : undefined}
       >
         {text}
         {message.files.length > 0 && (
@@ -38,22 +74,15 @@ function MessageBubble({ message }: { message: VisitorMessage }) {
           </ul>
         )}
       </div>
-      {message.sources && message.sources.length > 0 && (
-        <div className="mt-1.5 max-w-[85%] text-xs text-muted">
-          <span className="font-medium">{L.sources}: </span>
-          {message.sources.map((s, i) => (
-            <span key={`${s.fileId}-${i}`} title={s.excerpt} className="mr-1 inline-flex items-center gap-1 rounded-md bg-subtle px-1.5 py-0.5 text-fg">
-              <FileIcon size={11} className="shrink-0 text-faint" />
-              {s.name}
-            </span>
-          ))}
-        </div>
-      )}
+      {message.sources && message.sources.length > 0 && <SourceChips sources={message.sources} />}
     </li>
   );
 }
 
-export function SessionDetailDialog({ session, onClose }: { session: VisitorSession; onClose: () => void }) {
+/** The visitor's bubbles in the assistant's own colour, as the widget shows them. */
+export function SessionDetailDialog({ session, primaryColor, onClose }: { session: VisitorSession; primaryColor?: string; onClose: () => void }) {
+  const background = safeColor(primaryColor, publicAssistantDefaults.config.customization.primaryColor);
+  const color = { background, color: readableTextColor(background) };
   return (
     <Modal
       open
@@ -76,7 +105,7 @@ export function SessionDetailDialog({ session, onClose }: { session: VisitorSess
       ) : (
         <ol className="space-y-4">
           {session.messages.map((m, i) => (
-            <MessageBubble key={`${m.timestamp}-${i}`} message={m} />
+            <MessageBubble key={`${m.timestamp}-${i}`} message={m} color={color} />
           ))}
         </ol>
       )}
