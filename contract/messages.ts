@@ -286,6 +286,8 @@ export const chatMessages = {
  */
 export const publicAssistantServerMessages = {
   knowledgeIndexUnavailable: "The knowledge index could not be reached, so nothing was deleted. Please try again in a minute.",
+  /** The assistant's own Durable Object did not answer before an owner's change: nothing was changed. */
+  assistantUnreachable: "The assistant could not be reached, so nothing was changed. Please try again in a minute.",
   maxMessagesRange: (min: number, max: number) => `Max messages per session must be a whole number from ${min} to ${max}.`,
   dailyLimitRange: (min: number, max: number) => `Daily limit must be a whole number from ${min} to ${max}.`,
   invalidColor: "Primary color must be a hex color like #2962FF.",

@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { auth, authResponse, deleteAccountResponse, serverMessages } from "../../contract";
+import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { seedChat } from "./chat-helpers";
 import { call, errorOf, expectError, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
 import { createSecretKey } from "./secret-keys-helpers";
@@ -16,12 +17,15 @@ async function populatedAccount() {
   expect(project.status).toBe(201);
   const chatId = await seedChat(me.user.id, { title: "Hello", messages: ["hi", "hello"] });
   const { sessionId } = await startSession(key);
-  await env.DB.prepare("INSERT INTO visitor_messages (id, session_id, role, content, created_at) VALUES (?1, ?2, 'user', 'hello', ?3)")
-    .bind(crypto.randomUUID(), sessionId, Date.now())
-    .run();
+  // Visitor messages live in the assistant's own object (AssistantHub SQLite).
+  await runInDurableObject(getAssistantHub(env, assistant._id), (_instance, state) => {
+    state.storage.sql.exec("INSERT INTO visitor_messages (id, session_id, role, content, created_at) VALUES (?, ?, 'user', 'hello', ?)", crypto.randomUUID(), sessionId, Date.now());
+  });
   await createSecretKey(token, assistant._id);
   return { token, userId: me.user.id, email: me.user.email, assistantId: assistant._id, chatId, sessionId };
 }
+
+const hubOf = (assistantId: string) => getAssistantHub(env, assistantId).footprint();
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...binds).first<{ n: number }>())!.n;
@@ -35,10 +39,13 @@ async function dataOf(account: Awaited<ReturnType<typeof populatedAccount>>) {
     chats: await count("chats WHERE user_id = ?1", account.userId),
     messages: await count("messages WHERE chat_id = ?1", account.chatId),
     assistants: await count("public_assistants WHERE user_id = ?1", account.userId),
-    files: await count("knowledge_files WHERE assistant_id = ?1", account.assistantId),
-    chunks: await count("knowledge_chunks WHERE file_id IN (SELECT id FROM knowledge_files WHERE assistant_id = ?1)", account.assistantId),
-    sessions: await count("visitor_sessions WHERE assistant_id = ?1", account.assistantId),
-    visitorMessages: await count("visitor_messages WHERE session_id = ?1", account.sessionId),
+    files: (await count("knowledge_files WHERE assistant_id = ?1", account.assistantId)) + (await hubOf(account.assistantId)).files,
+    chunks:
+      (await count("knowledge_chunks WHERE file_id IN (SELECT id FROM knowledge_files WHERE assistant_id = ?1)", account.assistantId)) +
+      (await hubOf(account.assistantId)).chunks,
+    // D1 (legacy rows) and the assistant's own object, where sessions and messages live now.
+    sessions: (await count("visitor_sessions WHERE assistant_id = ?1", account.assistantId)) + (await hubOf(account.assistantId)).sessions,
+    visitorMessages: (await count("visitor_messages WHERE session_id = ?1", account.sessionId)) + (await hubOf(account.assistantId)).messages,
     secretKeys: await count("assistant_secret_keys WHERE assistant_id = ?1", account.assistantId),
     objects: (await env.FILES.list({ prefix: `assistants/${account.assistantId}/` })).objects.length,
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyResponse, widgetConfigResponse } from "../../contract";
 import { DEMO_ASSISTANT_ID, DEMO_FILE } from "../../worker/services/dev/demo-assistant";
 import { call, callWithEnv, errorOf, json } from "./helpers";
+import { hubRows } from "./public-assistants-helpers";
 import { widgetCall } from "./widget-helpers";
 
 const count = async (sql: string, ...params: string[]) => (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())?.n;
@@ -20,8 +21,9 @@ describe("GET /api/dev/demo-assistant", () => {
     expect(again.apiKey).toBe(apiKey);
     expect(await count("SELECT COUNT(*) AS n FROM users WHERE email = ?1", "demo@tala.local")).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM public_assistants WHERE name = ?1", "Tala Guide")).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM knowledge_files WHERE assistant_id = ?1 AND status = 'ready'", DEMO_ASSISTANT_ID)).toBe(1);
-    const chunks = await count("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?1", DEMO_FILE.id);
+    // The knowledge lives in the assistant's own object.
+    expect(Number((await hubRows(DEMO_ASSISTANT_ID, "SELECT COUNT(*) AS n FROM knowledge_files WHERE status = 'ready'"))[0]?.n)).toBe(1);
+    const chunks = Number((await hubRows(DEMO_ASSISTANT_ID, "SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?", DEMO_FILE.id))[0]?.n);
     expect(chunks).toBeGreaterThan(0);
 
     const res = await widgetCall("/api/widget/config", { key: apiKey, origin: "http://127.0.0.1:8787" });

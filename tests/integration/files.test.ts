@@ -19,6 +19,9 @@ import {
   assistantFootprint,
   createAssistant,
   ftsMatches,
+  hubCountAll,
+  hubFirst,
+  hubRows,
   seedVisitorSession,
   uploadFiles,
   uploadForm,
@@ -40,7 +43,9 @@ async function setup() {
 const search = async (token: string, assistantId: string, q: string) =>
   json(await call(`/api/public-assistants/${assistantId}/search?q=${encodeURIComponent(q)}`, { token }), knowledgeSearchResponse);
 
-const fileRow = (fileId: string) => env.DB.prepare("SELECT * FROM knowledge_files WHERE id = ?1").bind(fileId).first<Record<string, unknown>>();
+/** A file's record, in its assistant's own object (where knowledge lives). */
+const fileRow = (fileId: string) => hubFirst("SELECT * FROM knowledge_files WHERE id = ?", fileId);
+const chunkCount = async (fileId: string) => ({ n: await hubCountAll("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?", fileId) });
 
 describe("POST /api/public-assistants/:id/files", () => {
   it("stores, ingests and indexes txt, pdf and docx files before answering", async () => {
@@ -94,7 +99,7 @@ describe("POST /api/public-assistants/:id/files", () => {
     // The failed file left nothing: no row, no object, no chunk.
     expect(await fileRow(body.files[0]!._id)).toBeNull();
     expect(await assistantFootprint(assistantId)).toMatchObject({ files: 1, objects: 1 });
-    const chunks = await env.DB.prepare("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?1").bind(body.files[0]!._id).first<{ n: number }>();
+    const chunks = await chunkCount(body.files[0]!._id);
     expect(chunks?.n).toBe(0);
   });
 
@@ -215,7 +220,7 @@ describe("DELETE /api/public-assistants/:id/files/:fileId", () => {
     expect(deleted.status).toBe(204);
     expect(await env.FILES.head(key)).toBeNull();
     expect(await fileRow(warranty!._id)).toBeNull();
-    const chunks = await env.DB.prepare("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?1").bind(warranty!._id).first<{ n: number }>();
+    const chunks = await chunkCount(warranty!._id);
     expect(chunks?.n).toBe(0);
     expect((await search(token, assistantId, "zephyrine")).results).toEqual([]);
     // The other file is untouched.
@@ -235,7 +240,7 @@ describe("DELETE /api/public-assistants/:id", () => {
     ]);
     await uploadFiles(token, keep._id, [{ name: "stays.txt", bytes: "Permanence is the word that stays.", type: "text/plain" }]);
     // Embed the doomed assistant's chunks, so vectors exist to be removed.
-    await env.DB.prepare("UPDATE knowledge_chunks SET embedding = ?1 WHERE assistant_id = ?2").bind(new Uint8Array(16).buffer, assistantId).run();
+    await hubRows(assistantId, "UPDATE knowledge_chunks SET embedding = ?", new Uint8Array(16).buffer);
     await seedVisitorSession(assistantId, { messages: [{ role: "user", text: "hi" }, { role: "assistant", text: "hello" }] });
     await seedVisitorSession(assistantId, { messages: [{ role: "user", text: "again" }] });
     await seedVisitorSession(keep._id, { messages: [{ role: "user", text: "kept" }] });
@@ -300,7 +305,7 @@ describe("embeddings through the tala-ingest queue", () => {
     const body = await json(await uploadFiles(token, assistantId, [warrantyTxt]), knowledgeUploadResponse);
     const fileId = body.files[0]!._id;
     const embedded = () =>
-      env.DB.prepare("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?1 AND embedding IS NOT NULL").bind(fileId).first<{ n: number }>();
+      hubCountAll("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ? AND embedding IS NOT NULL", fileId).then((n) => ({ n }));
     expect((await embedded())?.n).toBe(0);
 
     const batch = createMessageBatch<unknown>("tala-ingest", [

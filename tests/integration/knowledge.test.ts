@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { knowledgeMessages } from "../../contract";
+import { hubKnowledgeIndex } from "../../worker/assistant/hub-knowledge-index";
+import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import {
-  D1VectorStore,
   HashingEmbeddings,
+  IndexVectorStore,
   deleteFileKnowledge,
   embedFileChunks,
   extractFile,
@@ -16,8 +18,13 @@ import { extractDocxStreaming } from "../../worker/knowledge/extract/docx-stream
 import { extractXlsxStreaming } from "../../worker/knowledge/extract/xlsx-stream";
 import { readZipDirectory } from "../../worker/knowledge/zip";
 import { makeCorruptDocx, makeDoc, makeDocx, makePdf, makeWorkbook, utf8 } from "../fixtures/knowledge-files";
+import { hubCountAll, hubFirst, hubRows } from "./public-assistants-helpers";
 
-// The knowledge engine inside workerd, against miniflare's D1 (with the FTS5 migration) and R2.
+// The knowledge engine inside workerd: each assistant's index (file records, chunks, FTS5) in its
+// own Durable Object (AssistantHub SQLite), files in miniflare's R2.
+
+/** The assistant's knowledge index (its own object). */
+const idx = (assistantId: string) => hubKnowledgeIndex(env, assistantId);
 
 const now = Date.now();
 
@@ -41,20 +48,18 @@ async function createAssistant() {
 async function createFile(assistantId: string, name: string, size: number) {
   const fileId = crypto.randomUUID();
   const r2Key = `knowledge/${assistantId}/${fileId}`;
-  await env.DB.prepare(
-    `INSERT INTO knowledge_files (id, assistant_id, name, size, mime_type, r2_key, uploaded_at) VALUES (?1, ?2, ?3, ?4, 'application/octet-stream', ?5, ?6)`,
-  )
-    .bind(fileId, assistantId, name, size, r2Key, now)
-    .run();
+  await getAssistantHub(env, assistantId).addKnowledgeFile({
+    assistantId,
+    file: { id: fileId, name, size, mimeType: "application/octet-stream", r2Key, uploadedAt: now },
+  });
   return { fileId, r2Key };
 }
 
-const fileRow = (fileId: string) =>
-  env.DB.prepare("SELECT status, error, chunk_count AS chunkCount FROM knowledge_files WHERE id = ?1")
-    .bind(fileId)
-    .first<{ status: string; error: string | null; chunkCount: number }>();
-const chunkCount = async (fileId: string) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?1").bind(fileId).first<{ n: number }>())!.n;
+const fileRow = async (fileId: string) => {
+  const row = await hubFirst("SELECT status, error, chunk_count AS chunkCount FROM knowledge_files WHERE id = ?", fileId);
+  return row as { status: string; error: string | null; chunkCount: number } | null;
+};
+const chunkCount = (fileId: string) => hubCountAll("SELECT COUNT(*) AS n FROM knowledge_chunks WHERE file_id = ?", fileId);
 
 describe("extraction inside workerd", () => {
   it("reads pdf, docx, xlsx, xls and doc", async () => {
@@ -88,11 +93,11 @@ describe("streaming readers inside workerd (counted pako inflate)", () => {
   });
 });
 
-describe("ingest and search in D1 with FTS5", () => {
+describe("ingest and search in the assistant's own object with FTS5", () => {
   let assistantId: string;
   let otherAssistantId: string;
   const embedder = new HashingEmbeddings(256);
-  const vectors = new D1VectorStore(env.DB);
+  const vectors = new IndexVectorStore(idx);
 
   beforeAll(async () => {
     assistantId = await createAssistant();
@@ -108,40 +113,40 @@ describe("ingest and search in D1 with FTS5", () => {
     ];
     const bytes = await makeDocx(paragraphs);
     const { fileId } = await createFile(assistantId, "policies.docx", bytes.length);
-    const result = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "policies.docx", bytes, embedder, vectors });
+    const result = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "policies.docx", bytes, embedder, vectors });
     expect(result).toMatchObject({ ok: true, kind: "docx", chunkCount: 2, embedded: true, truncated: false });
     expect(await fileRow(fileId)).toEqual({ status: "ready", error: null, chunkCount: 2 });
 
-    const lexical = await lexicalSearch(env.DB, assistantId, "How do I get a refund for my shoes?", 5);
+    const lexical = await lexicalSearch(idx(assistantId), "How do I get a refund for my shoes?", 5);
     expect(lexical[0]).toMatchObject({ fileId, fileName: "policies.docx", heading: "Returns", lexicalRank: 1 });
     expect(lexical[0]!.content).toContain("full refund");
 
-    const hybrid = await hybridSearch({ db: env.DB, assistantId, query: "refunds for shoes", embedder, vectors, k: 3 });
+    const hybrid = await hybridSearch({ index: idx(assistantId), assistantId, query: "refunds for shoes", embedder, vectors, k: 3 });
     expect(hybrid.mode).toBe("hybrid");
     expect(hybrid.hits[0]).toMatchObject({ fileId, heading: "Returns", lexicalRank: 1, vectorRank: 1 });
 
     // A passage only the vector side finds: a "semantic" fake maps "delivery" to shipping words,
     // while no chunk contains the word (the lexical list is empty).
     const semantic = { model: "synonyms", dimensions: 256, embed: (texts: string[]) => embedder.embed(texts.map((t) => t.replace(/delivery/gi, "orders ship warehouse"))) };
-    expect(await lexicalSearch(env.DB, assistantId, "delivery", 5)).toEqual([]);
-    const vectorOnly = await hybridSearch({ db: env.DB, assistantId, query: "delivery", embedder: semantic, vectors, k: 1 });
+    expect(await lexicalSearch(idx(assistantId), "delivery", 5)).toEqual([]);
+    const vectorOnly = await hybridSearch({ index: idx(assistantId), assistantId, query: "delivery", embedder: semantic, vectors, k: 1 });
     expect(vectorOnly.hits).toHaveLength(1);
     expect(vectorOnly.hits[0]).toMatchObject({ fileId, fileName: "policies.docx", heading: "Shipping", vectorRank: 1 });
     expect(vectorOnly.hits[0]!.lexicalRank).toBeUndefined();
 
     // Another assistant sees none of it.
-    expect(await lexicalSearch(env.DB, otherAssistantId, "refund shoes", 5)).toEqual([]);
-    expect((await hybridSearch({ db: env.DB, assistantId: otherAssistantId, query: "refund", embedder, vectors })).hits).toEqual([]);
+    expect(await lexicalSearch(idx(otherAssistantId), "refund shoes", 5)).toEqual([]);
+    expect((await hybridSearch({ index: idx(otherAssistantId), assistantId: otherAssistantId, query: "refund", embedder, vectors })).hits).toEqual([]);
   });
 
   it("reads the bytes from R2 when none are passed, and embeds later on demand", async () => {
     const bytes = makePdf([["Our support line is open Monday to Friday, 9 to 17."]]);
     const { fileId, r2Key } = await createFile(assistantId, "support.pdf", bytes.length);
     await env.FILES.put(r2Key, bytes);
-    const result = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "support.pdf" });
+    const result = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "support.pdf" });
     expect(result).toMatchObject({ ok: true, kind: "pdf", chunkCount: 1, embedded: false });
-    expect(await embedFileChunks({ db: env.DB, assistantId, fileId, embedder, vectors })).toBe(1);
-    const { hits } = await hybridSearch({ db: env.DB, assistantId, query: "When is support open?", embedder, vectors });
+    expect(await embedFileChunks({ index: idx(assistantId), assistantId, fileId, embedder, vectors })).toBe(1);
+    const { hits } = await hybridSearch({ index: idx(assistantId), assistantId, query: "When is support open?", embedder, vectors });
     expect(hits[0]).toMatchObject({ fileId, fileName: "support.pdf" });
   });
 
@@ -150,11 +155,11 @@ describe("ingest and search in D1 with FTS5", () => {
     rows[2500] = ["SKU-2500", "Aurora desk lamp", 7];
     const bytes = makeWorkbook({ Inventory: rows });
     const { fileId } = await createFile(assistantId, "inventory.xlsx", bytes.length);
-    const result = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "inventory.xlsx", bytes });
+    const result = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "inventory.xlsx", bytes });
     expect(result.ok).toBe(true);
     const count = await chunkCount(fileId);
     expect(count).toBeGreaterThan(50);
-    const hits = await lexicalSearch(env.DB, assistantId, "aurora lamp", 3);
+    const hits = await lexicalSearch(idx(assistantId), "aurora lamp", 3);
     expect(hits[0]!.content).toContain("Product: Aurora desk lamp; Stock: 7");
     expect(hits[0]!.heading).toBe("Inventory");
   });
@@ -162,7 +167,7 @@ describe("ingest and search in D1 with FTS5", () => {
   it("marks a corrupt file failed with its reason and leaves no chunk", async () => {
     const bytes = await makeCorruptDocx();
     const { fileId } = await createFile(assistantId, "notes.docx", bytes.length);
-    const result = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "notes.docx", bytes, embedder, vectors });
+    const result = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "notes.docx", bytes, embedder, vectors });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.reason).toBe("damaged");
     expect(await fileRow(fileId)).toEqual({ status: "failed", error: knowledgeMessages.damaged("notes.docx"), chunkCount: 0 });
@@ -172,12 +177,12 @@ describe("ingest and search in D1 with FTS5", () => {
   it("refuses a file whose content does not match its extension, and a missing R2 object", async () => {
     const zip = await makeDocx([{ text: "x" }]);
     const { fileId } = await createFile(assistantId, "report.pdf", zip.length);
-    const refused = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "report.pdf", bytes: zip });
+    const refused = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "report.pdf", bytes: zip });
     expect(refused.ok).toBe(false);
     expect((await fileRow(fileId))!.error).toBe("report.pdf is not a valid PDF file.");
 
     const missing = await createFile(assistantId, "gone.txt", 10);
-    const result = await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId: missing.fileId, name: "gone.txt" });
+    const result = await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId: missing.fileId, name: "gone.txt" });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.reason).toBe("missing");
   });
@@ -185,29 +190,29 @@ describe("ingest and search in D1 with FTS5", () => {
   it("re-ingesting replaces the chunks; deleting removes chunks, FTS entries and vectors", async () => {
     const { fileId } = await createFile(assistantId, "faq.md", 100);
     const first = utf8("# FAQ\n\nThe zeppelin tour starts at noon.\n");
-    await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "faq.md", bytes: first, embedder, vectors });
+    await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "faq.md", bytes: first, embedder, vectors });
     const second = utf8("# FAQ\n\nThe zeppelin tour starts at three.\n");
-    await ingestFile({ db: env.DB, files: env.FILES, assistantId, fileId, name: "faq.md", bytes: second, embedder, vectors });
-    const hits = await lexicalSearch(env.DB, assistantId, "zeppelin", 5);
+    await ingestFile({ index: idx(assistantId), files: env.FILES, assistantId, fileId, name: "faq.md", bytes: second, embedder, vectors });
+    const hits = await lexicalSearch(idx(assistantId), "zeppelin", 5);
     expect(hits.map((h) => h.content)).toEqual(["The zeppelin tour starts at three."]);
 
-    expect(await deleteFileKnowledge({ db: env.DB, assistantId, fileId, vectors })).toEqual({ chunks: 1 });
-    expect(await lexicalSearch(env.DB, assistantId, "zeppelin", 5)).toEqual([]);
+    expect(await deleteFileKnowledge({ index: idx(assistantId), assistantId, fileId, vectors })).toEqual({ chunks: 1 });
+    expect(await lexicalSearch(idx(assistantId), "zeppelin", 5)).toEqual([]);
     expect(await chunkCount(fileId)).toBe(0);
-    const { results } = await env.DB.prepare("SELECT rowid FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH 'zeppelin'").all();
+    const results = await hubRows(assistantId, "SELECT rowid FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH 'zeppelin'");
     expect(results).toEqual([]);
   });
 
   it("never fails on hostile or odd queries against real FTS5", async () => {
     for (const query of ['"', "*", "AND (", "NEAR(", "title:x", "😀", "ما هي سياسة الاسترجاع؟", "", "   ", "a".repeat(5000)]) {
-      await expect(lexicalSearch(env.DB, assistantId, query, 3)).resolves.toBeInstanceOf(Array);
-      await expect(hybridSearch({ db: env.DB, assistantId, query, embedder, vectors })).resolves.toHaveProperty("hits");
+      await expect(lexicalSearch(idx(assistantId), query, 3)).resolves.toBeInstanceOf(Array);
+      await expect(hybridSearch({ index: idx(assistantId), assistantId, query, embedder, vectors })).resolves.toHaveProperty("hits");
     }
   });
 
   it("falls back to lexical search when the embedder fails", async () => {
     const broken = { model: "broken", dimensions: 3, embed: () => Promise.reject(new Error("endpoint down")) };
-    const result = await hybridSearch({ db: env.DB, assistantId, query: "refund", embedder: broken, vectors });
+    const result = await hybridSearch({ index: idx(assistantId), assistantId, query: "refund", embedder: broken, vectors });
     expect(result).toMatchObject({ mode: "lexical", vectorError: "endpoint down" });
     expect(result.hits.length).toBeGreaterThan(0);
   });

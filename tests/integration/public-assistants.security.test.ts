@@ -9,6 +9,7 @@ import {
   createAssistant,
   everyRoute,
   routeInit,
+  hubFirst,
   seedVisitorSession,
   testServiceContext,
   uploadFiles,
@@ -72,7 +73,8 @@ describe("another owner", () => {
     const own = await createAssistant(intruder.token);
     await expectError(await call(`/api/public-assistants/${own._id}/files/${fileId}/download`, { token: intruder.token }), 404, serverMessages.notFound);
     await expectError(await call(`/api/public-assistants/${own._id}/files/${fileId}`, { token: intruder.token, method: "DELETE" }), 404, serverMessages.notFound);
-    expect((await env.DB.prepare("SELECT id FROM knowledge_files WHERE id = ?1").bind(fileId).first()) !== null).toBe(true);
+    // Still there, in its own assistant's object.
+    expect((await hubFirst("SELECT id FROM knowledge_files WHERE id = ?", fileId)) !== null).toBe(true);
   });
 
   it("does not find the other owner's passages through their own assistant's search", async () => {

@@ -210,12 +210,24 @@ export async function openWidgetSocket(sessionId: string, key: string, init: { o
   return new WidgetSocket(res.webSocket);
 }
 
-/** Rows of a session straight from D1. */
+/**
+ * Rows of a session straight from storage: the assistant's own object (AssistantHub SQLite)
+ * that holds it, found among every assistant's objects (sessions no longer live in D1).
+ */
 export async function sessionRows(sessionId: string) {
-  const { env } = await import("cloudflare:test");
-  const session = await env.DB.prepare("SELECT * FROM visitor_sessions WHERE id = ?1").bind(sessionId).first<Record<string, unknown>>();
-  const { results } = await env.DB.prepare("SELECT role, content, sources, created_at FROM visitor_messages WHERE session_id = ?1 ORDER BY created_at, id")
-    .bind(sessionId)
-    .all<{ role: string; content: string; sources: string; created_at: number }>();
-  return { session, messages: results };
+  const { env, runInDurableObject } = await import("cloudflare:test");
+  const { getAssistantHub } = await import("../../worker/widget/get-assistant-hub");
+  const { results: assistants } = await env.DB.prepare("SELECT id FROM public_assistants").all<{ id: string }>();
+  for (const { id } of assistants) {
+    const found = await runInDurableObject(getAssistantHub(env, id), (_instance, state) => {
+      const { sql } = state.storage;
+      if (!sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'visitor_sessions'").toArray().length) return null;
+      const [session] = sql.exec("SELECT * FROM visitor_sessions WHERE id = ?", sessionId).toArray();
+      if (!session) return null;
+      const messages = sql.exec("SELECT role, content, sources, created_at FROM visitor_messages WHERE session_id = ? ORDER BY created_at, id", sessionId).toArray();
+      return { session: session as Record<string, unknown>, messages: messages as unknown as { role: string; content: string; sources: string; created_at: number }[] };
+    });
+    if (found) return found;
+  }
+  return { session: null as Record<string, unknown> | null, messages: [] as { role: string; content: string; sources: string; created_at: number }[] };
 }

@@ -174,6 +174,10 @@ export const assistantSecretKeys = sqliteTable(
   (t) => [uniqueIndex("assistant_secret_keys_hash_unique").on(t.keyHash), index("assistant_secret_keys_assistant_idx").on(t.assistantId, t.revokedAt)],
 );
 
+/**
+ * Legacy: read once by the move into each assistant's own Durable Object (AssistantHub,
+ * worker/assistant/legacy-import.ts), never written. Kept so data of the version before the move carries over.
+ */
 export const knowledgeFiles = sqliteTable(
   "knowledge_files",
   {
@@ -195,7 +199,10 @@ export const knowledgeFiles = sqliteTable(
   (t) => [index("knowledge_files_assistant_idx").on(t.assistantId)],
 );
 
-/** A passage of a knowledge file; `id` is the rowid the FTS5 table `knowledge_chunks_fts` indexes. */
+/**
+ * Legacy (see knowledge_files): a passage of a knowledge file; `id` is the rowid the FTS5 table
+ * `knowledge_chunks_fts` indexes. The move keeps these ids (Vectorize names vectors by them).
+ */
 export const knowledgeChunks = sqliteTable(
   "knowledge_chunks",
   {
@@ -215,6 +222,10 @@ export const knowledgeChunks = sqliteTable(
   (t) => [index("knowledge_chunks_file_idx").on(t.fileId), index("knowledge_chunks_assistant_idx").on(t.assistantId)],
 );
 
+/**
+ * Legacy: read once by the move into each assistant's own Durable Object (AssistantHub,
+ * worker/assistant/legacy-import.ts), never written. Kept so data of the version before the move carries over.
+ */
 export const visitorSessions = sqliteTable(
   "visitor_sessions",
   {
@@ -233,6 +244,7 @@ export const visitorSessions = sqliteTable(
   (t) => [index("visitor_sessions_assistant_idx").on(t.assistantId, t.lastMessageAt)],
 );
 
+/** Legacy: read once by the move into the assistant's own Durable Object, never written (see visitor_sessions). */
 export const visitorMessages = sqliteTable(
   "visitor_messages",
   {

@@ -1,4 +1,3 @@
-import { drizzle } from "drizzle-orm/d1";
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
 import {
   parseWidgetClientFrame,
@@ -8,16 +7,13 @@ import {
   type WidgetServerFrame,
   type WidgetSocketClose,
 } from "../../contract";
-import * as schema from "../db/schema";
+import type { AccessDenied } from "../assistant/assistant-copy";
 import type { Env } from "../env";
-import type { ServiceContext } from "../services/context";
-import { admitVisitorMessage } from "../services/widget/admit-visitor-message";
-import { findAssistantByKeyHash, originAllowed } from "../services/widget/authorize-widget-call";
-import { findVisitorSession } from "../services/widget/visitor-session-rows";
-import { peekVisitorRemaining, remainingFrame } from "../services/widget/widget-limits";
+import { originAllowed } from "../services/widget/authorize-widget-call";
+import { remainingFrame } from "../services/widget/widget-limits";
 import { getAssistantHub } from "../widget/get-assistant-hub";
 import { readWidgetIdentity, type WidgetIdentity } from "../widget/room-identity";
-import { runVisitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
+import { runVisitorTurn, turnMessage, type VisitorMessageInput } from "../widget/visitor-turn";
 
 type WidgetConnection = Connection<WidgetIdentity>;
 
@@ -25,22 +21,20 @@ type WidgetConnection = Connection<WidgetIdentity>;
  * The realtime room of one widget visitor session (named by its id), on partyserver, hibernating.
  * The worker authenticates every socket before it reaches the room (routes/widget/socket.ts);
  * every tab of the visitor is a connection and sees every frame. The room holds no data of its
- * own: messages live in D1, counters in RateLimiter objects. Each `send-message` re-reads the
- * assistant by the key's hash, so a regenerated key, a deactivated assistant or an origin taken
- * off the allowlist stops an open socket at its next message. Sooner than that, the room is
- * registered with the assistant's AssistantHub while it has a socket open, and the hub's
- * revocation closes its sockets at once (closeAll). A handler awaits its whole answer, so the
- * room stays alive while the model writes, whoever is still connected.
+ * own: the session, its messages and counters live in the assistant's own object (AssistantHub).
+ * A `send-message` is one hub call before the model (`beginTurn`: the key's hash, active flag
+ * and origin checked against the hub's copy of the assistant, the session, the limits, the
+ * history, the message saved) and one after (`finishTurn`); no D1 read. A regenerated key, a
+ * deactivated assistant or an origin taken off the allowlist is refused at the next message (the
+ * copy is refreshed by every owner write), and sooner than that the hub's revocation closes the
+ * room's sockets at once (closeAll). The model streams here, so a handler awaits its whole
+ * answer and the room stays alive while the model writes, whoever is still connected.
  */
 export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   static override options = { hibernate: true };
 
   /** Answers being written now; `stop` aborts them (their text so far is kept). */
   private readonly answering = new Set<AbortController>();
-
-  private get ctxForServices(): ServiceContext {
-    return { env: this.env, db: drizzle(this.env.DB, { schema }) };
-  }
 
   override async onConnect(connection: WidgetConnection, ctx: ConnectionContext) {
     const identity = readWidgetIdentity(ctx.request, this.name);
@@ -53,21 +47,11 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     // Registered before the assistant is read again: a revocation that commits after this read
     // finds the room in the hub; one that committed before it is seen by the read.
     if (!(await this.registerWithHub(connection, identity))) return;
-    const services = this.ctxForServices;
-    const [assistant, session] = await Promise.all([
-      findAssistantByKeyHash(services, identity.keyHash),
-      findVisitorSession(services, { assistantId: identity.assistantId, sessionId: identity.sessionId }),
-    ]);
-    if (!assistant || assistant.id !== identity.assistantId || !assistant.isActive) return refuse(connection, widgetSocketClose.unavailable);
-    if (!originAllowed(assistant, identity.origin, "required")) return refuse(connection, widgetSocketClose.originNotAllowed);
-    if (!session) return;
-    const remaining = await peekVisitorRemaining(this.env, {
-      session: { sessionId: session.id, startedAt: session.startedAt },
-      assistantId: assistant.id,
-      maxMessagesPerSession: assistant.config.maxMessagesPerSession,
-      dailyLimit: assistant.config.dailyLimit,
-    });
-    send(connection, { event: "remaining-messages", data: remainingFrame(remaining, assistant.config) });
+    const hub = getAssistantHub(this.env, identity.assistantId);
+    const state = await hub.socketOpened({ assistantId: identity.assistantId, keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId });
+    if (state.denied) return refuse(connection, closeFor(state.denied));
+    if (!state.remaining) return;
+    send(connection, { event: "remaining-messages", data: remainingFrame(state.remaining, state.limits) });
   }
 
   override async onMessage(connection: WidgetConnection, message: WSMessage) {
@@ -145,33 +129,48 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   private async onSendMessage(connection: WidgetConnection, identity: WidgetIdentity, message: VisitorMessageInput) {
     const { clientMessageId } = message;
     const chatId = identity.sessionId;
-    const services = this.ctxForServices;
-    const assistant = await findAssistantByKeyHash(services, identity.keyHash);
-    if (!assistant || assistant.id !== identity.assistantId || !assistant.isActive) return refuse(connection, widgetSocketClose.unavailable, clientMessageId);
-    if (!originAllowed(assistant, identity.origin, "required")) return refuse(connection, widgetSocketClose.originNotAllowed, clientMessageId);
-    const session = await findVisitorSession(services, { assistantId: assistant.id, sessionId: identity.sessionId });
-    if (!session) {
+    const { assistantId, sessionId } = identity;
+    const hub = getAssistantHub(this.env, assistantId);
+    let begun;
+    try {
+      begun = await hub.beginTurn({ assistantId, keyHash: identity.keyHash, origin: identity.origin, sessionId, ip: identity.ip, message: turnMessage(message) });
+    } catch (error) {
+      // The assistant's object (or D1 behind it) did not answer: the widget shows a failed reply.
+      console.error(JSON.stringify({ event: "widget-begin-turn-failed", sessionId, error: String(error) }));
+      send(connection, { event: "message-error", data: { error: widgetMessages.replyFailed, reason: "reply-failed", chatId, clientMessageId } });
+      return;
+    }
+    if (begun.outcome === "denied") return refuse(connection, closeFor(begun.denied), clientMessageId);
+    if (begun.outcome === "no-session") {
       send(connection, { event: "message-error", data: { error: widgetMessages.sessionNotFound, reason: "session-not-found", chatId, clientMessageId } });
       return;
     }
-    const admission = await admitVisitorMessage({ ctx: services, input: { assistant, session, ip: identity.ip, fileCount: message.files.length } });
-    if (!admission.ok) {
-      send(connection, { event: "message-error", data: { error: admission.error, reason: admission.reason, chatId, clientMessageId } });
-      if (admission.remaining) send(connection, { event: "remaining-messages", data: remainingFrame(admission.remaining, assistant.config) });
+    if (begun.outcome === "refused") {
+      const { refusal, limits } = begun;
+      send(connection, { event: "message-error", data: { error: refusal.error, reason: refusal.reason, chatId, clientMessageId } });
+      if (refusal.remaining && limits) send(connection, { event: "remaining-messages", data: remainingFrame(refusal.remaining, limits) });
       return;
     }
     const controller = new AbortController();
     this.answering.add(controller);
     try {
       await runVisitorTurn(
-        { ctx: services, emit: (frame) => this.broadcast(JSON.stringify(frame)), signal: controller.signal },
-        { assistant, session, message, remaining: admission.remaining },
+        {
+          env: this.env,
+          emit: (frame) => this.broadcast(JSON.stringify(frame)),
+          signal: controller.signal,
+          finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
+        },
+        begun,
+        message,
       );
     } finally {
       this.answering.delete(controller);
     }
   }
 }
+
+const closeFor = (denied: AccessDenied): WidgetSocketClose => (denied === "origin-not-allowed" ? widgetSocketClose.originNotAllowed : widgetSocketClose.unavailable);
 
 /** Tells the widget why (a message-error it shows as final), then closes with the contract's code. */
 function refuse(connection: WidgetConnection, reason: WidgetSocketClose, clientMessageId?: string) {

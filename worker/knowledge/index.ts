@@ -24,7 +24,8 @@ export {
   type EmbeddingProvider,
   type WorkersAiBinding,
 } from "./embeddings";
-export { D1VectorStore, MemoryVectorStore, VectorizeStore, type VectorMatch, type VectorRecord, type VectorStore, type VectorizeLike } from "./vectors";
+export { IndexVectorStore, MemoryVectorStore, VectorizeStore, type VectorMatch, type VectorRecord, type VectorStore, type VectorizeLike } from "./vectors";
+export type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeFileStatus, KnowledgeIndex } from "./knowledge-index";
 export {
   deleteAssistantKnowledge,
   deleteFileKnowledge,

@@ -164,4 +164,31 @@ describe("vector stores", () => {
     await store.deleteByFile("a1", "f1", Array.from({ length: 1500 }, (_, i) => i));
     expect(deletes.map((d) => d.length)).toEqual([1000, 500]);
   });
+
+  it("Vectorize store with scoped ids: assistantId:chunkId, legacy bare ids still read and deleted", async () => {
+    const upserts: { id: string }[] = [];
+    const deletes: string[][] = [];
+    const index: VectorizeLike = {
+      upsert: async (v) => upserts.push(...v),
+      query: async () => ({ matches: [{ id: "a1:7", score: 0.9 }, { id: "12", score: 0.5 }, { id: "a1:x", score: 0.1 }] }),
+      deleteByIds: async (ids) => deletes.push(ids),
+    };
+    const store = new VectorizeStore(index, { scopedIds: true });
+    await store.upsert("a1", [{ chunkId: 7, fileId: "f1", vector: Float32Array.from([1]) }]);
+    expect(upserts.map((u) => u.id)).toEqual(["a1:7"]);
+    expect(await store.query("a1", Float32Array.from([1]), 5)).toEqual([
+      { chunkId: 7, score: 0.9 },
+      { chunkId: 12, score: 0.5 },
+    ]);
+    await store.deleteByAssistant("a1", [7, 12]);
+    expect(deletes).toEqual([["a1:7", "7", "a1:12", "12"]]);
+  });
+
+  it("memory store keeps assistants apart when their chunk ids are equal", async () => {
+    const store = new MemoryVectorStore();
+    await store.upsert("a1", [{ chunkId: 1, fileId: "f1", vector: Float32Array.from([1, 0]) }]);
+    await store.upsert("a2", [{ chunkId: 1, fileId: "f2", vector: Float32Array.from([0, 1]) }]);
+    expect(await store.query("a1", Float32Array.from([1, 0]), 5)).toEqual([{ chunkId: 1, score: 1 }]);
+    expect(await store.query("a2", Float32Array.from([0, 1]), 5)).toEqual([{ chunkId: 1, score: 1 }]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { EmbeddingProvider } from "./embeddings";
+import type { KnowledgeIndex } from "./knowledge-index";
 import type { VectorStore } from "./vectors";
 
 /** A retrieved passage with where it came from. */
@@ -27,7 +28,7 @@ const stopWords = new Set(
 );
 
 const MAX_TERMS = 24;
-/** Most passages a hybrid search returns (the id lookup binds one parameter each; D1 allows 100). */
+/** Most passages a hybrid search returns. */
 const MAX_K = 50;
 const MAX_TERM_LENGTH = 64;
 
@@ -60,38 +61,16 @@ export function toFtsQuery(userText: string): string {
     .join(" OR ");
 }
 
-interface ChunkRow {
-  chunkId: number;
-  fileId: string;
-  fileName: string;
-  heading: string;
-  content: string;
-  ordinal: number;
-  score: number;
-}
-
-const selectHit = `c.id AS chunkId, c.file_id AS fileId, f.name AS fileName, c.heading AS heading, c.content AS content, c.ordinal AS ordinal`;
-
 /**
  * The assistant's best passages for `query` by BM25 (headings weigh twice the body), from files
- * that finished processing. Returns [] for a query with no searchable term.
+ * that finished processing, read from the assistant's own index. Returns [] for a query with no
+ * searchable term.
  */
-export async function lexicalSearch(db: D1Database, assistantId: string, query: string, k = 8): Promise<KnowledgeHit[]> {
+export async function lexicalSearch(index: KnowledgeIndex, query: string, k = 8): Promise<KnowledgeHit[]> {
   const match = toFtsQuery(query);
   if (!match) return [];
-  const { results } = await db
-    .prepare(
-      `SELECT ${selectHit}, -bm25(knowledge_chunks_fts, 2.0, 1.0) AS score
-       FROM knowledge_chunks_fts
-       JOIN knowledge_chunks c ON c.id = knowledge_chunks_fts.rowid
-       JOIN knowledge_files f ON f.id = c.file_id
-       WHERE knowledge_chunks_fts MATCH ?1 AND c.assistant_id = ?2 AND f.status = 'ready'
-       ORDER BY bm25(knowledge_chunks_fts, 2.0, 1.0), c.id
-       LIMIT ?3`,
-    )
-    .bind(match, assistantId, Math.max(1, Math.floor(k)))
-    .all<ChunkRow>();
-  return results.map((row, i) => ({ ...row, lexicalRank: i + 1 }));
+  const rows = await index.lexical(match, Math.max(1, Math.floor(k)));
+  return rows.map((row, i) => ({ ...row, lexicalRank: i + 1 }));
 }
 
 /**
@@ -115,7 +94,8 @@ export function reciprocalRankFusion<Id extends string | number>(lists: readonly
 }
 
 export interface HybridSearchInput {
-  db: D1Database;
+  /** The assistant's index (its own Durable Object). */
+  index: KnowledgeIndex;
   assistantId: string;
   query: string;
   embedder?: EmbeddingProvider | null;
@@ -143,7 +123,7 @@ export interface HybridSearchResult {
 export async function hybridSearch(input: HybridSearchInput): Promise<HybridSearchResult> {
   const k = Math.min(Math.max(1, Math.floor(input.k ?? 5)), MAX_K);
   const candidates = Math.max(input.candidates ?? k * 4, 20);
-  const lexical = await lexicalSearch(input.db, input.assistantId, input.query, candidates);
+  const lexical = await lexicalSearch(input.index, input.query, candidates);
   if (!input.embedder || !input.vectors || !input.query.trim()) return { hits: lexical.slice(0, k), mode: "lexical" };
 
   let vectorMatches: { chunkId: number; score: number }[];
@@ -158,7 +138,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
   const fused = reciprocalRankFusion([lexical.map((h) => h.chunkId), vectorMatches.map((m) => m.chunkId)]).slice(0, k);
   const known = new Map(lexical.map((h) => [h.chunkId, h]));
   const missing = fused.map((f) => f.id).filter((id) => !known.has(id));
-  for (const row of await loadChunks(input.db, input.assistantId, missing)) known.set(row.chunkId, { ...row });
+  for (const row of missing.length ? await input.index.chunks(missing) : []) known.set(row.chunkId, { ...row });
   const vectorRank = new Map(vectorMatches.map((m, i) => [m.chunkId, i + 1]));
   const hits: KnowledgeHit[] = [];
   for (const { id, score } of fused) {
@@ -167,18 +147,4 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
     if (hit) hits.push({ ...hit, score, vectorRank: vectorRank.get(id) });
   }
   return { hits, mode: "hybrid" };
-}
-
-/** Chunks by id, only this assistant's and only from ready files. */
-async function loadChunks(db: D1Database, assistantId: string, ids: number[]): Promise<ChunkRow[]> {
-  if (!ids.length) return [];
-  const placeholders = ids.map((_, i) => `?${i + 2}`).join(", ");
-  const { results } = await db
-    .prepare(
-      `SELECT ${selectHit}, 0 AS score FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
-       WHERE c.assistant_id = ?1 AND f.status = 'ready' AND c.id IN (${placeholders})`,
-    )
-    .bind(assistantId, ...ids)
-    .all<ChunkRow>();
-  return results;
 }

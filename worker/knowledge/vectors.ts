@@ -1,10 +1,12 @@
-import { runBatches } from "./db";
+import type { KnowledgeIndex } from "./knowledge-index";
 
 /**
  * Where chunk vectors live and how the nearest ones are found, per assistant. Three stores:
- * D1 (the `knowledge_chunks.embedding` blob, brute-force cosine: local mode and small
- * knowledge bases), Vectorize (production: a namespace per assistant), and memory (tests).
- * Chunk ids are global integers, so a vector's id is its chunk's id.
+ * the assistant's own index (the `knowledge_chunks.embedding` blob in its Durable Object,
+ * brute-force cosine: local mode and small knowledge bases), Vectorize (production: a namespace
+ * per assistant), and memory (tests). Chunk ids are per assistant since the move into its own
+ * object: a Vectorize id is `assistantId:chunkId` (ids written before the move, the bare global
+ * chunk id, are still read and deleted).
  */
 export interface VectorRecord {
   chunkId: number;
@@ -75,58 +77,28 @@ export function blobToVector(blob: unknown): Float32Array | null {
 }
 
 /**
- * Vectors in D1, searched by brute force: the assistant's embedded chunks are read in pages of
- * `pageSize` rows and scored one by one, keeping the best k. Cost grows with the knowledge base
- * (a 1024-dimension vector is 4 KB, so 5,000 chunks read ~20 MB per query): fine for local mode and
- * small knowledge bases; production uses Vectorize. Vectors of another length (a changed model)
- * are skipped.
+ * Vectors in the assistant's own index (a Float32 blob on each chunk), searched by brute force
+ * next to it: the assistant's embedded chunks are scored page by page, keeping the best k. Cost
+ * grows with the knowledge base (a 1024-dimension vector is 4 KB): fine for local mode and small
+ * knowledge bases; production uses Vectorize. Vectors of another length (a changed model) are skipped.
  */
-export class D1VectorStore implements VectorStore {
-  constructor(
-    private readonly db: D1Database,
-    private readonly pageSize = 500,
-  ) {}
+export class IndexVectorStore implements VectorStore {
+  constructor(private readonly indexOf: (assistantId: string) => KnowledgeIndex) {}
 
   async upsert(assistantId: string, records: VectorRecord[]): Promise<void> {
-    const statement = this.db.prepare("UPDATE knowledge_chunks SET embedding = ?1 WHERE id = ?2 AND assistant_id = ?3");
-    await runBatches(
-      this.db,
-      records.map((r) => statement.bind(vectorToBlob(r.vector), r.chunkId, assistantId)),
-    );
+    await this.indexOf(assistantId).setEmbeddings(records.map((r) => ({ chunkId: r.chunkId, vector: [...r.vector] })));
   }
 
   async query(assistantId: string, vector: Float32Array, k: number): Promise<VectorMatch[]> {
-    const top = new TopK(Math.max(1, k));
-    let after = -1;
-    for (;;) {
-      const { results } = await this.db
-        .prepare(
-          `SELECT c.id AS id, c.embedding AS embedding FROM knowledge_chunks c
-           JOIN knowledge_files f ON f.id = c.file_id
-           WHERE c.assistant_id = ?1 AND c.embedding IS NOT NULL AND f.status = 'ready' AND c.id > ?2
-           ORDER BY c.id LIMIT ?3`,
-        )
-        .bind(assistantId, after, this.pageSize)
-        .all<{ id: number; embedding: unknown }>();
-      for (const row of results) {
-        const stored = blobToVector(row.embedding);
-        if (stored && stored.length === vector.length) top.offer({ chunkId: row.id, score: cosine(vector, stored) });
-      }
-      if (results.length < this.pageSize) break;
-      after = results[results.length - 1]!.id;
-    }
-    return top.items;
+    return this.indexOf(assistantId).nearest([...vector], k);
   }
 
   async deleteByFile(assistantId: string, fileId: string): Promise<void> {
-    await this.db
-      .prepare("UPDATE knowledge_chunks SET embedding = NULL WHERE file_id = ?1 AND assistant_id = ?2")
-      .bind(fileId, assistantId)
-      .run();
+    await this.indexOf(assistantId).clearEmbeddings(fileId);
   }
 
   async deleteByAssistant(assistantId: string): Promise<void> {
-    await this.db.prepare("UPDATE knowledge_chunks SET embedding = NULL WHERE assistant_id = ?1").bind(assistantId).run();
+    await this.indexOf(assistantId).clearEmbeddings(null);
   }
 }
 
@@ -142,16 +114,27 @@ export interface VectorizeLike {
 
 /**
  * Vectorize: one namespace per assistant (queries never cross assistants), metadata
- * { assistantId, fileId } for audits. Vectorize deletes by id only, so deletions take the chunk ids.
+ * { assistantId, fileId } for audits. With `scopedIds` (what Tala uses) ids are
+ * `assistantId:chunkId` (chunk ids are per assistant; Vectorize ids are unique across the index);
+ * a bare numeric id is one written before the move, still read and deleted.
+ * Vectorize deletes by id only, so deletions take the chunk ids (both forms).
  */
 export class VectorizeStore implements VectorStore {
-  constructor(private readonly index: VectorizeLike) {}
+  /** `scopedIds`: ids `assistantId:chunkId` (chunk ids per assistant, as in the assistants' own objects); else the bare chunk id. */
+  constructor(
+    private readonly index: VectorizeLike,
+    private readonly options: { scopedIds?: boolean } = {},
+  ) {}
+
+  private id(assistantId: string, chunkId: number) {
+    return this.options.scopedIds ? vectorId(assistantId, chunkId) : String(chunkId);
+  }
 
   async upsert(assistantId: string, records: VectorRecord[]): Promise<void> {
     for (let i = 0; i < records.length; i += 500) {
       await this.index.upsert(
         records.slice(i, i + 500).map((r) => ({
-          id: String(r.chunkId),
+          id: this.id(assistantId, r.chunkId),
           values: r.vector,
           namespace: assistantId,
           metadata: { assistantId, fileId: r.fileId },
@@ -162,34 +145,39 @@ export class VectorizeStore implements VectorStore {
 
   async query(assistantId: string, vector: Float32Array, k: number): Promise<VectorMatch[]> {
     const { matches } = await this.index.query(vector, { topK: Math.min(Math.max(1, k), 50), namespace: assistantId, returnMetadata: "none" });
-    return matches.map((m) => ({ chunkId: Number(m.id), score: m.score })).filter((m) => Number.isSafeInteger(m.chunkId));
+    return matches.map((m) => ({ chunkId: Number(m.id.slice(m.id.lastIndexOf(":") + 1)), score: m.score })).filter((m) => Number.isSafeInteger(m.chunkId));
   }
 
-  async deleteByFile(_assistantId: string, _fileId: string, chunkIds: number[]): Promise<void> {
-    await this.deleteIds(chunkIds);
+  async deleteByFile(assistantId: string, _fileId: string, chunkIds: number[]): Promise<void> {
+    await this.deleteIds(assistantId, chunkIds);
   }
 
-  async deleteByAssistant(_assistantId: string, chunkIds: number[]): Promise<void> {
-    await this.deleteIds(chunkIds);
+  async deleteByAssistant(assistantId: string, chunkIds: number[]): Promise<void> {
+    await this.deleteIds(assistantId, chunkIds);
   }
 
-  private async deleteIds(chunkIds: number[]) {
-    for (let i = 0; i < chunkIds.length; i += 1000) await this.index.deleteByIds(chunkIds.slice(i, i + 1000).map(String));
+  private async deleteIds(assistantId: string, chunkIds: number[]) {
+    // Scoped: the legacy bare id of a chunk moved from D1 goes too (deleting a missing id is a no-op).
+    const ids = this.options.scopedIds ? chunkIds.flatMap((id) => [vectorId(assistantId, id), String(id)]) : chunkIds.map(String);
+    for (let i = 0; i < ids.length; i += 1000) await this.index.deleteByIds(ids.slice(i, i + 1000));
   }
 }
 
+const vectorId = (assistantId: string, chunkId: number) => `${assistantId}:${chunkId}`;
+
 /** In memory, for tests. */
 export class MemoryVectorStore implements VectorStore {
-  readonly vectors = new Map<number, { assistantId: string; fileId: string; vector: Float32Array }>();
+  /** Keyed `assistantId:chunkId`: chunk ids are per assistant. */
+  readonly vectors = new Map<string, { assistantId: string; chunkId: number; fileId: string; vector: Float32Array }>();
 
   async upsert(assistantId: string, records: VectorRecord[]): Promise<void> {
-    for (const r of records) this.vectors.set(r.chunkId, { assistantId, fileId: r.fileId, vector: r.vector });
+    for (const r of records) this.vectors.set(vectorId(assistantId, r.chunkId), { assistantId, chunkId: r.chunkId, fileId: r.fileId, vector: r.vector });
   }
 
   async query(assistantId: string, vector: Float32Array, k: number): Promise<VectorMatch[]> {
     const top = new TopK(Math.max(1, k));
-    for (const [chunkId, entry] of this.vectors) {
-      if (entry.assistantId === assistantId && entry.vector.length === vector.length) top.offer({ chunkId, score: cosine(vector, entry.vector) });
+    for (const entry of this.vectors.values()) {
+      if (entry.assistantId === assistantId && entry.vector.length === vector.length) top.offer({ chunkId: entry.chunkId, score: cosine(vector, entry.vector) });
     }
     return top.items;
   }

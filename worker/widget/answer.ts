@@ -1,11 +1,9 @@
 import { widget, type WidgetSource } from "../../contract";
 import { replyFailureMessage } from "../chat/model-failure";
 import type { Env } from "../env";
-import { hybridSearch } from "../knowledge";
 import { getModelProvider } from "../models";
-import { knowledgeStores } from "../services/public-assistants/knowledge-stores";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
-import { buildKnowledgePrompt, citedSources, offlineAnswer, retrievalQuery, sourcesOf, type AttachedText, type HistoryTurn, type Passage } from "./prompt";
+import { buildKnowledgePrompt, citedSources, offlineAnswer, sourcesOf, type AttachedText, type HistoryTurn, type Passage } from "./prompt";
 
 export interface KnowledgeAnswerInput {
   env: Env;
@@ -16,6 +14,12 @@ export interface KnowledgeAnswerInput {
   files: readonly AttachedText[];
   locale: string;
   callerInstructions?: string;
+  /**
+   * The passages for the question, retrieved next to the index by the assistant's own object
+   * (`beginTurn` / `admitApiCall`: hybrid search over its FTS5, plus vectors); null when that
+   * retrieval failed (the answer fails: the caller reports a failed reply).
+   */
+  passages: Passage[] | null;
   signal: AbortSignal;
   /** Each piece of the answer as it is written; `offset` is where it starts in the text. */
   onDelta: (delta: string, offset: number) => void;
@@ -34,24 +38,16 @@ export interface KnowledgeAnswer {
 
 /**
  * One answer of a public assistant, whatever the transport (socket, SSE, OpenAI-compatible):
- * retrieves the passages for the question (hybrid search: BM25, plus vectors when embeddings are
- * configured), asks the model with the knowledge prompt and streams its text through `onDelta`.
+ * given the passages the assistant's own object retrieved for the question (hybrid search: BM25,
+ * plus vectors when embeddings are configured), asks the model with the knowledge prompt and
+ * streams its text through `onDelta`.
  * With no model (offline mode) the answer is the best passages, labelled as excerpts. A model
- * failure keeps the text so far and reports `error` with a message safe to show. Retrieval
- * failures throw (the caller reports a failed reply).
+ * failure keeps the text so far and reports `error` with a message safe to show. A failed
+ * retrieval (`passages` null) throws (the caller reports a failed reply).
  */
 export async function answerFromKnowledge(input: KnowledgeAnswerInput): Promise<KnowledgeAnswer> {
-  const { embedder, vectors } = knowledgeStores(input.env);
-  const found = await hybridSearch({
-    db: input.env.DB,
-    assistantId: input.assistant.id,
-    query: retrievalQuery(input.question, input.history),
-    embedder,
-    vectors,
-    k: widget.retrievalResults,
-  });
-  if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId: input.assistant.id, error: found.vectorError }));
-  const passages: Passage[] = found.hits;
+  if (!input.passages) throw new Error("knowledge retrieval failed");
+  const passages = input.passages;
 
   const provider = getModelProvider(input.env);
   if (!provider) {

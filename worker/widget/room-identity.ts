@@ -4,8 +4,8 @@ import { z } from "zod";
  * Who a widget socket belongs to, established by the worker (routes/widget/socket.ts) before the
  * room is touched and handed to it in WIDGET_IDENTITY_HEADER. The room trusts the header (only
  * the worker reaches it) but checks it names the room's own session. The key travels as its hash
- * only: the room looks the assistant up by it on every message, so a regenerated key or a
- * deactivated assistant stops an open socket at once.
+ * only: the assistant's own object (AssistantHub.beginTurn) checks it on every message, so a
+ * regenerated key or a deactivated assistant stops an open socket at once.
  */
 export const widgetIdentitySchema = z.object({
   assistantId: z.string().min(1),

@@ -13,11 +13,10 @@ import type { AppEnv } from "../../http/context";
 import { AppError } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { estimateTokens } from "../../knowledge";
-import { retryAfterSeconds } from "../../services/rate-limit";
 import { authorizeSecretKeyCall, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
-import { consumeVisitorMessage } from "../../services/widget/widget-limits";
 import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
-import type { HistoryTurn } from "../../widget/prompt";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { retrievalQuery, type HistoryTurn } from "../../widget/prompt";
 import { refuseCors } from "../widget/cors";
 import { openAiError } from "./openai-errors";
 
@@ -106,15 +105,13 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   const conversation = readConversation(request.data.messages);
   if (conversation instanceof Response) return conversation;
 
-  const admission = await consumeVisitorMessage(c.env, {
-    session: null,
+  // One call to the assistant's own object: its daily counter (no session, no network share) and the retrieval.
+  const admission = await getAssistantHub(c.env, assistant.id).admitApiCall({
     assistantId: assistant.id,
-    maxMessagesPerSession: assistant.config.maxMessagesPerSession,
-    dailyLimit: assistant.config.dailyLimit,
+    query: retrievalQuery(conversation.question, conversation.history),
   });
-  if (!admission.allowed) {
-    const retryAfter = admission.daily ? String(retryAfterSeconds(admission.daily)) : "60";
-    return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": retryAfter });
+  if (!admission.ok) {
+    return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }
 
   const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
@@ -128,6 +125,7 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
     files: [],
     locale: "",
     callerInstructions: conversation.callerInstructions,
+    passages: admission.passages,
   };
 
   if (!request.data.stream) {

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
-import { formatWidgetSseEvent, widgetSendMessageData, type WidgetServerFrame } from "../../../contract";
+import { formatWidgetSseEvent, widgetMessages, widgetSendMessageData, type WidgetServerFrame } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
-import { AppError } from "../../http/errors";
-import { serviceContext } from "../../http/service-context";
-import { admitVisitorMessage } from "../../services/widget/admit-visitor-message";
-import { requireVisitorSession } from "../../services/widget/visitor-session-rows";
-import { runVisitorTurn } from "../../widget/visitor-turn";
+import { AppError, unauthorized } from "../../http/errors";
+import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { runVisitorTurn, turnMessage } from "../../widget/visitor-turn";
+import { refuseCors } from "./cors";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 
 /**
@@ -14,15 +14,38 @@ import { keyHeader, readBody, widgetCaller } from "./caller";
  * events as the socket (`event: <name>` + `data: <json>`), ending after `remaining-messages`.
  * The fallback of a widget whose WebSocket cannot connect. Refusals before the answer starts (bad
  * key, origin, session, body, limits) are plain HTTP errors with the envelope (401/403/404/400/429).
- * The answer runs to its end even if the visitor goes away (waitUntil): it is saved either way.
+ * One D1 read (the key's assistant), then one call to the assistant's own object before the
+ * model (`beginTurn`: session, limits, history, the visitor's message saved) and one after it
+ * (`finishTurn`). The answer runs to its end even if the visitor goes away (waitUntil): it is saved either way.
  */
 export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messages", async (c) => {
-  const { assistant } = await widgetCaller(c, keyHeader(c));
-  const ctx = serviceContext(c);
-  const session = await requireVisitorSession(ctx, { assistantId: assistant.id, sessionId: c.req.param("id") });
-  const message = await readBody(c, widgetSendMessageData);
-  const admission = await admitVisitorMessage({ ctx, input: { assistant, session, ip: clientIp(c), fileCount: message.files.length } });
-  if (!admission.ok) throw new AppError(admission.code, admission.error, admission.retryAfter ? { retryAfter: admission.retryAfter } : {});
+  const caller = await widgetCaller(c, keyHeader(c));
+  const assistantId = caller.assistant.id;
+  const sessionId = c.req.param("id");
+  const hub = getAssistantHub(c.env, assistantId);
+  let message;
+  try {
+    message = await readBody(c, widgetSendMessageData);
+  } catch (error) {
+    // An unknown session answers 404 whatever the body, as before the body was read first.
+    if (!(await hub.hasOpenSession({ assistantId, sessionId }))) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
+    throw error;
+  }
+  const begun = await hub.beginTurn({ assistantId, keyHash: caller.keyHash, origin: caller.origin, sessionId, ip: clientIp(c), message: turnMessage(message) });
+  if (begun.outcome === "denied") {
+    // The key or the settings changed between the D1 read and the object's copy: refused as the D1 read would have.
+    if (begun.denied === "origin-not-allowed") {
+      const error = new OriginNotAllowedError();
+      refuseCors(c, error);
+      throw error;
+    }
+    throw unauthorized(widgetMessages.unavailable);
+  }
+  if (begun.outcome === "no-session") throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
+  if (begun.outcome === "refused") {
+    const { refusal } = begun;
+    throw new AppError(refusal.code, refusal.error, refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {});
+  }
 
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
@@ -31,9 +54,16 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     // A visitor who went away makes writes fail: the turn goes on and is saved.
     writer.write(encoder.encode(formatWidgetSseEvent(frame))).catch(() => {});
   };
-  const turn = runVisitorTurn({ ctx, emit, signal: new AbortController().signal }, { assistant, session, message, remaining: admission.remaining }).finally(() =>
-    writer.close().catch(() => {}),
-  );
+  const turn = runVisitorTurn(
+    {
+      env: c.env,
+      emit,
+      signal: new AbortController().signal,
+      finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
+    },
+    begun,
+    message,
+  ).finally(() => writer.close().catch(() => {}));
   c.executionCtx.waitUntil(turn);
   return new Response(readable, {
     headers: {

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
-import { knowledgeFiles, publicAssistants, users } from "../../db/schema";
+import { publicAssistants, users } from "../../db/schema";
 import { ingestFile } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { decryptApiKey, encryptApiKey } from "../public-assistants/api-key-encryption";
 import { enqueueEmbeddings } from "../public-assistants/enqueue-embeddings";
+import { knowledgeIndex } from "../public-assistants/knowledge-stores";
 import { knowledgeFileKey } from "../public-assistants/storage";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
 import { defaultConfig, defaultIntegration } from "../public-assistants/to-public-assistant";
 
 /**
@@ -90,22 +92,21 @@ export async function seedDemoAssistant({ ctx }: { ctx: ServiceContext }): Promi
   return decryptApiKey(ctx.env, DEMO_ASSISTANT_ID, assistant.encrypted);
 }
 
-/** The one knowledge file: the caller whose insert wins ingests it; a failed earlier attempt is retried. */
+/** The one knowledge file: the caller whose record wins ingests it; a failed earlier attempt is retried. */
 async function seedDocument(ctx: ServiceContext, now: number) {
   const bytes = new TextEncoder().encode(DEMO_DOCUMENT);
   const r2Key = knowledgeFileKey(DEMO_ASSISTANT_ID, DEMO_FILE.id, DEMO_FILE.name);
-  const inserted = await ctx.db
-    .insert(knowledgeFiles)
-    .values({ id: DEMO_FILE.id, assistantId: DEMO_ASSISTANT_ID, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, status: "processing", uploadedAt: now })
-    .onConflictDoNothing()
-    .returning({ id: knowledgeFiles.id });
-  if (inserted.length === 0) {
-    const [file] = await ctx.db.select({ status: knowledgeFiles.status }).from(knowledgeFiles).where(eq(knowledgeFiles.id, DEMO_FILE.id)).limit(1);
-    if (file?.status !== "failed") return;
-  }
+  // The file record lives in the assistant's own object (its knowledge index).
+  const hub = getAssistantHub(ctx.env, DEMO_ASSISTANT_ID);
+  const index = knowledgeIndex(ctx.env, DEMO_ASSISTANT_ID);
+  const added = await hub.addKnowledgeFile({
+    assistantId: DEMO_ASSISTANT_ID,
+    file: { id: DEMO_FILE.id, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, uploadedAt: now },
+  });
+  if (!added && (await index.file(DEMO_FILE.id))?.status !== "failed") return;
   await ctx.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: "text/markdown" }, customMetadata: { assistantId: DEMO_ASSISTANT_ID, fileId: DEMO_FILE.id } });
-  const result = await ingestFile({ db: ctx.env.DB, files: ctx.env.FILES, assistantId: DEMO_ASSISTANT_ID, fileId: DEMO_FILE.id, name: DEMO_FILE.name, bytes });
-  // ingestFile marks the row failed itself, so the next call tries again.
+  const result = await ingestFile({ index, files: ctx.env.FILES, assistantId: DEMO_ASSISTANT_ID, fileId: DEMO_FILE.id, name: DEMO_FILE.name, bytes });
+  // ingestFile marks the record failed itself, so the next call tries again.
   if (!result.ok) throw new Error(`demo document not ingested: ${result.error.message}`);
   await enqueueEmbeddings(ctx.env, DEMO_ASSISTANT_ID, [DEMO_FILE.id]);
 }

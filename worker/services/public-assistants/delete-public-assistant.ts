@@ -5,9 +5,10 @@ import { assistantSecretKeys, knowledgeFiles, publicAssistants, visitorMessages,
 import { AppError } from "../../http/errors";
 import { deleteAssistantKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
-import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
+import { assistantChanging, eraseAssistantStore } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
-import { knowledgeStores } from "./knowledge-stores";
+import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
 import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
 
 /**
@@ -15,7 +16,8 @@ import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
  * (triggers), vectors, knowledge file rows, visitor sessions and messages. Outside stores go
  * first and the rows last, so a failure part-way leaves the assistant in place and a retried
  * DELETE finishes the job; nothing is ever orphaned without a row that points to it. Once the
- * rows are gone, its open widget sockets are closed.
+ * rows are gone, the assistant's own object (visitor sessions, messages, counters) closes its
+ * open widget sockets and erases its storage.
  */
 export async function deletePublicAssistant({
   ctx,
@@ -26,13 +28,16 @@ export async function deletePublicAssistant({
 }): Promise<void> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const assistantId = assistant.id;
-  const files = await ctx.db.select({ r2Key: knowledgeFiles.r2Key }).from(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId));
+  const files = await getAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
   await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
-  const removed = await deleteAssistantKnowledge({ db: ctx.env.DB, assistantId, vectors: knowledgeStores(ctx.env).vectors });
+  const removed = await deleteAssistantKnowledge({ index: knowledgeIndex(ctx.env, assistantId), assistantId, vectors: knowledgeStores(ctx.env).vectors });
   if (removed.vectorError) {
     console.error(JSON.stringify({ assistantId, vectorError: removed.vectorError }));
     throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
   }
+  // The assistant's object re-reads D1 from now on (it finds the assistant gone), then is erased.
+  await assistantChanging({ ctx, input: { assistantId } });
+  // Legacy rows the move has not reached yet (an assistant whose object was never opened).
   const sessionsOfAssistant = ctx.db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.assistantId, assistantId));
   await writeBatch(ctx.db, [
     ctx.db.delete(visitorMessages).where(inArray(visitorMessages.sessionId, sessionsOfAssistant)),
@@ -42,5 +47,5 @@ export async function deletePublicAssistant({
     ctx.db.delete(assistantSecretKeys).where(eq(assistantSecretKeys.assistantId, assistantId)),
     ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
   ]);
-  await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
+  await eraseAssistantStore({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
 }

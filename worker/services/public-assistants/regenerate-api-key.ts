@@ -4,7 +4,7 @@ import { widgetSocketClose } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
-import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
+import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { encryptApiKey } from "./api-key-encryption";
 
 /**
@@ -20,6 +20,8 @@ export async function regenerateApiKey({
   input: { userId: string; assistantId: string };
 }): Promise<string> {
   const apiKey = generateApiKey();
+  // The assistant's object re-reads D1 from now until the write is done (revoke-widget-sockets.ts).
+  await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
     .set({

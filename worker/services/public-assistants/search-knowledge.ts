@@ -2,7 +2,7 @@ import { knowledgeSearch, type KnowledgeSearchResponse } from "../../../contract
 import { hybridSearch } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "./find-public-assistant";
-import { knowledgeStores } from "./knowledge-stores";
+import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
 
 const excerpt = (text: string) =>
   text.length <= knowledgeSearch.excerptChars ? text : `${text.slice(0, knowledgeSearch.excerptChars).replace(/\s+\S*$/, "")}…`;
@@ -20,7 +20,7 @@ export async function searchKnowledge({
 }): Promise<KnowledgeSearchResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const { embedder, vectors } = knowledgeStores(ctx.env);
-  const found = await hybridSearch({ db: ctx.env.DB, assistantId: assistant.id, query: input.query, embedder, vectors, k: input.limit });
+  const found = await hybridSearch({ index: knowledgeIndex(ctx.env, assistant.id), assistantId: assistant.id, query: input.query, embedder, vectors, k: input.limit });
   if (found.vectorError) console.error(JSON.stringify({ assistantId: assistant.id, vectorError: found.vectorError }));
   return {
     results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score })),

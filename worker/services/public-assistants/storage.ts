@@ -1,6 +1,7 @@
 /**
  * Where knowledge files live in R2: `assistants/{assistantId}/files/{fileId}/{storageName}`.
- * The owner's file name is kept in D1; the key carries only a safe ASCII form of it.
+ * The owner's file name is kept in the file record (the assistant's own object); the key carries
+ * only a safe ASCII form of it.
  */
 
 export const assistantStoragePrefix = (assistantId: string) => `assistants/${assistantId}/`;

@@ -3,14 +3,14 @@ import { widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } 
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
-import { revokeWidgetSockets } from "../widget/revoke-widget-sockets";
+import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { getPublicAssistant } from "./get-public-assistant";
 import { mergeConfig, mergeIntegration, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
  * Merges the body over the assistant's current settings (config, customization and integration
- * field by field) and saves it. The API key does not change. Switched off, the assistant's open
+ * field by field) and saves it, then refreshes the assistant's own object's copy. The API key does not change. Switched off, the assistant's open
  * widget sockets close; with origins taken off the allowlist, those from them close.
  */
 export async function updatePublicAssistant({
@@ -33,6 +33,8 @@ export async function updatePublicAssistant({
   if (changes.integration !== undefined) {
     set.integration = JSON.stringify(mergeIntegration(readIntegration(current.integration), changes.integration));
   }
+  // The assistant's object re-reads D1 from now until the write is done (revoke-widget-sockets.ts).
+  await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
     .set(set)
@@ -45,6 +47,9 @@ export async function updatePublicAssistant({
     await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
   } else if (changes.allowedOrigins !== undefined && originsNarrowed(toPublicAssistantRecord(current).allowedOrigins, changes.allowedOrigins)) {
     await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.originNotAllowed, allowedOrigins: changes.allowedOrigins } });
+  } else {
+    // Every other change only refreshes the assistant's copy (settings, instructions, limits).
+    await revokeWidgetSockets({ ctx, input: { assistantId } });
   }
   return getPublicAssistant({ ctx, input });
 }

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import {
   knowledgeMessages,
   successMessages,
@@ -6,21 +5,22 @@ import {
   type KnowledgeUploadResponse,
   type KnowledgeUploadResult,
 } from "../../../contract";
-import { knowledgeFiles } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import { ingestFile, isKnowledgeError, type KnowledgeError } from "../../knowledge";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { checkContent, checkDeclaredFile, uploadedName } from "./check-knowledge-upload";
 import { enqueueEmbeddings } from "./enqueue-embeddings";
 import { requirePublicAssistant } from "./find-public-assistant";
+import { knowledgeIndex } from "./knowledge-stores";
 import { knowledgeFileKey } from "./storage";
 
 type Outcome = { result: KnowledgeUploadResult; code?: ErrorCode };
 
 /**
  * Adds files to an assistant's knowledge base, one at a time: check (extension, size, declared
- * type, content) → store in R2 → knowledge_files row → ingest (extract, chunk, FTS) before
- * answering. Each file succeeds or fails alone; a failed file leaves no R2 object, row or chunk.
+ * type, content) → store in R2 → file record in the assistant's own object → ingest (extract,
+ * chunk, FTS there) before answering. Each file succeeds or fails alone; a failed file leaves no R2 object, row or chunk.
  * Landed files are queued for embedding when an embedder is configured.
  *
  * When no file landed it throws: 413 when every file was too large, 415 when every file had an
@@ -78,8 +78,9 @@ async function addFile(ctx: ServiceContext, assistantId: string, file: File): Pr
   // Read now: extraction may transfer (detach) the buffer, e.g. to the PDF parser.
   const size = bytes.byteLength;
   const r2Key = knowledgeFileKey(assistantId, fileId, name);
+  const hub = getAssistantHub(ctx.env, assistantId);
   const discard = async () => {
-    await ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, fileId)).catch(() => undefined);
+    await hub.removeKnowledgeFile({ assistantId, fileId }).catch(() => undefined);
     await ctx.env.FILES.delete(r2Key).catch(() => undefined);
   };
   try {
@@ -87,8 +88,8 @@ async function addFile(ctx: ServiceContext, assistantId: string, file: File): Pr
       httpMetadata: { contentType: mimeType },
       customMetadata: { assistantId, fileId },
     });
-    await ctx.db.insert(knowledgeFiles).values({ id: fileId, assistantId, name, size, mimeType, r2Key, status: "processing", uploadedAt });
-    const ingested = await ingestFile({ db: ctx.env.DB, files: ctx.env.FILES, assistantId, fileId, name, bytes });
+    if (!(await hub.addKnowledgeFile({ assistantId, file: { id: fileId, name, size, mimeType, r2Key, uploadedAt } }))) throw new Error("file record not added");
+    const ingested = await ingestFile({ index: knowledgeIndex(ctx.env, assistantId), files: ctx.env.FILES, assistantId, fileId, name, bytes });
     if (!ingested.ok) {
       await discard();
       return failed(ingested.error);

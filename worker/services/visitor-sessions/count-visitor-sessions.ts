@@ -1,8 +1,16 @@
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { ChatDebugResponse } from "../../../contract";
-import { publicAssistants, visitorSessions } from "../../db/schema";
+import { publicAssistants } from "../../db/schema";
+import type { Env } from "../../env";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+
+/** Visitor sessions of each assistant, asked of their own objects in parallel. */
+export async function sessionCounts(env: Pick<Env, "ASSISTANT_HUB">, assistantIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = await Promise.all(assistantIds.map((id) => getAssistantHub(env, id).countSessions({ assistantId: id })));
+  return new Map(assistantIds.map((id, i) => [id, counts[i]!]));
+}
 
 /**
  * GET …/chats/debug: the owner's visitor sessions across all their assistants, and this
@@ -16,13 +24,8 @@ export async function countVisitorSessions({
   input: { userId: string; assistantId: string };
 }): Promise<ChatDebugResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  const [[owner], [own]] = await ctx.db.batch([
-    ctx.db
-      .select({ total: count() })
-      .from(visitorSessions)
-      .innerJoin(publicAssistants, eq(visitorSessions.assistantId, publicAssistants.id))
-      .where(eq(publicAssistants.userId, input.userId)),
-    ctx.db.select({ total: count() }).from(visitorSessions).where(eq(visitorSessions.assistantId, assistant.id)),
-  ]);
-  return { stats: { totalChatsInDB: Number(owner?.total ?? 0), assistantChats: Number(own?.total ?? 0) } };
+  const owned = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, input.userId));
+  const counts = await sessionCounts(ctx.env, owned.map((a) => a.id));
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  return { stats: { totalChatsInDB: total, assistantChats: counts.get(assistant.id) ?? 0 } };
 }

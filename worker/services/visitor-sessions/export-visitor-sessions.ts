@@ -1,15 +1,14 @@
-import { and, asc, eq, gt, or } from "drizzle-orm";
-import { visitorSessions } from "../../db/schema";
+import { getAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
-import { withMessages } from "./to-visitor-session";
 
 /** Sessions read per query while streaming an export. */
-const EXPORT_PAGE = 50;
+const EXPORT_PAGE = 20;
 
 /**
  * GET …/chats/export: the assistant's whole visitor history as one JSON document (the
- * `chatHistoryExport` shape), streamed page by page so a long history never sits in memory.
+ * `chatHistoryExport` shape), streamed page by page (one call to the assistant's own object
+ * each) so a long history never sits in memory.
  * Sessions come oldest first, paged by (startedAt, id), so sessions started during the export
  * are appended, never repeated or skipped; `total` closes the document and counts what was written.
  */
@@ -21,6 +20,7 @@ export async function exportVisitorSessions({
   input: { userId: string; assistantId: string };
 }): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
   const assistant = await requirePublicAssistant({ ctx, input });
+  const hub = getAssistantHub(ctx.env, assistant.id);
   const encoder = new TextEncoder();
   let after: { startedAt: number; id: string } | null = null;
   let written = 0;
@@ -32,33 +32,15 @@ export async function exportVisitorSessions({
     },
     async pull(controller) {
       try {
-        const cursor = after;
-        const page = await ctx.db
-          .select()
-          .from(visitorSessions)
-          .where(
-            and(
-              eq(visitorSessions.assistantId, assistant.id),
-              cursor
-                ? or(
-                    gt(visitorSessions.startedAt, cursor.startedAt),
-                    and(eq(visitorSessions.startedAt, cursor.startedAt), gt(visitorSessions.id, cursor.id)),
-                  )
-                : undefined,
-            ),
-          )
-          .orderBy(asc(visitorSessions.startedAt), asc(visitorSessions.id))
-          .limit(EXPORT_PAGE);
-        if (!page.length) {
+        const page = await hub.exportPage({ assistantId: assistant.id, after, limit: EXPORT_PAGE });
+        if (!page.sessions.length) {
           controller.enqueue(encoder.encode(`],"total":${written}}`));
           controller.close();
           return;
         }
-        const sessions = await withMessages(ctx, page);
-        const chunk = sessions.map((s, i) => (written + i > 0 ? "," : "") + JSON.stringify(s)).join("");
-        written += sessions.length;
-        const last = page[page.length - 1]!;
-        after = { startedAt: last.startedAt, id: last.id };
+        const chunk = page.sessions.map((s, i) => (written + i > 0 ? "," : "") + JSON.stringify(s)).join("");
+        written += page.sessions.length;
+        after = page.next;
         controller.enqueue(encoder.encode(chunk));
       } catch (error) {
         console.error(JSON.stringify({ assistantId: assistant.id, error: `export failed: ${String(error)}` }));

@@ -1,10 +1,5 @@
-import { asc, inArray } from "drizzle-orm";
 import type { VisitorMessage, VisitorSession } from "../../../contract";
-import { visitorMessages, type visitorSessions } from "../../db/schema";
-import type { ServiceContext } from "../context";
-
-type SessionRow = typeof visitorSessions.$inferSelect;
-type MessageRow = typeof visitorMessages.$inferSelect;
+import type { VisitorMessageRow as MessageRow, VisitorSessionRow as SessionRow } from "../../assistant/visitor-store";
 
 function jsonArray(text: string): unknown[] {
   try {
@@ -42,26 +37,4 @@ export function toVisitorSession(row: SessionRow, messages: VisitorMessage[]): V
     sessionInfo: { referrer: row.referrer, startedAt: row.startedAt, origin: row.origin, userAgent: row.userAgent, locale: row.locale },
     messages,
   };
-}
-
-/** The sessions with their messages (oldest first), read in one query (at most ~50 sessions: D1 binds ≤ 100 values). */
-export async function withMessages(ctx: ServiceContext, sessions: SessionRow[]): Promise<VisitorSession[]> {
-  if (!sessions.length) return [];
-  const rows = await ctx.db
-    .select()
-    .from(visitorMessages)
-    .where(
-      inArray(
-        visitorMessages.sessionId,
-        sessions.map((s) => s.id),
-      ),
-    )
-    .orderBy(asc(visitorMessages.createdAt), asc(visitorMessages.id));
-  const bySession = new Map<string, VisitorMessage[]>();
-  for (const row of rows) {
-    const list = bySession.get(row.sessionId) ?? [];
-    list.push(toVisitorMessage(row));
-    bySession.set(row.sessionId, list);
-  }
-  return sessions.map((s) => toVisitorSession(s, bySession.get(s.id) ?? []));
 }

@@ -1,50 +1,41 @@
 import { widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
-import type { ServiceContext } from "../context";
-import type { PublicAssistantRecord } from "../public-assistants/to-public-assistant";
 import { retryAfterSeconds } from "../rate-limit";
-import { consumeIpMessage, consumeVisitorMessage } from "./widget-limits";
+import type { RateLimitResult } from "../rate-limit-window";
+import type { Admission } from "./widget-limits";
 
-export type MessageAdmission =
-  | { ok: true; remaining: WidgetRemaining }
-  | {
-      ok: false;
-      error: string;
-      reason: WidgetRefusalReason;
-      /** The HTTP refusal: the SSE route answers it before any stream starts. */
-      code: ErrorCode;
-      retryAfter?: number;
-      /** Known after a limit refused the message: sent as `remaining-messages` on the socket. */
-      remaining?: WidgetRemaining;
-    };
+export type MessageRefusal = {
+  ok: false;
+  error: string;
+  reason: WidgetRefusalReason;
+  /** The HTTP refusal: the SSE route answers it before any stream starts. */
+  code: ErrorCode;
+  retryAfter?: number;
+  /** Known after a limit refused the message: sent as `remaining-messages` on the socket. */
+  remaining?: WidgetRemaining;
+};
+
+export type MessageAdmission = { ok: true; remaining: WidgetRemaining } | MessageRefusal;
 
 /**
- * Decides whether a visitor message may be answered, counting it when it may: attachments only
- * when the owner allows them, then the per-IP throttle, then the session's counter, the network's
- * share of the assistant's day and the day's counter (exact under concurrency: widget-limits.ts).
+ * Whether a visitor message may be answered, in the order the assistant's own object
+ * (AssistantHub.beginTurn) decides it: attachments only when the owner allows them
+ * (`attachmentsRefusal`), then the per-IP throttle (`ipRefusal`, a RateLimiter across every
+ * assistant), then the session's counter, the network's share of the assistant's day and the
+ * day's counter (`toMessageAdmission` of the hub's `VisitorStore.admit`, exact under concurrency).
  * Nothing is counted for a refused message but the per-IP throttle.
  */
-export async function admitVisitorMessage({
-  ctx,
-  input,
-}: {
-  ctx: ServiceContext;
-  input: { assistant: PublicAssistantRecord; session: { id: string; startedAt: number }; ip: string; fileCount: number };
-}): Promise<MessageAdmission> {
-  const { assistant } = input;
-  if (input.fileCount > 0 && !assistant.config.allowAttachments) {
-    return { ok: false, error: widgetMessages.attachmentsNotAllowed, reason: "invalid", code: "VALIDATION_ERROR" };
-  }
-  const ip = await consumeIpMessage(ctx.env, input.ip);
-  if (!ip.allowed) {
-    return { ok: false, error: widgetMessages.tooManyMessages, reason: "rate-limited", code: "RATE_LIMITED", retryAfter: retryAfterSeconds(ip) };
-  }
-  const result = await consumeVisitorMessage(ctx.env, {
-    session: { sessionId: input.session.id, startedAt: input.session.startedAt },
-    assistantId: assistant.id,
-    maxMessagesPerSession: assistant.config.maxMessagesPerSession,
-    dailyLimit: assistant.config.dailyLimit,
-    ip: input.ip,
-  });
+export function attachmentsRefusal(fileCount: number, allowAttachments: boolean): MessageRefusal | null {
+  if (fileCount > 0 && !allowAttachments) return { ok: false, error: widgetMessages.attachmentsNotAllowed, reason: "invalid", code: "VALIDATION_ERROR" };
+  return null;
+}
+
+export function ipRefusal(ip: RateLimitResult, now = Date.now()): MessageRefusal | null {
+  if (ip.allowed) return null;
+  return { ok: false, error: widgetMessages.tooManyMessages, reason: "rate-limited", code: "RATE_LIMITED", retryAfter: retryAfterSeconds(ip, now) };
+}
+
+/** The counters' verdict in the widget's words (the same messages as before the move). */
+export function toMessageAdmission(result: Admission, now = Date.now()): MessageAdmission {
   if (result.allowed) return { ok: true, remaining: { session: result.session.remaining, daily: result.daily.remaining } };
   if (result.refusedBy === "network") {
     return {
@@ -52,7 +43,7 @@ export async function admitVisitorMessage({
       error: widgetMessages.networkDailyShareReached,
       reason: "rate-limited",
       code: "RATE_LIMITED",
-      retryAfter: retryAfterSeconds(result.network),
+      retryAfter: retryAfterSeconds(result.network, now),
     };
   }
   const remaining = { session: result.session.remaining, daily: result.daily?.remaining ?? 0 };
@@ -64,7 +55,7 @@ export async function admitVisitorMessage({
     error: widgetMessages.dailyLimitReached,
     reason: "daily-limit",
     code: "RATE_LIMITED",
-    retryAfter: result.daily ? retryAfterSeconds(result.daily) : undefined,
+    retryAfter: result.daily ? retryAfterSeconds(result.daily, now) : undefined,
     remaining: { ...remaining, daily: 0 },
   };
 }

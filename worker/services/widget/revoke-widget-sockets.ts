@@ -1,24 +1,53 @@
-import type { WidgetSocketClose } from "../../../contract";
+import { publicAssistantServerMessages, type WidgetSocketClose } from "../../../contract";
 import type { Env } from "../../env";
+import { AppError } from "../../http/errors";
 import { getAssistantHub } from "../../widget/get-assistant-hub";
 
+type HubCtx = { env: Pick<Env, "ASSISTANT_HUB"> };
+
 /**
- * Closes an assistant's open widget sockets through its AssistantHub after a change that
- * committed in D1 (key regenerated, assistant deleted or switched off: all of them; origins taken
- * off the allowlist: those the new `allowedOrigins` refuses). A hub failure must not fail the
- * owner's request that already committed, so it is logged, never thrown: the rooms still refuse
- * the next frame (WidgetRoom re-reads the assistant on every message).
+ * Before an owner's D1 write that changes what a widget caller may do (settings, key, deletion):
+ * the assistant's object stops trusting its copy and re-reads D1 until `assistantChanged`
+ * (assistant/assistant-copy.ts). When the object cannot be told, the owner's request fails with
+ * a retryable 503 before anything changed: a copy it could not mark could otherwise keep
+ * accepting a revoked key.
+ */
+export async function assistantChanging({ ctx, input }: { ctx: HubCtx; input: { assistantId: string } }): Promise<void> {
+  try {
+    await getAssistantHub(ctx.env, input.assistantId).configChanging();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "assistant-hub-unreachable", assistantId: input.assistantId, error: String(error) }));
+    throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.assistantUnreachable);
+  }
+}
+
+/**
+ * After the owner's D1 write committed: the assistant's object refreshes its copy from D1 and,
+ * with `close`, closes its open widget sockets (key regenerated, assistant switched off: all of
+ * them; origins taken off the allowlist: those the new `allowedOrigins` refuses). A failure must
+ * not fail the owner's request that already committed, so it is logged, never thrown: the object
+ * keeps re-reading D1 (it was told by `assistantChanging`), so every later frame is refused.
  */
 export async function revokeWidgetSockets({
   ctx,
   input,
 }: {
-  ctx: { env: Pick<Env, "ASSISTANT_HUB"> };
-  input: { assistantId: string; close: WidgetSocketClose; allowedOrigins?: readonly string[] };
+  ctx: HubCtx;
+  input: { assistantId: string; close?: WidgetSocketClose; allowedOrigins?: readonly string[] };
 }): Promise<void> {
   try {
-    await getAssistantHub(ctx.env, input.assistantId).revoke(input.close, input.allowedOrigins);
+    const hub = getAssistantHub(ctx.env, input.assistantId);
+    await hub.configChanged({ assistantId: input.assistantId, ...(input.close ? { revoke: { close: input.close, allowedOrigins: input.allowedOrigins } } : {}) });
   } catch (error) {
     console.error(JSON.stringify({ event: "widget-socket-revocation-failed", assistantId: input.assistantId, error: String(error) }));
+  }
+}
+
+/** The assistant was deleted from D1: its object closes its sockets and erases its storage (logged on failure, see above). */
+export async function eraseAssistantStore({ ctx, input }: { ctx: HubCtx; input: { assistantId: string; close: WidgetSocketClose } }): Promise<void> {
+  try {
+    await getAssistantHub(ctx.env, input.assistantId).erase(input.close);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "assistant-hub-erase-failed", assistantId: input.assistantId, error: String(error) }));
   }
 }

@@ -1,34 +1,22 @@
 import { widget, type WidgetRemaining } from "../../../contract";
 import type { RateLimitResult } from "../rate-limit-window";
 import type { Env } from "../../env";
-import { consumeRateLimit, peekRateLimit, refundRateLimit, type Window } from "../rate-limit";
+import { consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
 
 /**
- * The widget's message counters, each one RateLimiter Durable Object (exact under concurrency):
- * - per visitor session: `maxMessagesPerSession` for the session's life, named by the session id.
- *   Its window starts when the session starts and lasts `widget.sessionCounterWindowMs`; a session
- *   older than that is closed (see visitor-session-age.ts), so the counter never resets under it.
- * - per assistant, IP and UTC day (widget visitors only): the network's share of `dailyLimit`
- *   (`networkDailyShare`), so one network cannot use up the day for every other visitor.
- * - per assistant and UTC day: `dailyLimit`, shared by the widget and the OpenAI-compatible API.
- * Limits are passed on every call, so an owner's change applies to the next message.
+ * The widget's limits. The message counters (per visitor session, per network and UTC day, per
+ * assistant and UTC day) live in the assistant's own Durable Object since the move
+ * (assistant/visitor-store.ts `VisitorStore.admit`: one synchronous check-and-increment, exact
+ * under concurrency, no refunds needed). What stays here: the per-IP throttles across every
+ * assistant (RateLimiter objects), the arithmetic of the network's share, the `remaining-messages`
+ * frame, and the read of the legacy `widget-daily` counter the move carries over.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Legacy: the RateLimiter scope of an assistant's daily counter before the move (read once by it). */
 const DAILY_SCOPE = "widget-daily";
 const IP_MESSAGE_SCOPE = "widget-messages:ip";
 const IP_SESSION_SCOPE = "widget-sessions:ip";
-const IP_DAILY_SHARE_SCOPE = "widget-daily-share:ip";
-
-export interface SessionCounterKey {
-  sessionId: string;
-  startedAt: number;
-}
-
-function sessionCounter(env: Env, session: SessionCounterKey) {
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`widget-session:${session.sessionId}`));
-  return { stub, resetAt: session.startedAt + widget.sessionCounterWindowMs };
-}
 
 const dailyWindow = (dailyLimit: number): Window => ({ limit: dailyLimit, windowMs: DAY_MS });
 
@@ -46,56 +34,14 @@ export type Admission =
   | { allowed: false; refusedBy: "session" | "daily"; session: RateLimitResult; daily: RateLimitResult | null }
   | { allowed: false; refusedBy: "network"; session: RateLimitResult; daily: null; network: RateLimitResult };
 
-/**
- * Counts one message against the session's counter, then (for a widget visitor, `ip` given) the
- * network's share of the day, then the assistant's daily counter, one after the other: with L+k
- * simultaneous messages exactly k are refused by each counter. A refused message gives back what
- * the earlier counters took, so a visitor is not charged for it; until that refund lands (one
- * Durable Object call later) a concurrent message may be refused by the earlier counter, so the
- * final counts are exact while, for that moment, one message too many can be refused, never admitted.
- */
-export async function consumeVisitorMessage(
-  env: Env,
-  input: { session: SessionCounterKey | null; assistantId: string; maxMessagesPerSession: number; dailyLimit: number; ip?: string },
-): Promise<Admission> {
-  const now = Date.now();
-  let session: RateLimitResult = { allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetAt: 0 };
-  const counter = input.session ? sessionCounter(env, input.session) : null;
-  const refundSession = async () => {
-    if (counter) session = await counter.stub.refund(1, input.maxMessagesPerSession, counter.resetAt);
-  };
-  if (counter) {
-    session = await counter.stub.consume(input.maxMessagesPerSession, 1, counter.resetAt);
-    if (!session.allowed) return { allowed: false, refusedBy: "session", session, daily: null };
+/** Messages the legacy RateLimiter counted today for the assistant (the move carries them), or null if it did not answer. */
+export async function legacyDailyCount(env: Env, assistantId: string, dailyLimit: number): Promise<number | null> {
+  try {
+    const result = await peekRateLimit(env, DAILY_SCOPE, assistantId, dailyWindow(dailyLimit));
+    return Math.max(0, dailyLimit - result.remaining);
+  } catch {
+    return null;
   }
-  const share = input.ip === undefined ? null : { key: `${input.assistantId}:${input.ip}`, window: dailyWindow(networkDailyShare(input.dailyLimit)) };
-  if (share) {
-    const network = await consumeRateLimit(env, IP_DAILY_SHARE_SCOPE, share.key, share.window, 1, now);
-    if (!network.allowed) {
-      await refundSession();
-      return { allowed: false, refusedBy: "network", session, daily: null, network };
-    }
-  }
-  const daily = await consumeRateLimit(env, DAILY_SCOPE, input.assistantId, dailyWindow(input.dailyLimit), 1, now);
-  if (!daily.allowed) {
-    await refundSession();
-    if (share) await refundRateLimit(env, IP_DAILY_SHARE_SCOPE, share.key, share.window, 1, now);
-    return { allowed: false, refusedBy: "daily", session, daily };
-  }
-  return { allowed: true, session, daily };
-}
-
-/** Messages left in the session and today, without counting one. */
-export async function peekVisitorRemaining(
-  env: Env,
-  input: { session: SessionCounterKey; assistantId: string; maxMessagesPerSession: number; dailyLimit: number },
-): Promise<WidgetRemaining> {
-  const counter = sessionCounter(env, input.session);
-  const [session, daily] = await Promise.all([
-    counter.stub.peek(input.maxMessagesPerSession, counter.resetAt),
-    peekRateLimit(env, DAILY_SCOPE, input.assistantId, dailyWindow(input.dailyLimit)),
-  ]);
-  return { session: session.remaining, daily: daily.remaining };
 }
 
 /** `remaining-messages` data: the tighter counter and its limit (the session's on a tie). */

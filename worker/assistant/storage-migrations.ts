@@ -1,0 +1,117 @@
+/**
+ * The schema of a public assistant's own Durable Object storage (AssistantHub, SQLite), as an
+ * append-only list. The object applies the migrations it has not seen, in order, each in one
+ * transaction; a stored history that is not a prefix of this list (an entry renamed or removed) is
+ * refused rather than guessed at. Add entries; never edit one.
+ *
+ * (engineer A's shared runner `durable-objects/storage-migrations.ts` did not exist when this was
+ * written; the runner is the same few lines as chat/guest-storage-migrations.ts.)
+ */
+export const assistantStorageMigrations: readonly { id: string; sql: string }[] = [
+  {
+    id: "0001_config_sessions_counters",
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE assistant_copy (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        record TEXT NOT NULL,
+        key_hash TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        loaded_at INTEGER NOT NULL
+      );
+      CREATE TABLE visitor_sessions (
+        id TEXT PRIMARY KEY,
+        referrer TEXT NOT NULL DEFAULT '',
+        origin TEXT NOT NULL DEFAULT '',
+        user_agent TEXT NOT NULL DEFAULT '',
+        locale TEXT NOT NULL DEFAULT '',
+        message_count INTEGER NOT NULL DEFAULT 0,
+        started_at INTEGER NOT NULL,
+        last_message_at INTEGER,
+        counted INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX visitor_sessions_activity_idx ON visitor_sessions (coalesce(last_message_at, started_at), id);
+      CREATE INDEX visitor_sessions_started_idx ON visitor_sessions (started_at, id);
+      CREATE TABLE visitor_messages (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES visitor_sessions(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        content_type TEXT NOT NULL DEFAULT 'text',
+        content TEXT NOT NULL,
+        files TEXT NOT NULL DEFAULT '[]',
+        sources TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX visitor_messages_session_idx ON visitor_messages (session_id, created_at, id);
+      CREATE TABLE daily_counts (day INTEGER PRIMARY KEY, count INTEGER NOT NULL);
+      CREATE TABLE network_daily_counts (
+        day INTEGER NOT NULL,
+        network TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (day, network)
+      );
+    `,
+  },
+  {
+    id: "0002_knowledge",
+    sql: `
+      CREATE TABLE knowledge_files (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mime_type TEXT NOT NULL,
+        r2_key TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'processing',
+        error TEXT,
+        chunk_count INTEGER NOT NULL DEFAULT 0,
+        uploaded_at INTEGER NOT NULL
+      );
+      CREATE TABLE knowledge_chunks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        file_id TEXT NOT NULL REFERENCES knowledge_files(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        heading TEXT NOT NULL DEFAULT '',
+        content TEXT NOT NULL,
+        token_count INTEGER NOT NULL,
+        embedding BLOB,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX knowledge_chunks_file_idx ON knowledge_chunks (file_id, id);
+      CREATE VIRTUAL TABLE knowledge_chunks_fts USING fts5(heading, content, content='knowledge_chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+      CREATE TRIGGER knowledge_chunks_ai AFTER INSERT ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts(rowid, heading, content) VALUES (new.id, new.heading, new.content);
+      END;
+      CREATE TRIGGER knowledge_chunks_ad AFTER DELETE ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts(knowledge_chunks_fts, rowid, heading, content) VALUES ('delete', old.id, old.heading, old.content);
+      END;
+      CREATE TRIGGER knowledge_chunks_au AFTER UPDATE OF heading, content ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts(knowledge_chunks_fts, rowid, heading, content) VALUES ('delete', old.id, old.heading, old.content);
+        INSERT INTO knowledge_chunks_fts(rowid, heading, content) VALUES (new.id, new.heading, new.content);
+      END;
+    `,
+  },
+];
+
+/** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
+export function pendingAssistantMigrations(applied: readonly string[], all = assistantStorageMigrations) {
+  applied.forEach((id, i) => {
+    if (all[i]?.id !== id) throw new Error(`assistant storage migration history does not match: found ${id} at ${i}`);
+  });
+  return all.slice(applied.length);
+}
+
+/** Applies the pending migrations to `storage` (synchronous: call before any other query). */
+export function migrateAssistantStorage(storage: Pick<DurableObjectStorage, "sql" | "transactionSync">) {
+  const { sql } = storage;
+  sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  const applied = sql
+    .exec("SELECT id FROM _migrations ORDER BY rowid")
+    .toArray()
+    .map((r) => String(r.id));
+  for (const migration of pendingAssistantMigrations(applied)) {
+    storage.transactionSync(() => {
+      sql.exec(migration.sql);
+      sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
+    });
+  }
+}
