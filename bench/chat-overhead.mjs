@@ -1,104 +1,148 @@
 #!/usr/bin/env node
-// Chat overhead: the time Tala adds before the first streamed token of a reply.
+// Chat overhead: the time Tala adds before the first streamed token, on the four hot paths:
+//   chat       a signed-in user's socket chat (/parties/chat/user-<id>), a new chat each turn
+//   widget-ws  a widget visitor over the socket (/parties/widget/<sessionId>?key=)
+//   widget-sse the widget's HTTP fallback (POST /api/widget/sessions/<id>/messages, SSE)
+//   v1         POST /api/v1/chat/completions, stream, with a secret key
+// overhead = (first token received) − (request sent) − (the mock model's fixed ttft), at 1, 50 and
+// 200 concurrent turns, beside the local floor: GET /api/config (no storage touched) at the same concurrency. Every
+// visitor, user and /v1 caller is its own network (cf-connecting-ip, honoured locally), as real
+// visitors are, so per-IP throttles do not refuse the bench; each assistant's limits are set to
+// their maximum through the API. Sockets are opened 200 at once and counted within 5 s.
 //
-// Starts the mock model (tests/mock-model, its own process) and Tala as `npm start` does
-// (`scripts/start.mjs --no-build`, a free port, a fresh state folder, the mock as LLM_BASE_URL),
-// from a snapshot of the sources in a temporary folder, so a file saved during the run cannot make
-// wrangler dev reload (which drops every socket). Every message carries the mock's cues for a fixed
-// time to first token. Users and their tokens are written straight into the fresh local D1 before
-// Tala starts, so the register/login throttles play no part. Then, for 1, 50 and 200 concurrent chats
-// (one signed-in user and socket each: every chat has its own room), every user sends a message
-// that opens a new chat at the same moment, and for each we measure
-//     overhead = (first message-delta received) − (send-message sent) − (the mock's ttft)
-// i.e. authentication is done (sockets are open, every room has served one message), but the
-// chat's creation, the user's message and the reply row being saved, the model request and the
-// frames are all counted. Locally every room shares one workerd thread (and miniflare's D1), so
-// the concurrent levels measure that thread's throughput on this machine, whose load average is
-// recorded with the figures. Loopback only, bounded waits.
-// Prints a table and writes bench/results/chat-overhead.json. Needs a built dist/ (npm run build).
-/* global WebSocket, performance -- Node 20 with --experimental-websocket provides both. */
-import { spawn, execFileSync } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+// Then, with the D1 latency mode (worker/db/latency.ts: TALA_D1_DELAY_MS=60, every D1 query waits
+// 60 ms as a far-away primary would), one turn per path at concurrency 1: the D1 queries sent
+// before its first token (GET /api/dev/d1-log) and the time added, against 0 ms.
+//
+// Runs Tala from a snapshot of the sources (bench/lib/harness.mjs); TALA_BENCH_ROOT=<checkout>
+// measures another checkout (it must have worker/db/latency.ts for the D1 figures) and stores the
+// figures as `before` in bench/results/chat-overhead.json. Needs a built dist/ (npm run build).
+/* global WebSocket, performance, Blob, FormData, TextDecoder -- Node 20 globals (WebSocket with --experimental-websocket). */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedUsers, snapshot, startMock, startTala, stats } from "./lib/harness.mjs";
 
-/** The mock's fixed time to first token, and its cues on every message (short replies). */
 const TTFT_MS = 200;
 const CUES = `[[ttft:${TTFT_MS}]] [[tokens:8]] [[delay:5]]`;
+const PATHS = ["chat", "widget-ws", "widget-sse", "v1"];
+const LEVELS = [
+  { concurrency: 1, rounds: 20 },
+  { concurrency: 50, rounds: 2 },
+  { concurrency: 200, rounds: 1 },
+];
+const VISITORS = 200;
+const TURN_TIMEOUT_MS = 60_000;
+const OPEN_WITHIN_MS = 5_000;
+const offline = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
 
-// Node 20 has WebSocket behind a flag: run again with it.
 if (typeof globalThis.WebSocket === "undefined") {
-  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
+  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
   child.on("exit", (code) => process.exit(code ?? 1));
 } else {
   await main();
 }
 
 async function main() {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const LEVELS = [
-    { concurrency: 1, rounds: 30 },
-    { concurrency: 50, rounds: 3 },
-    { concurrency: 200, rounds: 2 },
-  ];
-  const USERS = Math.max(...LEVELS.map((l) => l.concurrency));
-  const ROUND_TIMEOUT_MS = 60_000;
-  const offline = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
-
+  const here = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const root = process.env.TALA_BENCH_ROOT || here;
+  const label = process.env.TALA_BENCH_ROOT ? "before" : "after";
   if (!existsSync(join(root, "dist/public/index.html"))) {
-    console.error("dist/public is missing: run `npm run build` first");
+    console.error(`${root}/dist/public is missing: run \`npm run build\` there first`);
     process.exit(1);
   }
+  const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
+  const levels = await run(root, 0, LEVELS);
+  const d1 = { 0: levels.d1, 60: (await run(root, 60, [])).d1 };
+  const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
 
+  console.log(`\nTime Tala adds before the first token, ms (first token − sent − mock ttft ${TTFT_MS} ms); floor = GET /api/config (no storage) at the same concurrency`);
+  console.log(["path", "concurrent", "samples", "errors", "p50", "p95", "p99", "max", "floor p50", "floor p99"].join("\t"));
+  for (const r of levels.results) console.log([r.path, r.concurrency, r.samples, r.errors, r.p50, r.p95, r.p99, r.max, r.floor.p50, r.floor.p99].join("\t"));
+  console.log(`\nSockets opened at once (${VISITORS}), open within ${OPEN_WITHIN_MS / 1000} s: ${JSON.stringify(levels.sockets)}`);
+  console.log("\nD1 queries before the first token, and the time added at 0 and 60 ms per D1 query (one turn, concurrency 1)");
+  console.log(["path", "D1 queries", "added at 0 ms", "added at 60 ms", "queries"].join("\t"));
+  for (const path of PATHS) {
+    const [a, b] = [d1[0][path], d1[60][path]];
+    console.log([path, b?.queries ?? "?", a?.addedMs ?? "?", b?.addedMs ?? "?", (b?.sql ?? []).join(" | ")].join("\t"));
+  }
+
+  const file = join(here, "bench/results/chat-overhead.json");
+  const previous = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const figures = { date: new Date().toISOString(), root, loadAverage: { before: loadBefore, after: loadAfter }, results: levels.results, sockets: levels.sockets, d1 };
+  const out = {
+    bench: "chat-overhead",
+    node: process.version,
+    mockTtftMs: TTFT_MS,
+    method: "first token − sent − mock ttft; floor: GET /api/config at the same concurrency; D1 latency mode for the query counts",
+    before: label === "before" ? figures : previous.before,
+    after: label === "after" ? figures : previous.after,
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`\nwrote bench/results/chat-overhead.json (${label})`);
+}
+
+/** One Tala with TALA_D1_DELAY_MS=`delay`: the levels' figures (if any), then one counted turn per path. */
+async function run(root, delay, levels) {
   const dir = mkdtempSync(join(tmpdir(), "tala-chat-bench-"));
   const stateDir = join(dir, "state");
   const app = snapshot(root, join(dir, "app"));
   let tala;
   let mock;
   try {
-    mock = await startMock(root);
-    const users = seedUsers(app, stateDir, USERS, offline);
-    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small" }, offline);
-    console.log(`Tala on ${tala.baseURL}, mock model ttft ${TTFT_MS} ms, ${USERS} users`);
-    const sockets = await openSockets(tala.baseURL, users);
+    mock = await startMock(dirname(dirname(fileURLToPath(import.meta.url))));
+    const users = seedUsers(app, stateDir, VISITORS + 1, offline);
+    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small", TALA_D1_DELAY_MS: String(delay) }, offline);
+    console.log(`Tala on ${tala.baseURL} (D1 delay ${delay} ms), mock ttft ${TTFT_MS} ms`);
+    const base = tala.baseURL;
+    const owner = users[VISITORS];
+    const setup = await setUp(base, owner, users.slice(0, VISITORS));
+    const sockets = setup.sockets;
 
-    // Warm up (not recorded): every room's first message pays for module loading, reading the
-    // user's settings and D1's first queries; measure the steady state, 50 rooms at a time.
-    for (let i = 0; i < sockets.length; i += 50) await round(sockets.slice(i, i + 50), ROUND_TIMEOUT_MS);
-    await new Promise((r) => setTimeout(r, TTFT_MS + 300));
+    // Warm-up, not recorded: every object's first turn pays for loading and first queries.
+    for (const path of PATHS) await turns(base, setup, path, 0, VISITORS);
+    await sleep(TTFT_MS + 500);
 
-    const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
     const results = [];
-    for (const level of LEVELS) {
-      const samples = [];
-      let errors = 0;
-      for (let r = 0; r < level.rounds; r++) {
-        await reopenClosed(tala.baseURL, sockets);
-        const out = await round(sockets.slice(0, level.concurrency), ROUND_TIMEOUT_MS);
-        samples.push(...out.firstDeltaMs.map((ms) => ms - TTFT_MS));
-        errors += out.errors;
-        // Let the rooms finish naming the round's chats (one more model call each) before the next.
-        await new Promise((r) => setTimeout(r, TTFT_MS + 300));
+    for (const level of levels) {
+      for (const path of PATHS) {
+        const samples = [];
+        let errors = 0;
+        const floor = [];
+        for (let r = 0; r < level.rounds; r++) {
+          floor.push(...(await healthRound(base, level.concurrency)));
+          // Level 1 uses another visitor each round (per-visitor counters stay far from their limits).
+          const from = level.concurrency === 1 ? r : 0;
+          const out = await turns(base, setup, path, from, level.concurrency);
+          samples.push(...out.ms.map((ms) => ms - TTFT_MS));
+          errors += out.errors;
+          await sleep(TTFT_MS + 300);
+        }
+        const s = stats(samples);
+        const f = stats(floor);
+        results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 } });
+        console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}), errors ${errors}`);
       }
-      results.push({ concurrency: level.concurrency, samples: samples.length, errors, ...stats(samples) });
     }
-    const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
-    for (const s of sockets) s.ws.close();
 
-    console.log(`\nExtra time before the first message-delta (ms) = time to first delta − mock ttft (load average ${loadBefore.join(" ")} → ${loadAfter.join(" ")})`);
-    console.log(["concurrent chats", "samples", "errors", "p50", "p95", "p99", "mean", "max"].join("\t"));
-    for (const r of results) console.log([r.concurrency, r.samples, r.errors, r.p50, r.p95, r.p99, r.mean, r.max].join("\t"));
-    mkdirSync(join(root, "bench/results"), { recursive: true });
-    writeFileSync(
-      join(root, "bench/results/chat-overhead.json"),
-      `${JSON.stringify({ bench: "chat-overhead", date: new Date().toISOString(), node: process.version, mockTtftMs: TTFT_MS, loadAverage: { before: loadBefore, after: loadAfter }, results }, null, 2)}\n`,
-    );
-    console.log("\nwrote bench/results/chat-overhead.json");
+    // One counted turn per path: the D1 queries sent before its first token.
+    const d1 = {};
+    for (const path of PATHS) {
+      await sleep(2000); // earlier turns' background writes (chat titles) land before the window opens
+      await fetch(`${base}/api/dev/d1-log`, { method: "DELETE" });
+      const sentAt = Date.now();
+      const out = await turns(base, setup, path, VISITORS - 1, 1, { wallClock: true });
+      const log = await (await fetch(`${base}/api/dev/d1-log`)).json();
+      const first = out.firstAt[0];
+      const before = first ? log.queries.filter((q) => q.at >= sentAt - 5 && q.at <= first) : [];
+      d1[path] = { queries: first ? before.length : null, addedMs: out.ms[0] !== undefined ? Math.round((out.ms[0] - TTFT_MS) * 10) / 10 : null, sql: before.map((q) => q.sql.slice(0, 48)) };
+    }
+    for (const s of sockets.chat.concat(sockets.widget)) s.ws?.close();
+    return { results, sockets: setup.opened, d1 };
   } finally {
     await tala?.stop();
     mock?.stop();
@@ -106,141 +150,79 @@ async function main() {
   }
 }
 
-/**
- * What Tala needs to run, copied into `to` (sources and built assets: wrangler dev reloads when
- * either changes, e.g. another build writing dist/) with the dependencies linked.
- */
-function snapshot(root, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of ["worker", "contract", "migrations", "scripts", "dist", "wrangler.toml", "package.json", "tsconfig.json"]) {
-    cpSync(join(root, entry), join(to, entry), { recursive: true });
-  }
-  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
-  return to;
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
-/** The mock model in its own Node process, so the benchmark's client never slows it down. */
-async function startMock(root) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, "tests/mock-model/server.mjs"), String(port)], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = `http://127.0.0.1:${port}/v1`;
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/models`)).ok) return { url, stop: () => child.kill("SIGTERM") };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGTERM");
-  throw new Error("the mock model did not start");
+/** Visitor i's own network (cf-connecting-ip is honoured locally). */
+function ipOf(i) {
+  return `10.${Math.floor(i / 250) + 1}.${i % 250}.7`;
 }
 
-/** Percentiles (nearest rank), mean and max, rounded to 0.1 ms. */
-function stats(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-  const round1 = (x) => Math.round(x * 10) / 10;
-  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
-  return { p50: round1(at(50)), p95: round1(at(95)), p99: round1(at(99)), mean: round1(mean), max: round1(sorted.at(-1) ?? NaN) };
+async function api(base, path, { token, key, ip, json, form, method } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Token ${token}`;
+  if (key) headers["x-assistant-key"] = key;
+  if (ip) headers["cf-connecting-ip"] = ip;
+  if (json) headers["content-type"] = "application/json";
+  const res = await fetch(`${base}${path}`, { method: method ?? (json || form ? "POST" : "GET"), headers, body: json ? JSON.stringify(json) : form });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method ?? "POST"} ${path}: ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : null;
 }
 
-/**
- * Applies the migrations to a fresh local D1 and inserts `n` users with one Tala token each
- * (stored as the worker stores them: SHA-256 hex of the token).
- */
-function seedUsers(root, stateDir, n, env) {
-  const wrangler = join(root, "node_modules/wrangler/bin/wrangler.js");
-  const run = (args) => execFileSync(process.execPath, [wrangler, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-  const now = Date.now();
-  const users = Array.from({ length: n }, (_, i) => ({
-    id: randomUUID(),
-    email: `bench-${i}-${randomUUID().slice(0, 8)}@example.com`,
-    token: `tala_${randomBytes(32).toString("base64url")}`,
-  }));
-  const q = (s) => `'${s.replace(/'/g, "''")}'`;
-  const sql = [
-    `INSERT INTO users (id, email, first_name, created_at, updated_at) VALUES ${users.map((u) => `(${q(u.id)}, ${q(u.email)}, 'Bench', ${now}, ${now})`).join(", ")};`,
-    `INSERT INTO auth_tokens (id, user_id, token_hash, created_at, expires_at, last_used_at) VALUES ${users
-      .map((u) => `(${q(randomUUID())}, ${q(u.id)}, ${q(createHash("sha256").update(u.token).digest("hex"))}, ${now}, ${now + 86_400_000}, ${now})`)
-      .join(", ")};`,
-  ].join("\n");
-  const file = join(dirname(stateDir), "seed.sql");
-  writeFileSync(file, sql);
-  run(["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file]);
-  return users;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+/** Three assistants (one per widget path and /v1, so their counters stay apart), a visitor session each, and the sockets. */
+async function setUp(base, owner, users) {
+  const knowledge = "Opening hours: the shop is open from 9 to 18, Monday to Saturday.\n\nDelivery takes two to four days in Morocco.";
+  const assistant = async (name) => {
+    const { assistant: a } = await api(base, "/api/public-assistants", {
+      token: owner.token,
+      json: { name, config: { maxMessagesPerSession: 50, dailyLimit: 1000 } },
     });
-  });
-}
-
-/** `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers. */
-async function startTala(root, stateDir, vars, env) {
-  const port = await freePort();
-  let output = "";
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), TALA_STATE_DIR: stateDir, TALA_EXTRA_VARS: JSON.stringify(vars) },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr.on("data", (d) => (output = (output + d).slice(-20_000)));
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || !child.pid) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+    const form = new FormData();
+    form.append("files", new Blob([knowledge], { type: "text/plain" }), "shop.txt");
+    await api(base, `/api/public-assistants/${a._id}/files`, { token: owner.token, form });
+    const { apiKey } = await api(base, `/api/public-assistants/${a._id}/raw-api-key`, { token: owner.token });
+    return { id: a._id, key: apiKey };
   };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Tala exited before it was ready:\n${output}`);
-    try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop };
-    } catch {
-      // not listening yet
+  const ws = await assistant("Bench socket");
+  const sse = await assistant("Bench SSE");
+  const v1 = await assistant("Bench v1");
+  const { key: secretKey } = await api(base, `/api/public-assistants/${v1.id}/secret-keys`, { token: owner.token, json: { name: "bench" } });
+  const sessions = async (a) => {
+    const out = [];
+    for (let i = 0; i < VISITORS; i += 25) {
+      out.push(...(await Promise.all(Array.from({ length: Math.min(25, VISITORS - i) }, (_, j) => api(base, "/api/widget/sessions", { key: a.key, ip: ipOf(i + j), json: {} })))));
     }
-    await new Promise((r) => setTimeout(r, 250));
+    return out.map((s) => s.sessionId);
+  };
+  const wsSessions = await sessions(ws);
+  const sseSessions = await sessions(sse);
+
+  const opened = {};
+  const chat = users.map((u, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/chat/user-${u.id}?token=${encodeURIComponent(u.token)}`, ip: ipOf(i), user: u, waiters: new Map() }));
+  const widget = wsSessions.map((id, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/widget/${id}?key=${encodeURIComponent(ws.key)}`, ip: ipOf(i), sessionId: id, waiters: new Map() }));
+  for (const [name, list] of [["chat", chat], ["widget", widget]]) {
+    const started = performance.now();
+    const times = await Promise.all(list.map((s) => openSocket(s).then(() => performance.now() - started, () => Infinity)));
+    opened[name] = { sockets: list.length, within5s: times.filter((t) => t <= OPEN_WITHIN_MS).length, p99OpenMs: stats(times.filter(Number.isFinite)).p99 };
   }
-  await stop();
-  throw new Error(`Tala did not become ready on ${baseURL}:\n${output}`);
+  return { sockets: { chat, widget }, opened, sse: { key: sse.key, sessions: sseSessions }, v1: { secretKey } };
 }
 
-/** One socket per user, each to the user's own room; frames are dispatched to per-message waiters. */
-async function openSockets(baseURL, users) {
-  return Promise.all(users.map((u) => openSocket(baseURL, { user: u, waiters: new Map(), ws: null })));
-}
-
-/** (Re)opens `socket.ws`. A socket that closes fails the messages waiting on it at once. */
-function openSocket(baseURL, socket) {
-  const u = socket.user;
+function openSocket(s) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${baseURL.replace(/^http/, "ws")}/parties/chat/user-${u.id}?token=${encodeURIComponent(u.token)}`);
-    socket.ws = ws;
+    // undici's WebSocket takes headers (not in the standard): each visitor is its own network.
+    const ws = new WebSocket(s.url, { headers: { "cf-connecting-ip": s.ip } });
+    s.ws = ws;
     const timer = setTimeout(() => reject(new Error("socket did not open within 30 s")), 30_000);
     ws.addEventListener("open", () => {
       clearTimeout(timer);
-      resolve(socket);
+      resolve(s);
     });
-    ws.addEventListener("error", () => reject(new Error(`socket to ${u.id} failed`)));
+    ws.addEventListener("error", () => reject(new Error("socket failed")));
     ws.addEventListener("close", () => {
-      for (const waiter of socket.waiters.values()) waiter({ event: "closed", data: {} }, performance.now());
+      for (const waiter of s.waiters.values()) waiter({ event: "closed", data: {} }, performance.now());
     });
     ws.addEventListener("message", (event) => {
       let frame;
@@ -249,54 +231,97 @@ function openSocket(baseURL, socket) {
       } catch {
         return;
       }
-      for (const waiter of socket.waiters.values()) waiter(frame, performance.now());
+      for (const waiter of s.waiters.values()) waiter(frame, performance.now());
     });
   });
 }
 
-/** Sockets dropped since the last round (e.g. wrangler dev reloading) are opened again first. */
-async function reopenClosed(baseURL, sockets) {
-  const closed = sockets.filter((s) => s.ws.readyState !== WebSocket.OPEN);
-  if (closed.length) console.log(`reopening ${closed.length} closed sockets`);
-  await Promise.all(closed.map((s) => openSocket(baseURL, s)));
+async function ensureOpen(s) {
+  if (s.ws?.readyState !== WebSocket.OPEN) await openSocket(s);
 }
 
-/**
- * Every socket sends one message opening a new chat, at once; resolves with each one's time from
- * send to first delta, once every reply has finished (or failed, or ROUND_TIMEOUT_MS passed).
- */
-async function round(sockets, timeoutMs) {
-  const firstDeltaMs = [];
+/** `count` turns at once on `path`, by visitors from..from+count; each one's ms to first token. */
+async function turns(base, setup, path, from, count, opts = {}) {
+  const ms = [];
+  const firstAt = [];
   let errors = 0;
-  await Promise.all(
-    sockets.map(
-      (socket) =>
-        new Promise((resolve) => {
-          const clientMessageId = randomUUID();
-          let chatId = null;
-          let sentAt = 0;
-          let gotDelta = false;
-          const done = (failed) => {
-            clearTimeout(timer);
-            socket.waiters.delete(clientMessageId);
-            if (failed) errors++;
-            resolve();
-          };
-          const timer = setTimeout(() => done(true), timeoutMs);
-          socket.waiters.set(clientMessageId, (frame, at) => {
-            const d = frame.data ?? {};
-            if (frame.event === "new-message" && d.clientMessageId === clientMessageId) chatId = d.message.chatId;
-            else if (frame.event === "message-delta" && d.chatId === chatId && !gotDelta) {
-              gotDelta = true;
-              firstDeltaMs.push(at - sentAt);
-            } else if (frame.event === "new-message" && d.message?.chatId === chatId && d.message.role === "assistant") done(!gotDelta);
-            else if (frame.event === "message-error" && (d.clientMessageId === clientMessageId || (chatId && d.chatId === chatId))) done(true);
-            else if (frame.event === "closed") done(true);
-          });
-          sentAt = performance.now();
-          socket.ws.send(JSON.stringify({ event: "send-message", data: { content: `How long does this take? ${CUES}`, clientMessageId, isGuest: false, userId: socket.user.id } }));
-        }),
-    ),
+  const one = async (i) => {
+    const sentAt = performance.now();
+    const sentWall = Date.now();
+    const at = await firstToken(base, setup, path, i).catch(() => null);
+    if (at === null) errors++;
+    else {
+      ms.push(at - sentAt);
+      if (opts.wallClock) firstAt.push(sentWall + (at - sentAt));
+    }
+  };
+  await Promise.all(Array.from({ length: count }, (_, k) => one((from + k) % VISITORS)));
+  return { ms, errors, firstAt };
+}
+
+/** Sends one turn on `path` as visitor `i`; resolves with performance.now() at its first token, after the reply ends. */
+async function firstToken(base, setup, path, i) {
+  const content = `When are you open? ${CUES}`;
+  if (path === "chat" || path === "widget-ws") {
+    const s = path === "chat" ? setup.sockets.chat[i] : setup.sockets.widget[i];
+    await ensureOpen(s);
+    const clientMessageId = randomUUID();
+    return new Promise((resolve, reject) => {
+      let first = null;
+      let chatId = path === "widget-ws" ? s.sessionId : null;
+      const done = (ok) => {
+        clearTimeout(timer);
+        s.waiters.delete(clientMessageId);
+        if (ok && first !== null) resolve(first);
+        else reject(new Error("turn failed"));
+      };
+      const timer = setTimeout(() => done(false), TURN_TIMEOUT_MS);
+      s.waiters.set(clientMessageId, (frame, at) => {
+        const d = frame.data ?? {};
+        if (frame.event === "new-message" && d.clientMessageId === clientMessageId && path === "chat") chatId = d.message.chatId;
+        else if (frame.event === "message-delta" && d.chatId === chatId && first === null) first = at;
+        else if (frame.event === "new-message" && d.message?.role === "assistant" && (d.message.chatId === chatId || path === "widget-ws") && first !== null) done(true);
+        else if (frame.event === "message-error" && (d.clientMessageId === clientMessageId || d.chatId === chatId)) done(false);
+        else if (frame.event === "closed") done(false);
+      });
+      const data = path === "chat" ? { content, clientMessageId, isGuest: false, userId: s.user.id } : { content, clientMessageId, files: [] };
+      s.ws.send(JSON.stringify({ event: "send-message", data }));
+    });
+  }
+  const request =
+    path === "widget-sse"
+      ? fetch(`${base}/api/widget/sessions/${setup.sse.sessions[i]}/messages`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "text/event-stream", "x-assistant-key": setup.sse.key, "cf-connecting-ip": ipOf(i) },
+          body: JSON.stringify({ content, clientMessageId: randomUUID(), files: [] }),
+        })
+      : fetch(`${base}/api/v1/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${setup.v1.secretKey}`, "cf-connecting-ip": ipOf(i) },
+          body: JSON.stringify({ stream: true, messages: [{ role: "user", content }] }),
+        });
+  const res = await request;
+  if (!res.ok || !res.body) throw new Error(`${path}: ${res.status}`);
+  const isFirst = path === "widget-sse" ? (text) => text.includes("event: message-delta") : (text) => /"content":"[^"]/.test(text);
+  const decoder = new TextDecoder();
+  let text = "";
+  let first = null;
+  for await (const chunk of res.body) {
+    text += decoder.decode(chunk, { stream: true });
+    if (first === null && isFirst(text)) first = performance.now();
+    if (text.length > 200_000) break;
+  }
+  if (first === null) throw new Error(`${path}: no token`);
+  return first;
+}
+
+/** `count` GET /api/config at once: each one's ms (the local floor at that concurrency). */
+async function healthRound(base, count) {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const t = performance.now();
+      await (await fetch(`${base}/api/config`)).text();
+      return performance.now() - t;
+    }),
   );
-  return { firstDeltaMs, errors };
 }

@@ -26,6 +26,8 @@ export interface Env {
 
   /** "local" under `npm start` and the tests; "production" when deployed. */
   ENVIRONMENT: string;
+  /** Benches only, local mode only: every D1 query waits this many ms and is logged (db/latency.ts). */
+  TALA_D1_DELAY_MS?: string;
   /** Firebase project whose ID tokens are accepted (the token audience). */
   FIREBASE_PROJECT_ID?: string;
   FIREBASE_API_KEY?: string;

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { outboxQuery, type apiKeyResponse, type outboxResponse } from "../../../contract";
 import type { z } from "zod";
+import { d1Log, resetD1Log } from "../../db/latency";
 import { isLocal } from "../../env";
 import type { AppEnv } from "../../http/context";
 import { notFound } from "../../http/errors";
@@ -28,6 +29,16 @@ export function devRoutes() {
       .get("/dev/demo-assistant", localOnly, async (c) => {
         const body: z.infer<typeof apiKeyResponse> = { apiKey: await seedDemoAssistant({ ctx: serviceContext(c) }) };
         return c.json(body);
+      })
+      // The benches' D1 latency mode (db/latency.ts): the queries recorded since the last reset.
+      .get("/dev/d1-log", localOnly, (c) => {
+        const state = d1Log();
+        if (!state) throw notFound();
+        return c.json(state);
+      })
+      .delete("/dev/d1-log", localOnly, (c) => {
+        resetD1Log();
+        return c.body(null, 204);
       })
   );
 }

@@ -1,0 +1,124 @@
+// The benches' shared harness: a snapshot of the sources to run Tala from (so a file saved during a
+// run cannot make wrangler dev reload), the mock model in its own process, users seeded straight
+// into a fresh local D1, `npm start` on a free port, and percentile statistics.
+import { spawn, execFileSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+
+/**
+ * What Tala needs to run, copied into `to` (sources and built assets: wrangler dev reloads when
+ * either changes, e.g. another build writing dist/) with the dependencies linked.
+ */
+export function snapshot(root, to) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of ["worker", "contract", "migrations", "scripts", "dist", "wrangler.toml", "package.json", "tsconfig.json"]) {
+    cpSync(join(root, entry), join(to, entry), { recursive: true });
+  }
+  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
+  return to;
+}
+
+/** The mock model in its own Node process, so the benchmark's client never slows it down. */
+export async function startMock(root) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, "tests/mock-model/server.mjs"), String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = `http://127.0.0.1:${port}/v1`;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/models`)).ok) return { url, stop: () => child.kill("SIGTERM") };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGTERM");
+  throw new Error("the mock model did not start");
+}
+
+/** Percentiles (nearest rank), mean and max, rounded to 0.1 ms. */
+export function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+  const round1 = (x) => Math.round(x * 10) / 10;
+  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
+  return { p50: round1(at(50)), p95: round1(at(95)), p99: round1(at(99)), mean: round1(mean), max: round1(sorted.at(-1) ?? NaN) };
+}
+
+/**
+ * Applies the migrations to a fresh local D1 and inserts `n` users with one Tala token each
+ * (stored as the worker stores them: SHA-256 hex of the token).
+ */
+export function seedUsers(root, stateDir, n, env) {
+  const wrangler = join(root, "node_modules/wrangler/bin/wrangler.js");
+  const run = (args) => execFileSync(process.execPath, [wrangler, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  const now = Date.now();
+  const users = Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    email: `bench-${i}-${randomUUID().slice(0, 8)}@example.com`,
+    token: `tala_${randomBytes(32).toString("base64url")}`,
+  }));
+  const q = (s) => `'${s.replace(/'/g, "''")}'`;
+  const sql = [
+    `INSERT INTO users (id, email, first_name, created_at, updated_at) VALUES ${users.map((u) => `(${q(u.id)}, ${q(u.email)}, 'Bench', ${now}, ${now})`).join(", ")};`,
+    `INSERT INTO auth_tokens (id, user_id, token_hash, created_at, expires_at, last_used_at) VALUES ${users
+      .map((u) => `(${q(randomUUID())}, ${q(u.id)}, ${q(createHash("sha256").update(u.token).digest("hex"))}, ${now}, ${now + 86_400_000}, ${now})`)
+      .join(", ")};`,
+  ].join("\n");
+  const file = join(dirname(stateDir), "seed.sql");
+  writeFileSync(file, sql);
+  run(["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file]);
+  return users;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers. */
+export async function startTala(root, stateDir, vars, env) {
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), TALA_STATE_DIR: stateDir, TALA_EXTRA_VARS: JSON.stringify(vars) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout.on("data", (d) => (output = (output + d).slice(-20_000)));
+  child.stderr.on("data", (d) => (output = (output + d).slice(-20_000)));
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || !child.pid) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+  };
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Tala exited before it was ready:\n${output}`);
+    try {
+      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`Tala did not become ready on ${baseURL}:\n${output}`);
+}
