@@ -475,6 +475,8 @@ export const publicAssistantUi = {
     previous: "Previous",
     next: "Next",
     openSession: (id: string) => `Open session ${id}`,
+    /** A row whose visitor has not asked anything yet (the widget was opened, nothing sent). */
+    noQuestion: "No question yet",
   },
   session: {
     title: "Session Details",

@@ -5,6 +5,7 @@ import {
   apiKeyResponse,
   authResponse,
   chatHistoryResponse,
+  publicAssistantUi,
   publicAssistantResponse,
   widgetMessages,
   widgetStrings,
@@ -129,6 +130,27 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
   const [session] = history.sessions;
   expect(session!.messages.map((m) => m.content.data)[0]).toBe("How long is the Zorblax warranty?");
   expect(session!.sessionInfo.origin).toBe(hostOrigin);
+
+  // And in the dashboard: the row says what the visitor asked; the detail shows the source's passage on click.
+  await page.goto(`${baseURL}/login`);
+  await page.evaluate((t) => {
+    localStorage.setItem("token", t);
+    sessionStorage.setItem("tala:verifyBannerDismissed", "1");
+  }, token);
+  await page.goto(`${baseURL}/app/public-assistants`);
+  const card = page.getByRole("article").filter({ hasText: "Shop assistant" }).last();
+  await card.getByRole("button", { name: publicAssistantUi.card.viewHistory }).click();
+  const history_ = page.getByRole("dialog", { name: publicAssistantUi.history.title });
+  const row = history_.getByRole("list", { name: publicAssistantUi.history.sessionsLabel }).getByRole("button").first();
+  await expect(row).toContainText("How long is the Zorblax warranty?");
+  await expect(row).toContainText(session!.sessionId.slice(0, 8));
+  await row.click();
+  const detail = page.getByRole("dialog", { name: new RegExp(publicAssistantUi.session.title) });
+  const chip = detail.getByRole("button", { name: publicAssistantUi.session.showPassage(fileName) });
+  await expect(chip).toHaveAttribute("aria-expanded", "false");
+  await chip.click();
+  await expect(chip).toHaveAttribute("aria-expanded", "true");
+  await expect(detail.locator("blockquote")).toContainText("seven years");
 });
 
 test("the session limit stops the visitor with a clear message at exactly the configured count (over the SSE fallback)", async ({ page, request, baseURL }) => {

@@ -27,6 +27,9 @@ import { SessionDetailDialog, shortSessionId } from "./session-detail-dialog";
 
 const L = publicAssistantUi.history;
 
+/** The visitor's first question in a session, on one line. */
+const firstQuestion = (s: VisitorSession) => s.messages.find((m) => m.role === "user" && m.content.type === "text")?.content.data.replace(/\s+/g, " ").trim() ?? "";
+
 export function ChatHistoryDialog({ open, assistant, onOpenChange }: { open: boolean; assistant: PublicAssistant; onOpenChange: (open: boolean) => void }) {
   const [page, setPage] = useState(1);
   const [data, setData] = useState<ChatHistoryResponse | null>(null);
@@ -117,16 +120,20 @@ export function ChatHistoryDialog({ open, assistant, onOpenChange }: { open: boo
                   <button
                     type="button"
                     onClick={() => setSelected(s)}
-                    className="grid w-full grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 text-left transition-colors hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent sm:grid-cols-[8rem_1fr_auto]"
+                    className="grid w-full grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 text-left transition-colors hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
                   >
-                    <span className="font-mono text-sm font-medium text-fg">{shortSessionId(s.sessionId)}</span>
-                    <span className="text-right text-xs text-muted tabular-nums sm:order-last">{L.messages(s.messageCount)}</span>
-                    <span className="col-span-2 min-w-0 text-xs text-muted sm:col-span-1">
+                    {/* What the visitor asked first says more than an id; the id (first 8 characters) stays, small. */}
+                    <span className={`min-w-0 truncate text-sm ${firstQuestion(s) ? "font-medium text-fg" : "text-muted italic"}`}>{firstQuestion(s) || L.noQuestion}</span>
+                    <span className="text-right text-xs text-muted tabular-nums">{L.messages(s.messageCount)}</span>
+                    <span className="col-span-2 min-w-0 text-xs text-muted">
                       <span className="sr-only">{L.lastMessage}: </span>
                       {s.lastMessageAt ? formatTime(s.lastMessageAt, timeFormat.elsewhere) : formatTime(s.sessionInfo.startedAt, timeFormat.elsewhere)}
                       <span aria-hidden="true"> · </span>
                       <span className="sr-only">{L.referrer}: </span>
                       <span className="[overflow-wrap:anywhere]">{s.sessionInfo.referrer || L.directVisit}</span>
+                      <span aria-hidden="true"> · </span>
+                      <span className="sr-only">{L.session}: </span>
+                      <span className="font-mono">{shortSessionId(s.sessionId)}</span>
                     </span>
                   </button>
                 </li>
