@@ -1,17 +1,9 @@
 import type { EmbeddingProvider } from "./embeddings";
-import type { KnowledgeIndex } from "./knowledge-index";
+import type { IndexedChunk, KnowledgeIndex } from "./knowledge-index";
 import type { VectorStore } from "./vectors";
 
-/** A retrieved passage with where it came from. */
-export interface KnowledgeHit {
-  chunkId: number;
-  fileId: string;
-  fileName: string;
-  heading: string;
-  content: string;
-  ordinal: number;
-  /** Higher is better: -bm25 for lexical results, the fused score for hybrid ones. */
-  score: number;
+/** A retrieved passage with where it came from. `score`: higher is better (-bm25 for lexical results, the fused score for hybrid ones). */
+export interface KnowledgeHit extends IndexedChunk {
   /** 1-based ranks in each list that found it (hybrid search). */
   lexicalRank?: number;
   vectorRank?: number;
