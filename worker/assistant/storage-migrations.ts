@@ -2,12 +2,12 @@
  * The schema of a public assistant's own Durable Object storage (AssistantHub, SQLite), as an
  * append-only list. The object applies the migrations it has not seen, in order, each in one
  * transaction; a stored history that is not a prefix of this list (an entry renamed or removed) is
- * refused rather than guessed at. Add entries; never edit one.
- *
- * (engineer A's shared runner `durable-objects/storage-migrations.ts` did not exist when this was
- * written; the runner is the same few lines as chat/guest-storage-migrations.ts.)
+ * refused rather than guessed at (the runner: durable-objects/storage-migrations.ts, shared with
+ * the chat rooms). Add entries; never edit one.
  */
-export const assistantStorageMigrations: readonly { id: string; sql: string }[] = [
+import { applyStorageMigrations, pendingStorageMigrations, type StorageMigration } from "../durable-objects/storage-migrations";
+
+export const assistantStorageMigrations: readonly StorageMigration[] = [
   {
     id: "0001_config_sessions_counters",
     sql: `
@@ -93,25 +93,9 @@ export const assistantStorageMigrations: readonly { id: string; sql: string }[] 
 ];
 
 /** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
-export function pendingAssistantMigrations(applied: readonly string[], all = assistantStorageMigrations) {
-  applied.forEach((id, i) => {
-    if (all[i]?.id !== id) throw new Error(`assistant storage migration history does not match: found ${id} at ${i}`);
-  });
-  return all.slice(applied.length);
-}
+export const pendingAssistantMigrations = (applied: readonly string[], all = assistantStorageMigrations) =>
+  pendingStorageMigrations(applied, all, "assistant");
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */
-export function migrateAssistantStorage(storage: Pick<DurableObjectStorage, "sql" | "transactionSync">) {
-  const { sql } = storage;
-  sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-  const applied = sql
-    .exec("SELECT id FROM _migrations ORDER BY rowid")
-    .toArray()
-    .map((r) => String(r.id));
-  for (const migration of pendingAssistantMigrations(applied)) {
-    storage.transactionSync(() => {
-      sql.exec(migration.sql);
-      sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
-    });
-  }
-}
+export const migrateAssistantStorage = (storage: Pick<DurableObjectStorage, "sql" | "transactionSync">) =>
+  applyStorageMigrations(storage, assistantStorageMigrations, "assistant");

@@ -1,6 +1,7 @@
 import type { ChatMessage, MessageRole, MessageStatus } from "../../contract";
 import { parseFileNames } from "../services/chats/to-chat";
-import { pendingMigrations } from "./guest-storage-migrations";
+import { applyStorageMigrations } from "../durable-objects/storage-migrations";
+import { guestStorageMigrations } from "./guest-storage-migrations";
 import type { ChatStore, ChatWithInstructions, TurnRecord } from "./store";
 
 type Row = Record<string, SqlStorageValue>;
@@ -26,18 +27,7 @@ export class GuestChatStore implements ChatStore {
 
   private get sql() {
     if (!this.migrated) {
-      const sql = this.storage.sql;
-      sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-      const applied = sql
-        .exec("SELECT id FROM _migrations ORDER BY rowid")
-        .toArray()
-        .map((r) => String(r.id));
-      for (const migration of pendingMigrations(applied)) {
-        this.storage.transactionSync(() => {
-          sql.exec(migration.sql);
-          sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
-        });
-      }
+      applyStorageMigrations(this.storage, guestStorageMigrations, "guest");
       this.migrated = true;
     }
     return this.storage.sql;

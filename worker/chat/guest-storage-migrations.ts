@@ -1,9 +1,11 @@
+import { pendingStorageMigrations, type StorageMigration } from "../durable-objects/storage-migrations";
+
 /**
  * The schema of a guest room's own SQLite storage, as an append-only list. A room applies the
  * migrations it has not seen, in order; a stored history that is not a prefix of this list (an
  * entry renamed or removed) is refused rather than guessed at. Add entries; never edit one.
  */
-export const guestStorageMigrations: readonly { id: string; sql: string }[] = [
+export const guestStorageMigrations: readonly StorageMigration[] = [
   {
     id: "0001_chats_messages",
     sql: `
@@ -30,9 +32,4 @@ export const guestStorageMigrations: readonly { id: string; sql: string }[] = [
 ];
 
 /** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
-export function pendingMigrations(applied: readonly string[], all = guestStorageMigrations) {
-  applied.forEach((id, i) => {
-    if (all[i]?.id !== id) throw new Error(`guest storage migration history does not match: found ${id} at ${i}`);
-  });
-  return all.slice(applied.length);
-}
+export const pendingMigrations = (applied: readonly string[], all = guestStorageMigrations) => pendingStorageMigrations(applied, all, "guest");
