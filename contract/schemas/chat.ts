@@ -116,7 +116,7 @@ export const projectListResponse = z.object({ projects: z.array(projectSchema) }
 export const modelsResponse = z.object({
   models: z.array(z.string()),
   default: z.string().nullable(),
-  /** The user's chosen model (users.settings), null for the default. */
+  /** The user's chosen model (kept in their room), null for the default. */
   selected: z.string().nullable(),
   offline: z.boolean(),
 });

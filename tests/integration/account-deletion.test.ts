@@ -1,6 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { auth, authResponse, deleteAccountResponse, serverMessages } from "../../contract";
+import { getUserRoom } from "../../worker/chat/get-chat-room";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { seedChat } from "./chat-helpers";
 import { call, errorOf, expectError, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
@@ -26,6 +27,7 @@ async function populatedAccount() {
 }
 
 const hubOf = (assistantId: string) => getAssistantHub(env, assistantId).footprint();
+const roomOf = (userId: string) => getUserRoom(env, userId).footprint();
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...binds).first<{ n: number }>())!.n;
@@ -35,9 +37,10 @@ async function dataOf(account: Awaited<ReturnType<typeof populatedAccount>>) {
     users: await count("users WHERE id = ?1", account.userId),
     tokens: await count("auth_tokens WHERE user_id = ?1", account.userId),
     codes: await count("verification_codes WHERE user_id = ?1 OR email = ?2", account.userId, account.email),
-    projects: await count("projects WHERE user_id = ?1", account.userId),
-    chats: await count("chats WHERE user_id = ?1", account.userId),
-    messages: await count("messages WHERE chat_id = ?1", account.chatId),
+    // D1 (legacy rows) and the user's own room, where chats, messages and projects live now.
+    projects: (await count("projects WHERE user_id = ?1", account.userId)) + (await roomOf(account.userId)).projects,
+    chats: (await count("chats WHERE user_id = ?1", account.userId)) + (await roomOf(account.userId)).chats,
+    messages: (await count("messages WHERE chat_id = ?1", account.chatId)) + (await roomOf(account.userId)).messages,
     assistants: await count("public_assistants WHERE user_id = ?1", account.userId),
     files: (await count("knowledge_files WHERE assistant_id = ?1", account.assistantId)) + (await hubOf(account.assistantId)).files,
     chunks:

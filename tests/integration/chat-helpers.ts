@@ -8,6 +8,8 @@ import {
   type ServerFrame,
   type ServerEvent,
 } from "../../contract";
+import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { RoomStore } from "../../worker/chat/room-store";
 import { randomIp, registerUser } from "./helpers";
 
 /**
@@ -139,21 +141,36 @@ export const mockTokens = (text: string, n: number) => {
   return Array.from({ length: n }, (_, i) => words[i % words.length]).join("");
 };
 
-/** Writes a chat and its messages straight to D1 (REST tests: no model involved). */
+/** Writes a chat and its messages straight into the user's own room (REST tests: no model involved). */
 export async function seedChat(
   userId: string,
   init: { title?: string; projectId?: string | null; updatedAt?: number; messages?: string[] } = {},
 ) {
-  const { env } = await import("cloudflare:test");
+  const { env, runInDurableObject } = await import("cloudflare:test");
   const id = crypto.randomUUID();
   const at = init.updatedAt ?? Date.now();
-  await env.DB.prepare("INSERT INTO chats (id, user_id, project_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(id, userId, init.projectId ?? null, init.title ?? "", at, at)
-    .run();
-  for (const [i, text] of (init.messages ?? []).entries()) {
-    await env.DB.prepare("INSERT INTO messages (id, chat_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(crypto.randomUUID(), id, i % 2 ? "assistant" : "user", text, at + i)
-      .run();
-  }
+  await runInDurableObject(getUserRoom(env, userId), (_room, state) => {
+    const store = new RoomStore(state.storage);
+    store.sql.exec(
+      "INSERT INTO chats (id, title, project_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+      id,
+      init.title ?? "",
+      init.projectId ?? null,
+      at,
+      at,
+    );
+    for (const [i, text] of (init.messages ?? []).entries()) {
+      store.insertMessage({
+        id: crypto.randomUUID(),
+        chatId: id,
+        role: i % 2 ? "assistant" : "user",
+        content: { type: "text", data: text },
+        files: [],
+        timestamp: at + i,
+        status: "complete",
+        error: null,
+      });
+    }
+  });
   return id;
 }

@@ -16,8 +16,8 @@ export interface TurnRecord {
 }
 
 /**
- * Where a room keeps its chats: D1 for a signed-in user (UserChatStore), the room's own SQLite
- * for a guest (GuestChatStore). Every read is limited to the room's owner.
+ * Where a room keeps its chats: the room's own SQLite (RoomStore), for a signed-in user and a
+ * guest alike; MemoryChatStore in unit tests. Everything in a room is its owner's.
  */
 export interface ChatStore {
   findChat(chatId: string): Promise<ChatWithInstructions | null>;
@@ -25,7 +25,7 @@ export interface ChatStore {
   findProjectInstructions(projectId: string): Promise<string | null>;
   /** The last `limit` messages of the chat, oldest first. */
   recentMessages(chatId: string, limit: number): Promise<ChatMessage[]>;
-  /** The owner's chosen model (users.settings), null for the default. */
+  /** The owner's chosen model (the room's settings), null for the default. */
   preferredModel(): Promise<string | null>;
   /** Saves the new chat (if any), the user's message and the empty reply, all or nothing. */
   startTurn(record: TurnRecord): Promise<void>;

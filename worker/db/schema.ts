@@ -23,7 +23,10 @@ export const users = sqliteTable(
     photoUrl: text("photo_url"),
     firebaseUid: text("firebase_uid"),
     emailVerifiedAt: integer("email_verified_at"),
-    /** JSON: user preferences (chosen model, …). */
+    /**
+     * Legacy: user preferences now live in the user's own room (ChatRoom SQLite); the room moves
+     * this JSON in on first use and resets it to '{}' (worker/chat/legacy-import.ts).
+     */
     settings: text("settings").notNull().default("{}"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
@@ -67,6 +70,11 @@ export const verificationCodes = sqliteTable(
   (t) => [index("verification_codes_lookup_idx").on(t.email, t.purpose)],
 );
 
+/**
+ * Legacy: a signed-in user's projects, chats and messages live in their own room (ChatRoom
+ * SQLite, worker/chat/room-store.ts). These three tables only hold what an earlier version wrote;
+ * each room moves its user's rows in on first use and deletes them here (chat/legacy-import.ts).
+ */
 export const projects = sqliteTable(
   "projects",
   {

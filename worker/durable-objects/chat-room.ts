@@ -1,25 +1,28 @@
-import { drizzle } from "drizzle-orm/d1";
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
 import {
   chatLimits,
   chatMessages,
+  type Chat,
+  type ChatDetailResponse,
+  type ChatListResponse,
   chatSocketClose,
   guestSession,
   isGuestRoomId,
   parseClientFrame,
   publicRoutes,
   serverMessages,
+  type Project,
   type ServerFrame,
+  type UserSettings,
 } from "../../contract";
 import { ActiveReplies, type ActiveReply } from "../chat/active-replies";
-import { GuestChatStore } from "../chat/guest-chat-store";
 import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
+import { importLegacyUserData, LEGACY_IMPORT_MARKER } from "../chat/legacy-import";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
+import { roomProjects, type ProjectChanges } from "../chat/room-projects";
+import { RoomStore, type ChatChanges, type ListChatsInput } from "../chat/room-store";
 import { runTurn, TurnRefused, type SendMessage } from "../chat/run-turn";
-import type { ChatStore } from "../chat/store";
 import { TokenRevocations, type RevokedToken } from "../chat/token-revocations";
-import { UserChatStore } from "../chat/user-chat-store";
-import * as schema from "../db/schema";
 import type { Env } from "../env";
 import { getModelProvider } from "../models";
 
@@ -37,13 +40,20 @@ type ChatConnection = Connection<ConnectionState>;
  *
  * A send-message handler awaits the whole turn (runTurn), so the room stays alive while the model
  * writes even if every socket dropped; a socket that comes back gets the text so far, then the rest
- * (onConnect / join). Guests' chats live in this room's SQLite and are erased after 24 h idle.
+ * (onConnect / join).
+ *
+ * The room owns its user's data in its own SQLite (chat/room-store.ts): a signed-in user's chats,
+ * messages, projects and settings, served to the REST routes through the RPCs below, so neither a
+ * turn nor the history touches D1; a guest's chats, erased after 24 h idle.
  */
 export class ChatRoom extends Server<Env & Cloudflare.Env> {
   static override options = { hibernate: true };
 
   private readonly active = new ActiveReplies();
-  private storeInstance: ChatStore | undefined;
+  private readonly store = new RoomStore(this.ctx.storage);
+  /** The move of the user's legacy D1 rows, while it runs (chat/legacy-import.ts). */
+  private importing: Promise<number> | null = null;
+  private imported = false;
   private revocationsInstance: TokenRevocations | undefined;
 
   private get revocations(): TokenRevocations {
@@ -55,11 +65,19 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
     return isGuestRoomId(this.name);
   }
 
-  private get store(): ChatStore {
-    this.storeInstance ??= this.isGuestRoom
-      ? new GuestChatStore(this.ctx.storage)
-      : new UserChatStore(this.env, drizzle(this.env.DB, { schema }), this.name.slice("user-".length));
-    return this.storeInstance;
+  /**
+   * The room's store, once it holds everything of its user: the first use of a signed-in user's
+   * room moves their legacy D1 rows in (once in the room's life; later wakes read only the room's
+   * marker). Concurrent callers wait for the same move; a failed move is tried again by the next.
+   */
+  private async openStore(): Promise<RoomStore> {
+    if (this.imported || this.isGuestRoom) return this.store;
+    this.importing ??= importLegacyUserData(this.env.DB, this.store, this.name.slice("user-".length)).finally(() => {
+      this.importing = null;
+    });
+    await this.importing;
+    this.imported = true;
+    return this.store;
   }
 
   override async onConnect(connection: ChatConnection, ctx: ConnectionContext) {
@@ -113,9 +131,66 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
     }
   }
 
-  /** RPC from PUT /api/settings: the user chose another model; read it again on the next message. */
-  async settingsChanged(): Promise<void> {
-    if (this.storeInstance instanceof UserChatStore) this.storeInstance.forgetPreferredModel();
+  // ── A signed-in user's data: RPCs of services/{chats,projects,settings} ─────────────────────
+  // Null or false: no such record in this room (the service answers 404).
+
+  async listChats(input: ListChatsInput): Promise<ChatListResponse> {
+    return (await this.openStore()).listChats(input);
+  }
+  async chatDetail(chatId: string): Promise<ChatDetailResponse | null> {
+    return (await this.openStore()).chatDetail(chatId);
+  }
+  async updateChat(chatId: string, changes: ChatChanges): Promise<Chat | null> {
+    return (await this.openStore()).updateChat(chatId, changes);
+  }
+  async deleteChat(chatId: string): Promise<boolean> {
+    const store = await this.openStore();
+    this.active.stop(chatId);
+    return store.deleteChat(chatId);
+  }
+  async listProjects(): Promise<Project[]> {
+    return roomProjects.list(await this.openStore());
+  }
+  async getProject(projectId: string): Promise<Project | null> {
+    return roomProjects.get(await this.openStore(), projectId);
+  }
+  /** A project's chats (the chat list's shape); null when there is no such project. */
+  async listProjectChats(projectId: string, input: ListChatsInput): Promise<ChatListResponse | null> {
+    const store = await this.openStore();
+    return roomProjects.get(store, projectId) ? store.listChats({ ...input, projectId }) : null;
+  }
+  async createProject(input: { name: string; instructions: string }): Promise<Project> {
+    return roomProjects.create(await this.openStore(), input);
+  }
+  async updateProject(projectId: string, changes: ProjectChanges): Promise<Project | null> {
+    return roomProjects.update(await this.openStore(), projectId, changes);
+  }
+  async deleteProject(projectId: string): Promise<boolean> {
+    return roomProjects.delete(await this.openStore(), projectId);
+  }
+  async settings(): Promise<UserSettings> {
+    return (await this.openStore()).settings();
+  }
+  /** The chosen model; the next message reads it from here (no copy to refresh). */
+  async saveSettings(settings: UserSettings): Promise<UserSettings> {
+    return (await this.openStore()).saveSettings(settings);
+  }
+
+  /**
+   * Account deletion, before the account's D1 rows go: every chat, message, project and setting
+   * of the room is erased, replies being written stop, and the legacy move is marked done (the
+   * same D1 batch deletes any legacy row it had not moved yet).
+   */
+  async eraseAccountData(): Promise<void> {
+    for (const reply of this.active.all()) this.active.stop(reply.chatId);
+    this.store.eraseUserData();
+    this.store.setState(LEGACY_IMPORT_MARKER, "done");
+    this.imported = true;
+  }
+
+  /** Tests: how many chats, messages and projects the room holds. */
+  async footprint() {
+    return this.store.footprint();
   }
 
   /**
@@ -133,7 +208,7 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       // The account is gone: a socket authenticated a moment before (by any credential) is
       // refused when it arrives, and replies being written stop (their chats are deleted).
       await this.revocations.closeAccount();
-      for (const reply of this.active.all()) this.active.stop(reply.chatId);
+      await this.eraseAccountData();
     }
     const revoked = new Set(input.tokens.map((t) => t.id));
     let closed = 0;
@@ -160,7 +235,7 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       return;
     }
     await this.ctx.storage.deleteAll();
-    if (this.storeInstance instanceof GuestChatStore) this.storeInstance.forgetSchema();
+    this.store.forgetSchema();
   }
 
   private async onSendMessage(connection: ChatConnection, identity: RoomIdentity, data: SendMessage) {
@@ -186,7 +261,7 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
 
     try {
       await runTurn(
-        { store: this.store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
+        { store: await this.openStore(), provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
         data,
       );
     } catch (error) {
@@ -212,20 +287,21 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       this.sendSnapshot(connection, reply);
       return;
     }
-    const chat = await this.store.findChat(chatId);
+    const store = await this.openStore();
+    const chat = await store.findChat(chatId);
     if (!chat) {
       send(connection, { event: "message-error", data: { error: chatMessages.chatNotFound, chatId } });
       return;
     }
     this.watch(connection, chatId);
-    const [last] = await this.store.recentMessages(chatId, 1);
+    const [last] = await store.recentMessages(chatId, 1);
     if (!last || last.role !== "assistant") return;
     const { instructions: _instructions, ...publicChat } = chat;
     let message = last;
     if (last.status === "streaming" && !this.active.get(chatId)) {
       // Saved as streaming but no longer being written: the room restarted mid-reply.
       message = { ...last, status: "error", error: chatMessages.replyInterrupted };
-      await this.store.saveReply(message, chat.updatedAt);
+      await store.saveReply(message, chat.updatedAt);
     }
     send(connection, { event: "new-message", data: { message, chat: publicChat } });
   }

@@ -5,8 +5,8 @@ import type { AppEnv } from "../http/context";
 import { serviceContext } from "../http/service-context";
 import { jsonBody } from "../http/validate";
 import { listModels } from "../services/models/list-models";
-import { getSettings } from "../services/settings/get-settings";
-import { updateSettings } from "../services/settings/update-settings";
+import { getSettings } from "../services/settings/settings";
+import { updateSettings } from "../services/settings/settings";
 
 /** GET /api/models → { models, default, selected, offline } (offline: [] and null). */
 export function modelRoutes() {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
-import { deleteChat } from "../../services/chats/delete-chat";
+import { deleteChat } from "../../services/chats/chats";
 
 /** DELETE /api/chats/:id → 204; the chat and its messages are gone. */
 export const deleteChatRoute = new Hono<AppEnv>().delete("/:id", async (c) => {

@@ -3,7 +3,7 @@ import { updateChatBody } from "../../../contract";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
 import { jsonBody } from "../../http/validate";
-import { updateChat } from "../../services/chats/update-chat";
+import { updateChat } from "../../services/chats/chats";
 
 /** PATCH /api/chats/:id { title?, projectId? (null: out of its project) } → { chat }. */
 export const patchChatRoute = new Hono<AppEnv>().patch("/:id", jsonBody(updateChatBody), async (c) => {

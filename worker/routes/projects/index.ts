@@ -4,12 +4,7 @@ import { requireUser } from "../../http/auth";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
 import { jsonBody, queryParams } from "../../http/validate";
-import { listChats } from "../../services/chats/list-chats";
-import { createProject } from "../../services/projects/create-project";
-import { deleteProject } from "../../services/projects/delete-project";
-import { getProject } from "../../services/projects/get-project";
-import { listProjects } from "../../services/projects/list-projects";
-import { updateProject } from "../../services/projects/update-project";
+import { createProject, deleteProject, getProject, listProjectChats, listProjects, updateProject } from "../../services/projects/projects";
 
 /**
  * /api/projects: the user's projects ({ name, instructions }). A project's instructions are the
@@ -45,11 +40,8 @@ export function projectRoutes() {
       })
       /** GET /api/projects/:id/chats?search=&page=&limit= → the chat list shape, this project's only. */
       .get("/:id/chats", queryParams(listChatsQuery), async (c) => {
-        const ctx = serviceContext(c);
-        const userId = c.var.user.id;
-        const projectId = c.req.param("id");
-        await getProject({ ctx, input: { userId, projectId } }); // 404 for another user's project
-        return c.json(await listChats({ ctx, input: { ...c.req.valid("query"), userId, projectId } }));
+        const { projectId: _ignored, ...query } = c.req.valid("query");
+        return c.json(await listProjectChats({ ctx: serviceContext(c), input: { ...query, userId: c.var.user.id, projectId: c.req.param("id") } }));
       })
   );
 }

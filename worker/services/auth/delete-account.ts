@@ -4,6 +4,7 @@ import { writeBatch } from "../../db/client";
 import { authTokens, chats, messages, projects, publicAssistants, users, verificationCodes } from "../../db/schema";
 import { AppError, invalid, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
+import { callUserRoom } from "../call-user-room";
 import { deletePublicAssistant } from "../public-assistants/delete-public-assistant";
 import { revokeChatSockets } from "../realtime/revoke-chat-sockets";
 import { checkPassword } from "./check-password";
@@ -15,10 +16,12 @@ import { findUser } from "./find-user";
  * request's own Firebase ID token). Either way a stolen session alone cannot erase it.
  *
  * Order: the public assistants first, each with deletePublicAssistant (R2 files, chunks, vectors,
- * visitor sessions and messages, then its rows; their widget sockets close), then the account's
- * own rows in one batch (messages, chats, projects, codes, tokens, the user, whose settings live
- * on its row). A failure part-way leaves the user row, so a retried DELETE finishes the job. Last,
- * every chat socket of the account closes, whatever credential opened it.
+ * visitor sessions and messages, then its rows; their widget sockets close), then the user's own
+ * room erases their chats, messages, projects and settings (a room that cannot be reached stops
+ * the deletion with a retryable 503), then the account's D1 rows in one batch (codes, tokens, the
+ * user, and any legacy chat rows the room had not moved in yet). A failure part-way leaves the
+ * user row, so a retried DELETE finishes the job. Last, every chat socket of the account closes,
+ * whatever credential opened it.
  */
 export async function deleteAccount({
   ctx,
@@ -49,6 +52,7 @@ export async function deleteAccount({
   const assistants = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, user.id));
   for (const { id } of assistants) await deletePublicAssistant({ ctx, input: { userId: user.id, assistantId: id } });
 
+  await callUserRoom(ctx, user.id, (room) => room.eraseAccountData());
   const chatsOfUser = ctx.db.select({ id: chats.id }).from(chats).where(eq(chats.userId, user.id));
   const [, , , , deletedTokens] = await writeBatch(ctx.db, [
     ctx.db.delete(messages).where(inArray(messages.chatId, chatsOfUser)),

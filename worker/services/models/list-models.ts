@@ -1,7 +1,7 @@
 import type { ModelsResponse } from "../../../contract";
 import { getModelProvider } from "../../models";
 import type { ServiceContext } from "../context";
-import { getSettings } from "../settings/get-settings";
+import { getSettings } from "../settings/settings";
 
 /** The configured provider's models and default, and the user's choice; offline: none. */
 export async function listModels({ ctx, input }: { ctx: ServiceContext; input: { userId: string } }): Promise<ModelsResponse> {

@@ -1,0 +1,38 @@
+import type { Chat, ChatDetailResponse, ChatListResponse, UpdateChatBody } from "../../../contract";
+import type { ListChatsInput } from "../../chat/room-store";
+import { notFound } from "../../http/errors";
+import type { ServiceContext } from "../context";
+import { callUserRoom } from "../call-user-room";
+
+/**
+ * The signed-in user's chat history, read and written in their own room (no D1): every record
+ * there is theirs, so another user's chat id is simply not found (404).
+ */
+
+/** Newest activity first, `limit` per page; `search` matches titles and message text; `projectId` keeps one project's. */
+export async function listChats({ ctx, input }: { ctx: ServiceContext; input: { userId: string } & ListChatsInput }): Promise<ChatListResponse> {
+  const { userId, ...query } = input;
+  return callUserRoom(ctx, userId, (room) => room.listChats(query));
+}
+
+/** One chat with all its messages, oldest first. */
+export async function getChat({ ctx, input }: { ctx: ServiceContext; input: { userId: string; chatId: string } }): Promise<ChatDetailResponse> {
+  const found = await callUserRoom(ctx, input.userId, (room) => room.chatDetail(input.chatId));
+  if (!found) throw notFound();
+  return found;
+}
+
+/**
+ * Renames a chat or moves it into (or, with projectId null, out of) one of the user's projects;
+ * an unknown chat or project is 404. The activity time is kept, so a rename does not reorder the history.
+ */
+export async function updateChat({ ctx, input }: { ctx: ServiceContext; input: { userId: string; chatId: string; changes: UpdateChatBody } }): Promise<Chat> {
+  const chat = await callUserRoom(ctx, input.userId, (room) => room.updateChat(input.chatId, input.changes));
+  if (!chat) throw notFound();
+  return chat;
+}
+
+/** Deletes a chat and its messages, together. */
+export async function deleteChat({ ctx, input }: { ctx: ServiceContext; input: { userId: string; chatId: string } }): Promise<void> {
+  if (!(await callUserRoom(ctx, input.userId, (room) => room.deleteChat(input.chatId)))) throw notFound();
+}
