@@ -265,8 +265,8 @@ export const chatMessages = {
   tooManyFiles: (max: number) => `You can attach at most ${max} files to one message.`,
   chatNotFound: "This chat no longer exists.",
   projectNotFound: "This project no longer exists.",
-  /** The user's own room (their chats, projects and settings) did not answer: nothing was changed. */
-  roomUnavailable: "Your chats could not be reached just now, so nothing was changed. Please try again in a moment.",
+  /** The user's own room (their chats, projects and settings) did not answer. */
+  roomUnavailable: "Your chats could not be reached just now. Please try again in a moment.",
   replyInProgress: "A reply is still being written in this chat. Wait for it or stop it first.",
   identityMismatch: "This message does not belong to this connection. Please sign in again.",
   unknownModel: "That model is not offered by this server.",

@@ -4,7 +4,8 @@ import { chatDetailResponse, chatListResponse, projectListResponse, settingsResp
 import { getUserRoom } from "../../worker/chat/get-chat-room";
 import { importLegacyUserData } from "../../worker/chat/legacy-import";
 import { RoomStore } from "../../worker/chat/room-store";
-import { chatUser } from "./chat-helpers";
+import type { ChatRoom } from "../../worker/durable-objects/chat-room";
+import { chatUser, seedChat } from "./chat-helpers";
 import { call, json } from "./helpers";
 
 /**
@@ -125,5 +126,65 @@ describe("a signed-in user's data moves from D1 into their room", () => {
     expect(reply.chat?.projectId).toBe(legacy.projectId);
     tab.close();
     expect(await d1Count("chats WHERE user_id = ?1", user.user.id)).toBe(0);
+  });
+
+  it("an account deletion that comes while the move runs leaves the room empty: the move stops", async () => {
+    const user = await chatUser();
+    await seedLegacyRows(user.user.id);
+    let release!: () => void;
+    const paused = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const atPause = new Promise<void>((r) => (reached = r));
+    let batches = 0;
+    // The probe is batch 1; batch 2 (deleting the first copied page from D1) waits, as a far D1 would.
+    const slowDb = {
+      prepare: (q: string) => env.DB.prepare(q),
+      batch: async (statements: D1PreparedStatement[]) => {
+        if (++batches === 2) {
+          reached();
+          await paused;
+        }
+        return env.DB.batch(statements);
+      },
+    } as unknown as D1Database;
+    const left = await runInDurableObject(getUserRoom(env, user.user.id), async (room: ChatRoom, state) => {
+      const moving = importLegacyUserData(slowDb, new RoomStore(state.storage), user.user.id);
+      await atPause;
+      await room.eraseAccountData(); // what DELETE /api/auth/me does before the D1 rows go
+      release();
+      await moving;
+      return room.footprint();
+    });
+    expect(left).toEqual({ chats: 0, messages: 0, projects: 0 });
+  });
+
+  it("a deleted account's room writes nothing more: a call that was on its way finds nothing", async () => {
+    const user = await chatUser();
+    await seedChat(user.user.id, { title: "before" });
+    const room = getUserRoom(env, user.user.id);
+    await room.revokeTokens({ tokens: [], everyConnection: true });
+    expect(await room.createProject({ name: "late", instructions: "" })).toBeNull();
+    expect(await room.saveSettings({ model: "mock-large" })).toBeNull();
+    expect((await room.listChats({ page: 1, limit: 10 })).total).toBe(0);
+    expect(await room.footprint()).toEqual({ chats: 0, messages: 0, projects: 0 });
+  });
+});
+
+describe("a long chat", () => {
+  it("is read a bounded page per room call and answered whole", async () => {
+    const user = await chatUser();
+    const big = (i: number) => `${i}`.padEnd(700_000, "x");
+    const chatId = await seedChat(user.user.id, { title: "Long", messages: Array.from({ length: 6 }, (_, i) => big(i)) });
+    const pages = await runInDurableObject(getUserRoom(env, user.user.id), (_room, state) => {
+      const store = new RoomStore(state.storage);
+      const sizes: number[] = [];
+      for (let page = store.chatDetailPage(chatId); page; page = page.next ? store.chatDetailPage(chatId, page.next) : null) sizes.push(page.messages.length);
+      return sizes;
+    });
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.reduce((a, b) => a + b, 0)).toBe(6);
+    const detail = await json(await call(`/api/chats/${chatId}`, { token: user.token }), chatDetailResponse);
+    expect(detail.messages.map((m) => m.content.data.slice(0, 1))).toEqual(["0", "1", "2", "3", "4", "5"]);
+    expect(detail.messages.every((m) => m.content.data.length === 700_000)).toBe(true);
   });
 });

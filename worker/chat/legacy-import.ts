@@ -9,21 +9,45 @@ import { parseFileNames, readSettings, type RoomStore } from "./room-store";
  * deleted from D1; an interrupted move resumes where it stopped and never duplicates a row. The
  * projects are deleted from D1 last (D1's foreign key would detach chats not yet copied). When
  * nothing is left the room writes its marker and never reads those D1 tables again.
+ *
+ * An account deletion that comes while the move runs erases the room and writes the marker
+ * (ChatRoom.eraseAccountData): every write of the move first checks the marker, in the same
+ * transaction, so the move stops there and never copies into an erased room.
  */
 
 export const LEGACY_IMPORT_MARKER = "d1_import";
 const PROJECTS_PER_PAGE = 200;
 const CHATS_PER_PAGE = 50;
-const MESSAGES_PER_PAGE = 500;
+/** Small pages: a message's size is not bounded by count (a long reply), and a page is held in memory. */
+const MESSAGES_PER_PAGE = 100;
 
 type D1Row = Record<string, unknown>;
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-/** True when the room already holds everything of its user (the move ran to its end). */
+/** True when the room already holds everything of its user (the move ran to its end), or was erased. */
 export const legacyImportDone = (store: RoomStore) => store.state(LEGACY_IMPORT_MARKER) === "done";
+
+class MoveStopped extends Error {}
+
+/** One write of the move, in one transaction, unless the room was marked done (erased) meanwhile. */
+function write(store: RoomStore, run: (sql: SqlStorage) => void) {
+  store.transaction(() => {
+    if (legacyImportDone(store)) throw new MoveStopped();
+    run(store.sql);
+  });
+}
 
 /** Moves every legacy row of `userId` from D1 into `store`. Returns how many chats moved. */
 export async function importLegacyUserData(db: D1Database, store: RoomStore, userId: string): Promise<number> {
+  try {
+    return await moveAll(db, store, userId);
+  } catch (error) {
+    if (error instanceof MoveStopped) return 0;
+    throw error;
+  }
+}
+
+async function moveAll(db: D1Database, store: RoomStore, userId: string): Promise<number> {
   if (legacyImportDone(store)) return 0;
   // One round trip decides for the common case, a user with nothing in D1 (every account made
   // since the move): the room is marked and D1 is never asked again.
@@ -34,7 +58,7 @@ export async function importLegacyUserData(db: D1Database, store: RoomStore, use
   ]);
   const legacySettings = readSettings(user?.results[0]?.settings);
   if (!projects?.results[0]?.n && !chats?.results[0]?.n && legacySettings.model === null) {
-    store.setState(LEGACY_IMPORT_MARKER, "done");
+    write(store, () => store.setState(LEGACY_IMPORT_MARKER, "done"));
     return 0;
   }
   await copyProjects(db, store, userId);
@@ -46,6 +70,7 @@ export async function importLegacyUserData(db: D1Database, store: RoomStore, use
       .all<D1Row>();
     if (!chats.length) break;
     for (const chat of chats) await copyChat(db, store, chat);
+    if (legacyImportDone(store)) throw new MoveStopped();
     // Copied (committed in the room) before deleted from D1: an interruption here re-copies, harmlessly.
     const ids = chats.map((c) => String(c.id));
     const placeholders = ids.map((_, i) => `?${i + 1}`).join(", ");
@@ -55,12 +80,14 @@ export async function importLegacyUserData(db: D1Database, store: RoomStore, use
     ]);
     moved += chats.length;
   }
-  if (legacySettings.model !== null && store.state("settings") === null) store.saveSettings(legacySettings);
+  write(store, () => {
+    if (legacySettings.model !== null && store.state("settings") === null) store.saveSettings(legacySettings);
+  });
   await db.batch([
     db.prepare("DELETE FROM projects WHERE user_id = ?1").bind(userId),
     db.prepare("UPDATE users SET settings = '{}' WHERE id = ?1").bind(userId),
   ]);
-  store.setState(LEGACY_IMPORT_MARKER, "done");
+  write(store, () => store.setState(LEGACY_IMPORT_MARKER, "done"));
   return moved;
 }
 
@@ -71,8 +98,7 @@ async function copyProjects(db: D1Database, store: RoomStore, userId: string) {
       .prepare("SELECT * FROM projects WHERE user_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
       .bind(userId, after, PROJECTS_PER_PAGE)
       .all<D1Row>();
-    const sql = store.sql;
-    store.transaction(() => {
+    write(store, (sql) => {
       for (const p of results) {
         sql.exec(
           "INSERT OR IGNORE INTO projects (id, name, instructions, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -91,14 +117,16 @@ async function copyProjects(db: D1Database, store: RoomStore, userId: string) {
 
 /** One chat, then its messages a page at a time, in their D1 order (time, then id). */
 async function copyChat(db: D1Database, store: RoomStore, c: D1Row) {
-  store.sql.exec(
-    "INSERT OR IGNORE INTO chats (id, title, project_id, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-    String(c.id),
-    String(c.title ?? ""),
-    text(c.project_id),
-    text(c.model),
-    Number(c.created_at),
-    Number(c.updated_at),
+  write(store, (sql) =>
+    sql.exec(
+      "INSERT OR IGNORE INTO chats (id, title, project_id, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+      String(c.id),
+      String(c.title ?? ""),
+      text(c.project_id),
+      text(c.model),
+      Number(c.created_at),
+      Number(c.updated_at),
+    ),
   );
   let after = { at: -1, id: "" };
   for (;;) {
@@ -106,7 +134,7 @@ async function copyChat(db: D1Database, store: RoomStore, c: D1Row) {
       .prepare("SELECT * FROM messages WHERE chat_id = ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4")
       .bind(String(c.id), after.at, after.id, MESSAGES_PER_PAGE)
       .all<D1Row>();
-    store.transaction(() => {
+    write(store, () => {
       for (const m of results) store.insertMessage(toMessage(m));
     });
     if (results.length < MESSAGES_PER_PAGE) return;

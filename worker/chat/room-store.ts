@@ -19,6 +19,17 @@ export interface ChatChanges {
   projectId?: string | null | undefined;
 }
 
+/** Where a page of a chat's messages starts: after this (time, rowid). */
+export interface MessageCursor {
+  at: number;
+  rowid: number;
+}
+
+export type ChatDetailPage = ChatDetailResponse & { next: MessageCursor | null };
+
+/** A page of a chat's messages holds about this much text (RPC answers are capped at 32 MiB). */
+const DETAIL_PAGE_BYTES = 4 * 1024 * 1024;
+
 /** `%text%` for LIKE, with LIKE's own wildcards escaped (ESCAPE '\'). */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
@@ -82,7 +93,9 @@ export class RoomStore implements ChatStore {
     this.migrated = false;
   }
 
+  /** One synchronous transaction; the schema is brought up to date first (its migrations are transactions of their own). */
   transaction<T>(run: () => T): T {
+    void this.sql;
     return this.storage.transactionSync(run);
   }
 
@@ -183,12 +196,35 @@ export class RoomStore implements ChatStore {
     return { chats: rows.map(toChat), total, totalPages: Math.max(1, Math.ceil(total / input.limit)), currentPage: input.page };
   }
 
-  /** The chat with all its messages, oldest first; null when there is no such chat. */
-  chatDetail(chatId: string): ChatDetailResponse | null {
+  /**
+   * The chat and a page of its messages, oldest first, from just after `after`: at most
+   * `budgetBytes` of text (always at least one message), so no single RPC answer nears the Durable
+   * Object's 32 MiB limit however long the chat. `next`: where the following page starts, null at
+   * the end. Null when there is no such chat.
+   */
+  chatDetailPage(chatId: string, after: MessageCursor | null = null, budgetBytes = DETAIL_PAGE_BYTES): ChatDetailPage | null {
     const [chat] = this.sql.exec("SELECT * FROM chats WHERE id = ?", chatId).toArray();
     if (!chat) return null;
-    const messages = this.sql.exec("SELECT * FROM messages WHERE chat_id = ? ORDER BY created_at, rowid", chatId).toArray();
-    return { chat: toChat(chat), messages: messages.map(toMessage) };
+    const from = after ?? { at: Number.MIN_SAFE_INTEGER, rowid: 0 };
+    const rows = this.sql.exec(
+      "SELECT rowid AS row_id, * FROM messages WHERE chat_id = ? AND (created_at > ? OR (created_at = ? AND rowid > ?)) ORDER BY created_at, rowid",
+      chatId,
+      from.at,
+      from.at,
+      from.rowid,
+    );
+    const messages: ChatMessage[] = [];
+    let bytes = 0;
+    let last: MessageCursor | null = null;
+    for (const row of rows) {
+      // UTF-16 length × 3 bounds the UTF-8 bytes; the rest is the message's fixed fields.
+      const size = String(row.content).length * 3 + String(row.files).length + 256;
+      if (last && bytes + size > budgetBytes) return { chat: toChat(chat), messages, next: last };
+      bytes += size;
+      messages.push(toMessage(row));
+      last = { at: Number(row.created_at), rowid: Number(row.row_id) };
+    }
+    return { chat: toChat(chat), messages, next: null };
   }
 
   /**
@@ -247,15 +283,11 @@ export class RoomStore implements ChatStore {
     this.sql.exec("INSERT INTO room_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
   }
 
-  /** Account deletion: every chat, message, project and setting goes; the room's markers stay. */
+  /** Account deletion: every chat, message, project and setting goes; the room's markers stay. Call inside a transaction. */
   eraseUserData() {
     const sql = this.sql;
-    this.transaction(() => {
-      sql.exec("DELETE FROM messages");
-      sql.exec("DELETE FROM chats");
-      sql.exec("DELETE FROM projects");
-      sql.exec("DELETE FROM room_state WHERE key = 'settings'");
-    });
+    for (const table of ["messages", "chats", "projects"]) sql.exec(`DELETE FROM ${table}`);
+    sql.exec("DELETE FROM room_state WHERE key = 'settings'");
   }
 
   /** How many rows the room holds (tests: account deletion leaves nothing). */

@@ -65,7 +65,7 @@ export class TokenRevocations {
     await this.storage.put(accountClosedKey, true);
   }
 
-  private async isAccountClosed(): Promise<boolean> {
+  async isAccountClosed(): Promise<boolean> {
     this.closed ??= (await this.storage.get<boolean>(accountClosedKey)) === true;
     return this.closed;
   }

@@ -3,7 +3,6 @@ import {
   chatLimits,
   chatMessages,
   type Chat,
-  type ChatDetailResponse,
   type ChatListResponse,
   chatSocketClose,
   guestSession,
@@ -20,7 +19,7 @@ import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { importLegacyUserData, LEGACY_IMPORT_MARKER } from "../chat/legacy-import";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import { roomProjects, type ProjectChanges } from "../chat/room-projects";
-import { RoomStore, type ChatChanges, type ListChatsInput } from "../chat/room-store";
+import { RoomStore, type ChatChanges, type ChatDetailPage, type ListChatsInput, type MessageCursor } from "../chat/room-store";
 import { runTurn, TurnRefused, type SendMessage } from "../chat/run-turn";
 import { TokenRevocations, type RevokedToken } from "../chat/token-revocations";
 import type { Env } from "../env";
@@ -132,48 +131,57 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
   }
 
   // ── A signed-in user's data: RPCs of services/{chats,projects,settings} ─────────────────────
-  // Null or false: no such record in this room (the service answers 404).
+  // Null or false: no such record in this room (the service answers 404). A deleted account's
+  // room finds nothing and writes nothing: a call that was already on its way changes nothing.
 
   async listChats(input: ListChatsInput): Promise<ChatListResponse> {
-    return (await this.openStore()).listChats(input);
+    return this.withData((store) => store.listChats(input), { chats: [], total: 0, totalPages: 1, currentPage: input.page });
   }
-  async chatDetail(chatId: string): Promise<ChatDetailResponse | null> {
-    return (await this.openStore()).chatDetail(chatId);
+  /** A page of the chat's messages (room-store.ts: bounded in bytes); services/chats joins the pages. */
+  async chatDetailPage(chatId: string, after: MessageCursor | null): Promise<ChatDetailPage | null> {
+    return this.withData((store) => store.chatDetailPage(chatId, after), null);
   }
   async updateChat(chatId: string, changes: ChatChanges): Promise<Chat | null> {
-    return (await this.openStore()).updateChat(chatId, changes);
+    return this.withData((store) => store.updateChat(chatId, changes), null);
   }
   async deleteChat(chatId: string): Promise<boolean> {
-    const store = await this.openStore();
-    this.active.stop(chatId);
-    return store.deleteChat(chatId);
+    return this.withData((store) => {
+      this.active.stop(chatId);
+      return store.deleteChat(chatId);
+    }, false);
   }
   async listProjects(): Promise<Project[]> {
-    return roomProjects.list(await this.openStore());
+    return this.withData((store) => roomProjects.list(store), []);
   }
   async getProject(projectId: string): Promise<Project | null> {
-    return roomProjects.get(await this.openStore(), projectId);
+    return this.withData((store) => roomProjects.get(store, projectId), null);
   }
   /** A project's chats (the chat list's shape); null when there is no such project. */
   async listProjectChats(projectId: string, input: ListChatsInput): Promise<ChatListResponse | null> {
-    const store = await this.openStore();
-    return roomProjects.get(store, projectId) ? store.listChats({ ...input, projectId }) : null;
+    return this.withData((store) => (roomProjects.get(store, projectId) ? store.listChats({ ...input, projectId }) : null), null);
   }
-  async createProject(input: { name: string; instructions: string }): Promise<Project> {
-    return roomProjects.create(await this.openStore(), input);
+  /** Null: the account was deleted meanwhile. */
+  async createProject(input: { name: string; instructions: string }): Promise<Project | null> {
+    return this.withData((store) => roomProjects.create(store, input), null);
   }
   async updateProject(projectId: string, changes: ProjectChanges): Promise<Project | null> {
-    return roomProjects.update(await this.openStore(), projectId, changes);
+    return this.withData((store) => roomProjects.update(store, projectId, changes), null);
   }
   async deleteProject(projectId: string): Promise<boolean> {
-    return roomProjects.delete(await this.openStore(), projectId);
+    return this.withData((store) => roomProjects.delete(store, projectId), false);
   }
   async settings(): Promise<UserSettings> {
-    return (await this.openStore()).settings();
+    return this.withData((store) => store.settings(), { model: null });
   }
-  /** The chosen model; the next message reads it from here (no copy to refresh). */
-  async saveSettings(settings: UserSettings): Promise<UserSettings> {
-    return (await this.openStore()).saveSettings(settings);
+  /** The chosen model; the next message reads it from here (no copy to refresh). Null: the account was deleted meanwhile. */
+  async saveSettings(settings: UserSettings): Promise<UserSettings | null> {
+    return this.withData((store) => store.saveSettings(settings), null);
+  }
+
+  /** A data RPC's work on the opened store, or `closed` once the account was deleted. */
+  private async withData<T>(use: (store: RoomStore) => T, closed: T): Promise<T> {
+    if (await this.revocations.isAccountClosed()) return closed;
+    return use(await this.openStore());
   }
 
   /**
@@ -183,8 +191,11 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
    */
   async eraseAccountData(): Promise<void> {
     for (const reply of this.active.all()) this.active.stop(reply.chatId);
-    this.store.eraseUserData();
-    this.store.setState(LEGACY_IMPORT_MARKER, "done");
+    // The marker in the same transaction: a legacy move still running stops at its next write.
+    this.store.transaction(() => {
+      this.store.eraseUserData();
+      this.store.setState(LEGACY_IMPORT_MARKER, "done");
+    });
     this.imported = true;
   }
 
@@ -259,9 +270,11 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       }
     }
 
+    const store = await this.storeForFrame(connection, identity, (error) => refuse(error));
+    if (!store) return;
     try {
       await runTurn(
-        { store: await this.openStore(), provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
+        { store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
         data,
       );
     } catch (error) {
@@ -287,7 +300,10 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       this.sendSnapshot(connection, reply);
       return;
     }
-    const store = await this.openStore();
+    const store = await this.storeForFrame(connection, connection.state!.identity, (error) =>
+      send(connection, { event: "message-error", data: { error, chatId } }),
+    );
+    if (!store) return;
     const chat = await store.findChat(chatId);
     if (!chat) {
       send(connection, { event: "message-error", data: { error: chatMessages.chatNotFound, chatId } });
@@ -304,6 +320,25 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       await store.saveReply(message, chat.updatedAt);
     }
     send(connection, { event: "new-message", data: { message, chat: publicChat } });
+  }
+
+  /**
+   * The store for a frame's work. Opening it may wait for the legacy move (first use), so the
+   * frame's token is checked again after: a revocation that came meanwhile refuses the frame and
+   * closes the socket. Null when refused (the frame was answered through `refuse` or the close).
+   */
+  private async storeForFrame(connection: ChatConnection, identity: RoomIdentity, refuse: (error: string) => void): Promise<RoomStore | null> {
+    const opened = await this.openStore().catch((error: unknown) => {
+      console.error(JSON.stringify({ event: "chat-room-open-failed", room: this.name, error: String(error) }));
+      return null;
+    });
+    if (identity.kind === "user" && (await this.revocations.isRevoked(identity.tokenId))) {
+      send(connection, { event: "message-error", data: { error: serverMessages.sessionExpired } });
+      connection.close(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
+      return null;
+    }
+    if (!opened) refuse(chatMessages.roomUnavailable);
+    return opened;
   }
 
   private watch(connection: ChatConnection, chatId: string) {

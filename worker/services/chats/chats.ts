@@ -15,11 +15,19 @@ export async function listChats({ ctx, input }: { ctx: ServiceContext; input: { 
   return callUserRoom(ctx, userId, (room) => room.listChats(query));
 }
 
-/** One chat with all its messages, oldest first. */
+/** One chat with all its messages, oldest first, read a bounded page per room call (a long chat outgrows one RPC answer). */
 export async function getChat({ ctx, input }: { ctx: ServiceContext; input: { userId: string; chatId: string } }): Promise<ChatDetailResponse> {
-  const found = await callUserRoom(ctx, input.userId, (room) => room.chatDetail(input.chatId));
-  if (!found) throw notFound();
-  return found;
+  const first = await callUserRoom(ctx, input.userId, (room) => room.chatDetailPage(input.chatId, null));
+  if (!first) throw notFound();
+  const messages = [...first.messages];
+  for (let page = first; page.next; ) {
+    const after = page.next;
+    const following = await callUserRoom(ctx, input.userId, (room) => room.chatDetailPage(input.chatId, after));
+    if (!following) throw notFound(); // deleted meanwhile
+    messages.push(...following.messages);
+    page = following;
+  }
+  return { chat: first.chat, messages };
 }
 
 /**

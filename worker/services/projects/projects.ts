@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ChatListResponse, createProjectBody, Project, updateProjectBody } from "../../../contract";
 import type { ListChatsInput } from "../../chat/room-store";
 import { notFound } from "../../http/errors";
-import { callUserRoom } from "../call-user-room";
+import { callUserRoom, signedIn } from "../call-user-room";
 import type { ServiceContext } from "../context";
 
 /**
@@ -23,8 +23,9 @@ export const listProjects = ({ ctx, input }: Input): Promise<Project[]> => callU
 export const getProject = async ({ ctx, input }: Input<{ projectId: string }>): Promise<Project> =>
   found(await callUserRoom(ctx, input.userId, (room) => room.getProject(input.projectId)));
 
-export const createProject = ({ ctx, input }: Input<z.output<typeof createProjectBody>>): Promise<Project> =>
-  callUserRoom(ctx, input.userId, (room) => room.createProject({ name: input.name, instructions: input.instructions }));
+/** Null from the room: the account was deleted while this request was on its way. */
+export const createProject = async ({ ctx, input }: Input<z.output<typeof createProjectBody>>): Promise<Project> =>
+  signedIn(await callUserRoom(ctx, input.userId, (room) => room.createProject({ name: input.name, instructions: input.instructions })));
 
 /** Renames a project or changes its instructions (used from the next message of its chats on). */
 export const updateProject = async ({ ctx, input }: Input<{ projectId: string; changes: z.output<typeof updateProjectBody> }>): Promise<Project> =>

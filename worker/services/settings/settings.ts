@@ -1,7 +1,7 @@
 import { chatMessages, type UserSettings } from "../../../contract";
 import { invalid } from "../../http/errors";
 import { getModelProvider } from "../../models";
-import { callUserRoom } from "../call-user-room";
+import { callUserRoom, signedIn } from "../call-user-room";
 import type { ServiceContext } from "../context";
 
 /** The user's preferences (the chosen model), kept in their own room; the defaults until one is saved. */
@@ -19,5 +19,5 @@ export async function updateSettings({ ctx, input }: { ctx: ServiceContext; inpu
     const offered = provider ? await provider.listModels() : [];
     if (!offered.includes(input.model)) throw invalid(chatMessages.unknownModel, { model: chatMessages.unknownModel });
   }
-  return callUserRoom(ctx, input.userId, (room) => room.saveSettings({ model: input.model }));
+  return signedIn(await callUserRoom(ctx, input.userId, (room) => room.saveSettings({ model: input.model })));
 }
