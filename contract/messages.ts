@@ -675,6 +675,9 @@ export const chatUi = {
   guestQuotaCta: "Create a free account",
   guestQuotaAfterCta: "to keep chatting and keep your history.",
   guestSessionNote: "As a guest, your chats are kept for this browser session only.",
+  /** Under a guest's chat list. */
+  guestHistoryNote: "Guest chats stay with this browser session and are erased after a day without use.",
+  guestHistoryCta: "Create a free account to keep them.",
 } as const;
 
 /** The Projects screens (/app/projects, /app/projects/{id}). Chosen for Tala. */

@@ -388,6 +388,38 @@ test.describe("with a model", () => {
     await expect(composer(page)).toHaveValue("and the next day in Sale");
   });
 
+  test("a guest gets back to their earlier chats: the list, a reload, a chat reopened from its saved messages, the phone's list", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${tala.baseURL}/login`);
+    await page.getByRole("button", { name: "Continue as guest" }).click();
+    await expect(page).toHaveURL(/\/app\/new-chat/);
+    const sidebar = page.getByRole("navigation", { name: chatUi.chats });
+    await send(page, "Where is the old medina? [[tokens:3]]");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await page.getByRole("button", { name: chatUi.newChat }).first().click();
+    await send(page, "Best mint tea in town? [[tokens:3]]");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(sidebar.getByRole("link")).toHaveCount(2);
+    await expect(page.getByText(chatUi.guestHistoryNote)).toBeVisible();
+    await expect(page.getByRole("link", { name: chatUi.guestHistoryCta })).toHaveAttribute("href", "/register");
+
+    // A reload keeps the session: the list comes back from the guest's room, and a chat reopens with its messages.
+    await page.goto(`${tala.baseURL}/app/history`);
+    await expect(sidebar.getByRole("link")).toHaveCount(2);
+    await sidebar.getByRole("link").last().click(); // newest first: the first chat is last
+    await expect(questions(page)).toHaveCount(1);
+    await expect(questions(page)).toContainText("Where is the old medina?");
+    await expect(lastReplyText(page)).toHaveText(mockReply("Where is the old medina?", 3));
+
+    // On a phone, History is the list itself.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${tala.baseURL}/app/history`);
+    await expect(page.getByRole("navigation", { name: chatUi.chats }).getByRole("link")).toHaveCount(2);
+    await context.close();
+  });
+
   test("a guest sees the messages left count down to the quota, then the way to an account", async ({ browser }) => {
     test.setTimeout(180_000);
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });

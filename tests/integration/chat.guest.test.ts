@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chatMessages, guestQuota, publicRoutes } from "../../contract";
-import { chatGuest, mockReply } from "./chat-helpers";
+import { chatDetailResponse, chatListResponse, chatMessages, chatResponse, guestQuota, guestSession, publicRoutes, serverMessages } from "../../contract";
+import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
+import { call, expectError, json } from "./helpers";
 
 describe("chat for guests", () => {
   it("streams replies, keeps the chat in the room, and announces the messages left", async () => {
@@ -77,3 +78,50 @@ describe("guest chats are erased after a day idle", () => {
     again.close();
   });
 });
+
+describe("a guest's chat history (GET /api/chats with X-Guest-Session)", () => {
+  const as = (guestId: string) => ({ headers: { [guestSession.header]: guestId } });
+
+  it("lists, opens, renames and deletes the guest's own chats, read in their room", async () => {
+    const guest = chatGuest();
+    const tab = await guest.open();
+    tab.sendMessage({ content: "first guest question", isGuest: true });
+    const first = await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.status === "complete");
+    tab.sendMessage({ content: "second guest question", isGuest: true });
+    const second = await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.status === "complete" && d.message.id !== first.message.id);
+    tab.close();
+
+    const list = await json(await call("/api/chats", as(guest.guestId)), chatListResponse);
+    expect(list.chats.map((c) => c.id)).toEqual([second.message.chatId, first.message.chatId]);
+    const found = await json(await call("/api/chats?search=SECOND", as(guest.guestId)), chatListResponse);
+    expect(found.chats.map((c) => c.id)).toEqual([second.message.chatId]);
+    const detail = await json(await call(`/api/chats/${first.message.chatId}`, as(guest.guestId)), chatDetailResponse);
+    expect(detail.messages.map((m) => [m.role, m.content.data])).toEqual([
+      ["user", "first guest question"],
+      ["assistant", mockReply("first guest question")],
+    ]);
+    const renamed = await json(await call(`/api/chats/${first.message.chatId}`, { ...as(guest.guestId), method: "PATCH", json: { title: "Mine" } }), chatResponse);
+    expect(renamed.chat.title).toBe("Mine");
+    // A guest has no projects.
+    expect((await call(`/api/chats/${first.message.chatId}`, { ...as(guest.guestId), method: "PATCH", json: { projectId: crypto.randomUUID() } })).status).toBe(404);
+    expect((await call(`/api/chats/${second.message.chatId}`, { ...as(guest.guestId), method: "DELETE" })).status).toBe(204);
+    expect((await json(await call("/api/chats", as(guest.guestId)), chatListResponse)).total).toBe(1);
+  });
+
+  it("never shows one guest another's chats, and refuses a missing or malformed id", async () => {
+    const guest = chatGuest();
+    const tab = await guest.open();
+    tab.sendMessage({ content: "private guest words", isGuest: true });
+    const done = await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.status === "complete");
+    tab.close();
+    const other = newGuestId();
+    expect((await json(await call("/api/chats?search=private", as(other)), chatListResponse)).total).toBe(0);
+    expect((await call(`/api/chats/${done.message.chatId}`, as(other))).status).toBe(404);
+    expect((await call(`/api/chats/${done.message.chatId}`, { ...as(other), method: "DELETE" })).status).toBe(404);
+    await expectError(await call("/api/chats"), 401, serverMessages.authRequired);
+    await expectError(await call("/api/chats", as("guest-1-short")), 401, chatMessages.guestIdInvalid);
+    // Projects and settings stay for accounts only.
+    expect((await call("/api/projects", as(guest.guestId))).status).toBe(401);
+  });
+});
+

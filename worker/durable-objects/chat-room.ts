@@ -130,7 +130,7 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
     }
   }
 
-  // ── A signed-in user's data: RPCs of services/{chats,projects,settings} ─────────────────────
+  // ── Data RPCs of services/{chats,projects,settings} (a guest's room: the chat ones) ──────────
   // Null or false: no such record in this room (the service answers 404). A deleted account's
   // room finds nothing and writes nothing: a call that was already on its way changes nothing.
 
@@ -181,6 +181,8 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
   /** A data RPC's work on the opened store, or `closed` once the account was deleted. */
   private async withData<T>(use: (store: RoomStore) => T, closed: T): Promise<T> {
     if (await this.revocations.isAccountClosed()) return closed;
+    // A guest's call counts as activity; it also means a room made by a call alone is erased in a day.
+    if (this.isGuestRoom) await this.keepGuestChatsAlive();
     return use(await this.openStore());
   }
 

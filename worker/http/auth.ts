@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { serverMessages, type User } from "../../contract";
+import { chatMessages, guestSession, serverMessages, userRoomId, type User } from "../../contract";
 import { authenticateFirebaseUser } from "../services/auth/authenticate-firebase-user";
 import { authenticateToken } from "../services/auth/authenticate-token";
 import type { AppEnv, Variables } from "./context";
@@ -59,3 +59,24 @@ export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The signed-in user behind `optionalUser`, or null for an anonymous request. */
 export const currentUser = (c: Context<AppEnv>): User | null => (c.get("user") as User | undefined) ?? null;
+
+/**
+ * /api/chats: the chats of a signed-in user (their credential, as `requireUser`) or of a guest (the
+ * `X-Guest-Session` header: the guest id is their credential, as on their socket). Sets
+ * `c.var.chatRoomId`, the one room the call may read. A credential wins over a guest id.
+ */
+export const requireChatOwner = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = presentedCredential(c);
+  if (credential) {
+    const signedIn = await authenticate(c, credential);
+    c.set("user", signedIn.user);
+    c.set("credential", signedIn.credential);
+    c.set("chatRoomId", userRoomId(signedIn.user.id));
+  } else {
+    const guestId = c.req.header(guestSession.header);
+    if (!guestId) throw unauthorized(serverMessages.authRequired);
+    if (!guestSession.idPattern.test(guestId)) throw unauthorized(chatMessages.guestIdInvalid);
+    c.set("chatRoomId", guestId);
+  }
+  await next();
+});

@@ -9,6 +9,8 @@ export interface Variables {
   db: DrizzleD1Database<typeof schema>;
   /** The signed-in user, set by `requireUser`. */
   user: User;
+  /** The chat room a /api/chats call reads: the signed-in user's (`user-<id>`) or the guest's (their id). Set by `requireChatOwner`. */
+  chatRoomId: string;
   /** How the user authenticated: Tala's own token (with its row id) or a Firebase ID token. */
   credential: { kind: "token"; tokenId: string } | { kind: "firebase"; /** Google sign-in time, seconds since the epoch. */ authTime: number };
 }

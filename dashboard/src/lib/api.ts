@@ -1,14 +1,15 @@
 /**
  * The dashboard's HTTP client (spec section 7): base /api, cookies sent, JSON or multipart,
  * a 10 s timeout per attempt, retries on network errors, timeouts and 500/502/503/504 with waits
- * of 1, 2 and 4 s, and the Authorization header of the stored credential. A 401 is handed to the
+ * of 1, 2 and 4 s, and the Authorization header of the stored credential (a guest's calls carry
+ * their session id instead, X-Guest-Session). A 401 is handed to the
  * caller like any other error (spec section 4): nothing here signs the user out.
  *
  * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
  */
 import type { z } from "zod";
-import { api, errorBodySchema, httpClientMessages, storageKeys, type ErrorCode } from "../../../contract";
-import { readLocalThenSession } from "./storage";
+import { api, errorBodySchema, guestSession, httpClientMessages, storageKeys, type ErrorCode } from "../../../contract";
+import { readGuestSessionId, readLocalThenSession } from "./storage";
 
 /** Codes of failures that never reached a server answer, next to the contract's server codes. */
 export type ClientErrorCode = "NETWORK_ERROR" | "TIMEOUT" | "INVALID_RESPONSE" | "HTTP_ERROR";
@@ -99,6 +100,8 @@ export interface ApiClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Returns the Authorization header value, or null for none. */
   authorization?: () => string | null;
+  /** Returns the guest's session id, sent (X-Guest-Session) when there is no credential; null for none. */
+  guestSessionId?: () => string | null;
   basePath?: string;
   timeoutMs?: number;
   retryDelaysMs?: readonly number[];
@@ -141,6 +144,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const sleep = options.sleep ?? defaultSleep;
   const authorization = options.authorization ?? (() => authorizationHeader());
+  const guestSessionId = options.guestSessionId ?? readGuestSessionId;
   const basePath = options.basePath ?? api.basePath;
   const timeoutMs = options.timeoutMs ?? api.timeoutMs;
   const retryDelaysMs = options.retryDelaysMs ?? api.retryDelaysMs;
@@ -150,6 +154,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const headers: Record<string, string> = { accept: "application/json" };
     const auth = override ?? authorization();
     if (auth) headers.authorization = auth;
+    else {
+      // A guest's calls (their chat history) carry their id, their only credential.
+      const guestId = guestSessionId();
+      if (guestId) headers[guestSession.header] = guestId;
+    }
     let payload: BodyInit | undefined;
     if (body instanceof FormData) {
       payload = body; // the browser sets the multipart boundary

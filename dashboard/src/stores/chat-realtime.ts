@@ -15,7 +15,7 @@ import { chatApi } from "../lib/chat-api";
 import { readItem, readLocalThenSession, readToken, writeItem } from "../lib/storage";
 import { createChatConnection, messageErrorToast, statusToast, type ChatConnection, type ConnectionStatus } from "../realtime";
 import { authStore, type AuthState } from "./auth";
-import { dispatch, emptyList, getState, isUser, loadList, newLocalId, setState, upsertListedChat } from "./chat";
+import { dispatch, emptyList, getState, loadList, newLocalId, setState, upsertListedChat } from "./chat";
 import { toast } from "./toast";
 
 let connection: ChatConnection | null = null;
@@ -241,16 +241,11 @@ function watch(chatId: string) {
 const loading = new Map<string, Promise<void>>();
 
 /**
- * Shows a chat: its saved messages (signed-in users; guests have them in this session), then
- * join-{chatId}, so a reply in progress is replayed and followed.
+ * Shows a chat: its saved messages (GET /api/chats/{id}: a signed-in user's or a guest's room),
+ * then join-{chatId}, so a reply in progress is replayed and followed.
  */
 export function openChat(chatId: string): Promise<void> {
   const conv = getState().chat.conversations[chatId];
-  if (!isUser()) {
-    watch(chatId);
-    if (!conv) dispatch({ type: "load-state", chatId, load: "missing" });
-    return Promise.resolve();
-  }
   if (conv && (conv.load === "ready" || conv.load === "missing")) {
     watch(chatId);
     return Promise.resolve();

@@ -1,7 +1,7 @@
 /**
  * The chat screen's state: the conversations (a pure reducer over realtime frames and the screen's
- * actions, components/chat/chat-reducer.ts), the connection's status, and, for signed-in users, the
- * history list (GET /api/chats) and project names. The realtime side lives in chat-realtime.ts.
+ * actions, components/chat/chat-reducer.ts), the connection's status, the history list (GET
+ * /api/chats: a guest's too, their room's chats) and, for signed-in users, project names. The realtime side lives in chat-realtime.ts.
  * The state lives here, not in the page, so moving between /app/new-chat and /app/history (or
  * leaving and coming back) keeps a reply streaming on screen.
  */
@@ -67,7 +67,7 @@ export function newLocalId(): string {
 /** A signed-in user's data is shown (not a guest's, not nobody's). */
 export const isUser = () => getState().identity?.startsWith("user:") ?? false;
 
-// ---- the history list (signed-in users) --------------------------------------------------------
+// ---- the history list (signed-in users and guests) ---------------------------------------------
 
 const LIST_PAGE_SIZE = 30;
 let listSeq = 0;
@@ -107,9 +107,9 @@ export function upsertListedChat(chat: Chat) {
   });
 }
 
-/** Loads the first page of the list (for `search`, or the current search); `quiet` keeps what shows. */
+/** Loads the first page of the list (for `search`, or the current search); `quiet` keeps what shows. A guest's list is their room's chats. */
 export async function loadList({ search, quiet = false }: { search?: string; quiet?: boolean } = {}) {
-  if (!isUser()) return;
+  if (!getState().identity) return;
   const seq = ++listSeq;
   const term = search ?? getState().list.search;
   setState((s) => ({ list: { ...s.list, search: term, status: quiet && s.list.status === "ready" ? "ready" : "loading" } }));

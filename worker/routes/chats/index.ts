@@ -1,15 +1,15 @@
 import { Hono } from "hono";
-import { requireUser } from "../../http/auth";
+import { requireChatOwner } from "../../http/auth";
 import type { AppEnv } from "../../http/context";
 import { deleteChatRoute } from "./delete";
 import { getChatRoute } from "./get";
 import { listChatsRoute } from "./list";
 import { patchChatRoute } from "./patch";
 
-/** /api/chats: the signed-in user's chat history (guests' chats live in their room only). */
+/** /api/chats: the chat history of the signed-in user, or of a guest (X-Guest-Session), read in their own room. */
 export function chatRoutes() {
   return new Hono<AppEnv>()
-    .use("*", requireUser)
+    .use("*", requireChatOwner)
     .route("/", listChatsRoute)
     .route("/", getChatRoute)
     .route("/", patchChatRoute)

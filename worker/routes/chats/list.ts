@@ -8,5 +8,5 @@ import { listChats } from "../../services/chats/chats";
 /** GET /api/chats?search=&projectId=&page=&limit=: newest first → { chats, total, totalPages, currentPage }. */
 export const listChatsRoute = new Hono<AppEnv>().get("/", queryParams(listChatsQuery), async (c) => {
   const query = c.req.valid("query");
-  return c.json(await listChats({ ctx: serviceContext(c), input: { userId: c.var.user.id, ...query } }));
+  return c.json(await listChats({ ctx: serviceContext(c), input: { roomId: c.var.chatRoomId, ...query } }));
 });

@@ -9,7 +9,7 @@ import { updateChat } from "../../services/chats/chats";
 export const patchChatRoute = new Hono<AppEnv>().patch("/:id", jsonBody(updateChatBody), async (c) => {
   const chat = await updateChat({
     ctx: serviceContext(c),
-    input: { userId: c.var.user.id, chatId: c.req.param("id"), changes: c.req.valid("json") },
+    input: { roomId: c.var.chatRoomId, chatId: c.req.param("id"), changes: c.req.valid("json") },
   });
   return c.json({ chat });
 });

@@ -1,10 +1,10 @@
 import { eq, inArray, or } from "drizzle-orm";
-import { auth, serverMessages } from "../../../contract";
+import { auth, serverMessages, userRoomId } from "../../../contract";
 import { writeBatch } from "../../db/client";
 import { authTokens, chats, messages, projects, publicAssistants, users, verificationCodes } from "../../db/schema";
 import { AppError, invalid, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
-import { callUserRoom } from "../call-user-room";
+import { callChatRoom } from "../call-chat-room";
 import { deletePublicAssistant } from "../public-assistants/delete-public-assistant";
 import { revokeChatSockets } from "../realtime/revoke-chat-sockets";
 import { checkPassword } from "./check-password";
@@ -52,7 +52,7 @@ export async function deleteAccount({
   const assistants = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, user.id));
   for (const { id } of assistants) await deletePublicAssistant({ ctx, input: { userId: user.id, assistantId: id } });
 
-  await callUserRoom(ctx, user.id, (room) => room.eraseAccountData());
+  await callChatRoom(ctx, userRoomId(user.id), (room) => room.eraseAccountData());
   const chatsOfUser = ctx.db.select({ id: chats.id }).from(chats).where(eq(chats.userId, user.id));
   const [, , , , deletedTokens] = await writeBatch(ctx.db, [
     ctx.db.delete(messages).where(inArray(messages.chatId, chatsOfUser)),

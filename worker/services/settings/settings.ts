@@ -1,12 +1,12 @@
-import { chatMessages, type UserSettings } from "../../../contract";
+import { chatMessages, userRoomId, type UserSettings } from "../../../contract";
 import { invalid } from "../../http/errors";
 import { getModelProvider } from "../../models";
-import { callUserRoom, signedIn } from "../call-user-room";
+import { callChatRoom, signedIn } from "../call-chat-room";
 import type { ServiceContext } from "../context";
 
 /** The user's preferences (the chosen model), kept in their own room; the defaults until one is saved. */
 export function getSettings({ ctx, input }: { ctx: ServiceContext; input: { userId: string } }): Promise<UserSettings> {
-  return callUserRoom(ctx, input.userId, (room) => room.settings());
+  return callChatRoom(ctx, userRoomId(input.userId), (room) => room.settings());
 }
 
 /**
@@ -19,5 +19,5 @@ export async function updateSettings({ ctx, input }: { ctx: ServiceContext; inpu
     const offered = provider ? await provider.listModels() : [];
     if (!offered.includes(input.model)) throw invalid(chatMessages.unknownModel, { model: chatMessages.unknownModel });
   }
-  return signedIn(await callUserRoom(ctx, input.userId, (room) => room.saveSettings({ model: input.model })));
+  return signedIn(await callChatRoom(ctx, userRoomId(input.userId), (room) => room.saveSettings({ model: input.model })));
 }

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
-import { appRoutes, chatMessages, chatUi, type Chat, type Project } from "../../../../contract";
+import { appRoutes, chatMessages, chatUi, publicRoutes, type Chat, type Project } from "../../../../contract";
 import { errorMessage } from "../../lib/api";
 import { formatTime } from "../../lib/format";
 import { deleteChat, loadList, loadMoreChats, renameChat, useChatStore } from "../../stores/chat";
@@ -146,6 +146,7 @@ export function ChatSidebar({ activeChatId, onNewChat, onNavigate, onActiveDelet
   const [deleteBusy, setDeleteBusy] = useState(false);
 
   const identity = useChatStore((s) => s.identity);
+  const isGuest = identity?.startsWith("guest:") ?? false;
   const listStatus = list.status;
   useEffect(() => {
     const current = useChatStore.getState().list;
@@ -239,6 +240,14 @@ export function ChatSidebar({ activeChatId, onNewChat, onNavigate, onActiveDelet
           </>
         )}
       </nav>
+      {isGuest && (
+        <p className="border-t border-line px-4 py-3 text-xs text-muted">
+          {chatUi.guestHistoryNote}{" "}
+          <Link href={publicRoutes.register} className="font-medium text-accent underline-offset-2 hover:underline">
+            {chatUi.guestHistoryCta}
+          </Link>
+        </p>
+      )}
       {renaming && <RenameDialog chat={renaming} onClose={() => setRenaming(null)} />}
       <ConfirmDialog
         open={deleting !== null}

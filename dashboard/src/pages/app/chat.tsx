@@ -2,8 +2,9 @@
  * The chat screen: /app/new-chat and /app/history are the same screen (spec section 2), so moving
  * from one to the other keeps it mounted. A chat is selected with `?chat=<id>` (a new chat moves
  * there as soon as the server names it, so a reload keeps it); `/app/new-chat?project=<id>` starts
- * a chat in a project. Signed-in users get the chats sidebar (a drawer on phones, and the whole
- * screen at /app/history without a chat); guests chat without one and see their messages left.
+ * a chat in a project. Signed-in users and guests get the chats sidebar (a drawer on phones, and
+ * the whole screen at /app/history without a chat); a guest's says how long their chats are kept,
+ * and guests see their messages left.
  */
 import { useEffect, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
@@ -69,6 +70,7 @@ export default function ChatPage() {
   const status = useAuth((s) => s.status);
   const isUser = status === "authenticated";
   const isGuest = status === "guest";
+  const hasChats = isUser || isGuest;
   const wide = useMediaQuery(wideLayoutQuery);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { draftKey, resolved, restart } = useDraft(chatParam, projectParam, location, navigate);
@@ -104,11 +106,11 @@ export default function ChatPage() {
   const sidebar = (
     <ChatSidebar activeChatId={chatParam} onNewChat={newChat} onNavigate={() => setDrawerOpen(false)} onActiveDeleted={newChat} />
   );
-  const listOnly = isUser && !wide && isHistory && !chatParam;
+  const listOnly = hasChats && !wide && isHistory && !chatParam;
 
   return (
     <div className="flex min-h-0 flex-1">
-      {isUser && wide && <aside className="flex w-72 shrink-0 flex-col border-r border-line bg-canvas">{sidebar}</aside>}
+      {hasChats && wide && <aside className="flex w-72 shrink-0 flex-col border-r border-line bg-canvas">{sidebar}</aside>}
       {listOnly ? (
         <section aria-labelledby="chats-heading" className="flex min-w-0 flex-1 flex-col">
           <div className="flex h-12 shrink-0 items-center border-b border-line px-4">
@@ -121,7 +123,7 @@ export default function ChatPage() {
       ) : (
         <section className="flex min-w-0 flex-1 flex-col" aria-label={title}>
           <div className="flex h-12 shrink-0 items-center gap-2 border-b border-line px-3 sm:px-4">
-            {isUser && !wide && (
+            {hasChats && !wide && (
               <button
                 type="button"
                 onClick={() => setDrawerOpen(true)}
@@ -142,7 +144,7 @@ export default function ChatPage() {
                 <span className="truncate">{project.name}</span>
               </Link>
             )}
-            {!(isUser && wide) && (
+            {!(hasChats && wide) && (
               <Button variant="ghost" size="sm" className="ml-auto shrink-0" onClick={newChat} aria-label={chatUi.newChat}>
                 <ChatPlusIcon size={16} />
                 <span className="max-sm:hidden">{chatUi.newChat}</span>
@@ -160,7 +162,7 @@ export default function ChatPage() {
           />
         </section>
       )}
-      {isUser && !wide && (
+      {hasChats && !wide && (
         <ChatsDrawer open={drawerOpen} onOpenChange={setDrawerOpen}>
           {sidebar}
         </ChatsDrawer>
