@@ -109,11 +109,11 @@ describe("the move of legacy D1 rows into the assistant's own object", () => {
     const turn = () => hub.beginTurn({ assistantId, keyHash, origin: "", sessionId, ip: "203.0.113.9", message: { content: "hi", files: [] } });
     expect((await turn()).outcome).toBe("admitted");
     // The owner's write: the hub is told first, D1 changes, and the refresh after it never comes.
-    await hub.configChanging();
+    const token = await hub.configChanging();
     await env.DB.prepare("UPDATE public_assistants SET api_key_hash = ?1 WHERE id = ?2").bind("0".repeat(64), assistantId).run();
     expect(await turn()).toEqual({ outcome: "denied", denied: "unavailable" });
     // Refreshed: the copy holds the new key hash and is trusted again.
-    await hub.configChanged({ assistantId });
+    await hub.configChanged({ assistantId, token });
     expect(await turn()).toEqual({ outcome: "denied", denied: "unavailable" });
   });
 

@@ -59,38 +59,46 @@ export class HubGate {
     return { store: new VisitorStore(this.ctx.storage, assistantId), assistant };
   }
 
-  /** Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until `configChanged`. */
-  configChanging() {
+  /** Before an owner's D1 write that changes the assistant: a pending marker of its own; returns its token. */
+  configChanging(): string {
     this.migrate();
-    new AssistantCopyStore(this.ctx.storage).markUnsettled(Date.now() + unsettledMs);
+    return new AssistantCopyStore(this.ctx.storage).markPending(Date.now() + unsettledMs);
   }
 
-  /** After the owner's D1 write: the copy is read again from D1 and trusted. */
-  async configChanged(assistantId: string) {
+  /** After the owner's D1 write: the copy is read again from D1, and that write's marker removed. */
+  async configChanged(assistantId: string, token?: string) {
     this.migrate();
-    const copies = new AssistantCopyStore(this.ctx.storage);
-    copies.write(await loadAssistantFromD1(this.env.DB, assistantId), true);
-    copies.settle();
+    await this.readD1(assistantId, token);
   }
 
   private imported(): boolean {
     return this.ctx.storage.sql.exec("SELECT 1 FROM meta WHERE key = 'imported'").toArray().length > 0;
   }
 
-  /** The copy, or D1 when there is none or an owner's write is unsettled (assistant-copy.ts). */
+  /** The copy, or D1 when there is none or an owner's write is pending (assistant-copy.ts). */
   private async assistant(assistantId: string): Promise<AssistantState> {
     const copies = new AssistantCopyStore(this.ctx.storage);
-    const unsettledUntil = copies.unsettledUntil();
     const stored = copies.read();
-    if (stored && unsettledUntil === null) return stored;
-    const readAt = Date.now();
+    if (stored && !copies.pending()) return stored;
+    return this.readD1(assistantId);
+  }
+
+  /**
+   * Reads the assistant from D1 into the copy and settles the markers that read covers (`token`'s,
+   * and those whose deadline had passed when it started). Only a read that started once every
+   * pending marker had expired stores what D1 says whatever its `updatedAt` (force): every write
+   * begun before it committed before it started (unless another owner write began while it was
+   * reading). Any other read keeps the newest `updatedAt`: a refresh that started before another
+   * write committed must not put back an older copy.
+   */
+  private async readD1(assistantId: string, token?: string): Promise<AssistantState> {
+    const copies = new AssistantCopyStore(this.ctx.storage);
+    const startedAt = Date.now();
+    const sequence = copies.sequence();
+    const afterDeadlines = copies.pending() && !copies.pendingAfter(startedAt);
     const fresh = await loadAssistantFromD1(this.env.DB, assistantId);
-    copies.write(fresh);
-    if (unsettledUntil !== null) {
-      // A read that started after the window is newer than any write that marked it.
-      if (readAt >= unsettledUntil && copies.unsettledUntil() === unsettledUntil) copies.settle();
-      return fresh;
-    }
-    return copies.read() ?? fresh;
+    copies.write(fresh, afterDeadlines && copies.sequence() === sequence);
+    copies.settle(startedAt, token);
+    return copies.pending() ? fresh : (copies.read() ?? fresh);
   }
 }

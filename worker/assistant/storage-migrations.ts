@@ -90,6 +90,16 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       END;
     `,
   },
+  {
+    // One pending marker per owner write (assistant-copy.ts), replacing the one shared deadline
+    // that the first write's refresh cleared for every write.
+    id: "0003_config_pending",
+    sql: `
+      CREATE TABLE config_pending (token TEXT PRIMARY KEY, until INTEGER NOT NULL);
+      INSERT INTO config_pending (token, until) SELECT 'shared', CAST(value AS INTEGER) FROM meta WHERE key = 'config_unsettled_until';
+      DELETE FROM meta WHERE key = 'config_unsettled_until';
+    `,
+  },
 ];
 
 /** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */

@@ -214,17 +214,25 @@ export class AssistantHub extends DurableObject<Env> {
 
   // ── The copy of the assistant, revocation, erasure ───────────────────────────────────────────
 
-  /** Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until `configChanged`. */
-  async configChanging(): Promise<void> {
-    this.gate.configChanging();
+  /**
+   * Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until this
+   * write's `configChanged` (or its deadline). Returns the write's token for `configChanged`.
+   */
+  async configChanging(): Promise<string> {
+    return this.gate.configChanging();
   }
 
   /**
-   * After the owner's D1 write: the copy is read again from D1 and trusted; then, with `revoke`,
+   * After the owner's D1 write: the copy is read again from D1 and this write's marker (`token`,
+   * from `configChanging`) removed (trusted once no other write is pending); then, with `revoke`,
    * the open widget sockets close (see `revoke`). Returns how many sockets were closed.
    */
-  async configChanged(input: { assistantId: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } }): Promise<number> {
-    await this.gate.configChanged(input.assistantId);
+  async configChanged(input: {
+    assistantId: string;
+    token?: string;
+    revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] };
+  }): Promise<number> {
+    await this.gate.configChanged(input.assistantId, input.token);
     return input.revoke ? this.revoke(input.revoke.close, input.revoke.allowedOrigins) : 0;
   }
 
