@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { chatHistoryResponse, publicAssistantResponse, widgetSessionResponse } from "../../contract";
 import { hashApiKey } from "../../worker/crypto/api-key";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
+import { hubKnowledgeIndex } from "../../worker/assistant/hub-knowledge-index";
+import { deleteAssistantKnowledge, deleteFileKnowledge } from "../../worker/knowledge";
+import { VectorizeStore, type VectorizeLike } from "../../worker/knowledge/vectors";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, json } from "./helpers";
 import { hubRows, seedLegacyVisitorSession } from "./public-assistants-helpers";
@@ -150,5 +153,52 @@ describe("the move of legacy D1 rows into the assistant's own object", () => {
     const moved = await hubRows(assistantId, "SELECT id, embedding IS NOT NULL AS embedded FROM knowledge_chunks ORDER BY id");
     expect(moved.map((r) => Number(r.id))).toEqual(legacyIds);
     expect(moved.map((r) => Number(r.embedded))).toEqual([1, 0]);
+  });
+
+  it("deletes a bare (legacy) Vectorize id only for chunks the move brought: chunk ids restart at 1 in every assistant's object", async () => {
+    const deleted: string[] = [];
+    const vectorize: VectorizeLike = { upsert: async () => ({}), query: async () => ({ matches: [] }), deleteByIds: async (ids) => void deleted.push(...ids) };
+    const vectors = new VectorizeStore(vectorize, { scopedIds: true });
+
+    // A new assistant (no legacy knowledge): its chunks are 1, 2…; the bare "1" is another tenant's legacy vector.
+    const fresh = await widgetAssistant({}, {});
+    const freshIndex = hubKnowledgeIndex(env, fresh.assistant._id);
+    const freshIds = await freshIndex.chunkIds(null);
+    expect(freshIds[0]).toBe(1);
+    expect(await freshIndex.legacyChunkIdMax()).toBe(0);
+    const [file] = await getAssistantHub(env, fresh.assistant._id).knowledgeFiles({ assistantId: fresh.assistant._id });
+    await deleteFileKnowledge({ index: freshIndex, assistantId: fresh.assistant._id, fileId: file!.id, vectors });
+    await deleteAssistantKnowledge({ index: freshIndex, assistantId: fresh.assistant._id, vectors });
+    expect(deleted.length).toBeGreaterThan(0);
+    expect(deleted.every((id) => id.startsWith(`${fresh.assistant._id}:`))).toBe(true);
+
+    // An assistant that moved legacy chunks, then got a new one: bare ids for the moved ones only.
+    deleted.length = 0;
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const assistantId = assistant._id;
+    await forgetMove(assistantId);
+    const fileId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO knowledge_files (id, assistant_id, name, size, mime_type, r2_key, status, chunk_count, uploaded_at) VALUES (?1, ?2, 'legacy.md', 10, 'text/markdown', 'k', 'ready', 2, ?3)",
+      ).bind(fileId, assistantId, Date.now()),
+      ...[0, 1].map((i) =>
+        env.DB.prepare("INSERT INTO knowledge_chunks (file_id, assistant_id, ordinal, heading, content, token_count, created_at) VALUES (?1, ?2, ?3, 'h', 'c', 1, ?4)").bind(
+          fileId,
+          assistantId,
+          i,
+          Date.now(),
+        ),
+      ),
+    ]);
+    const legacyIds = (await env.DB.prepare("SELECT id FROM knowledge_chunks WHERE file_id = ?1 ORDER BY id").bind(fileId).all<{ id: number }>()).results.map((r) => r.id);
+    expect((await call(`/api/public-assistants/${assistantId}`, { token })).status).toBe(200); // the move
+    const index = hubKnowledgeIndex(env, assistantId);
+    expect(await index.legacyChunkIdMax()).toBe(legacyIds[1]);
+    await index.insertChunks(fileId, [[2, "h", "new", 1]], Date.now());
+    const ids = await index.chunkIds(fileId);
+    expect(ids).toEqual([...legacyIds, legacyIds[1]! + 1]);
+    await deleteFileKnowledge({ index, assistantId, fileId, vectors });
+    expect(deleted).toEqual([`${assistantId}:${ids[0]}`, String(ids[0]), `${assistantId}:${ids[1]}`, String(ids[1]), `${assistantId}:${ids[2]}`]);
   });
 });

@@ -159,6 +159,12 @@ export async function importLegacyKnowledge(db: D1Database, storage: SqlHost, as
           Number(c.created_at),
         );
       }
+      // Vectorize holds these chunks' vectors under their bare (global) id: only ids up to this
+      // one may be deleted by it (knowledge/vectors.ts).
+      sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('legacy_max_chunk_id', ?) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+        String(Math.max(...chunks.map((c) => Number(c.id)))),
+      );
     });
     after = Number(chunks[chunks.length - 1]!.id);
   }

@@ -100,6 +100,19 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       DELETE FROM meta WHERE key = 'config_unsettled_until';
     `,
   },
+  {
+    // Objects that moved their legacy knowledge before the move recorded its greatest chunk id:
+    // the moved chunks kept their D1 created_at, older than the move's marker; newer ones were
+    // written here afterwards (knowledge/vectors.ts deletes a bare Vectorize id only up to it).
+    id: "0004_legacy_max_chunk_id",
+    sql: `
+      INSERT OR IGNORE INTO meta (key, value)
+      SELECT 'legacy_max_chunk_id', CAST(m AS TEXT) FROM (
+        SELECT max(id) AS m FROM knowledge_chunks
+        WHERE created_at < (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'imported')
+      ) WHERE m IS NOT NULL;
+    `,
+  },
 ];
 
 /** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
