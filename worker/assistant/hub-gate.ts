@@ -19,6 +19,8 @@ export interface OpenedHub {
  */
 export class HubGate {
   private migrated = false;
+  /** The legacy move under way: every data RPC awaits the same one; after a failure the next caller starts it again. */
+  private importing: Promise<void> | null = null;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -35,6 +37,7 @@ export class HubGate {
   /** After `deleteAll`: the schema is applied again on next use. */
   forget() {
     this.migrated = false;
+    this.importing = null;
   }
 
   /**
@@ -46,17 +49,28 @@ export class HubGate {
     const assistant = await this.assistant(assistantId);
     if (assistant === "missing") return null;
     if (!this.imported()) {
-      await this.ctx.blockConcurrencyWhile(async () => {
-        if (this.imported()) return;
-        const moved = await importLegacyVisitorRows(this.env.DB, this.ctx.storage, assistantId);
-        const files = await importLegacyKnowledge(this.env.DB, this.ctx.storage, assistantId);
-        const today = await legacyDailyCount(this.env, assistantId, assistant.record.config.dailyLimit);
-        if (today) new VisitorStore(this.ctx.storage, assistantId).carryDailyCount(today);
-        this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('imported', ?)", String(Date.now()));
-        if (moved || files) console.log(JSON.stringify({ event: "assistant-legacy-rows-moved", assistantId, sessions: moved, files }));
+      this.importing ??= this.importLegacy(assistantId, assistant.record.config.dailyLimit).finally(() => {
+        this.importing = null;
       });
+      await this.importing;
     }
     return { store: new VisitorStore(this.ctx.storage, assistantId), assistant };
+  }
+
+  /**
+   * The one-time move of the assistant's legacy D1 rows. Not in blockConcurrencyWhile: a large
+   * move may take longer than its 30 s, which would reset the object and start over every time.
+   * Each page moved is deleted from D1 (legacy-import.ts), so an attempt that fails part-way
+   * leaves the rest for the next one, which resumes there.
+   */
+  private async importLegacy(assistantId: string, dailyLimit: number) {
+    if (this.imported()) return;
+    const moved = await importLegacyVisitorRows(this.env.DB, this.ctx.storage, assistantId);
+    const files = await importLegacyKnowledge(this.env.DB, this.ctx.storage, assistantId);
+    const today = await legacyDailyCount(this.env, assistantId, dailyLimit);
+    if (today) new VisitorStore(this.ctx.storage, assistantId).carryDailyCount(today);
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('imported', ?)", String(Date.now()));
+    if (moved || files) console.log(JSON.stringify({ event: "assistant-legacy-rows-moved", assistantId, sessions: moved, files }));
   }
 
   /** Before an owner's D1 write that changes the assistant: a pending marker of its own; returns its token. */
