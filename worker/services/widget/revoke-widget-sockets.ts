@@ -43,11 +43,16 @@ export async function revokeWidgetSockets({
   }
 }
 
-/** The assistant was deleted from D1: its object closes its sockets and erases its storage (logged on failure, see above). */
+/**
+ * Before an assistant's D1 rows are deleted: its object closes its sockets and erases its storage
+ * (idempotent). When the object cannot be reached, the owner's request fails with a retryable 503
+ * before D1 changes, so the retried DELETE still finds the assistant and erases it.
+ */
 export async function eraseAssistantStore({ ctx, input }: { ctx: HubCtx; input: { assistantId: string; close: WidgetSocketClose } }): Promise<void> {
   try {
     await getAssistantHub(ctx.env, input.assistantId).erase(input.close);
   } catch (error) {
     console.error(JSON.stringify({ event: "assistant-hub-erase-failed", assistantId: input.assistantId, error: String(error) }));
+    throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.assistantUnreachable);
   }
 }
