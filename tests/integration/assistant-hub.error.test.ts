@@ -1,11 +1,15 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { publicAssistantServerMessages, widgetSessionResponse } from "../../contract";
+import { openAiCompatMessages, publicAssistantServerMessages, widgetSocketClose, widgetSessionResponse } from "../../contract";
+import { hashApiKey } from "../../worker/crypto/api-key";
+import type { Env } from "../../worker/env";
+import { handleIngestBatch } from "../../worker/queues/ingest";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { deletePublicAssistant } from "../../worker/services/public-assistants/delete-public-assistant";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, json } from "./helpers";
 import { assistantFootprint, testServiceContext } from "./public-assistants-helpers";
+import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { widgetAssistant, widgetCall } from "./widget-helpers";
 
 /** When an assistant's own object (AssistantHub) fails or is gone. */
@@ -49,5 +53,64 @@ describe("deleting an assistant whose object cannot be erased", () => {
     expect((await call(`/api/public-assistants/${assistantId}`, { method: "DELETE", token })).status).toBe(204);
     expect(await assistantFootprint(assistantId)).toEqual({ assistants: 0, files: 0, chunks: 0, sessions: 0, messages: 0, objects: 0 });
     expect(await getAssistantHub(env, assistantId).footprint()).toEqual({ sessions: 0, messages: 0, files: 0, chunks: 0 });
+  });
+});
+
+/** What the object stores: its SQLite schema objects and its key-value keys. */
+const storedIn = (assistantId: string) =>
+  runInDurableObject(getAssistantHub(env, assistantId), async (_instance, state) => ({
+    schema: Number(state.storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE '_cf_%'").one().n),
+    keys: [...(await state.storage.list()).keys()],
+  }));
+
+describe("an erased assistant's object", () => {
+  it("is not created again by later calls: a tombstone answers them as for a deleted assistant", async () => {
+    const { assistant, key } = await widgetAssistant({}, { upload: false });
+    const assistantId = assistant._id;
+    const { sessionId } = await json(await widgetCall("/api/widget/sessions", { key, json: { referrer: "", locale: "en" } }), widgetSessionResponse);
+    const hub = getAssistantHub(env, assistantId);
+    // Erased while the D1 row still exists (the owner's DELETE stopped between the two).
+    await hub.erase(widgetSocketClose.unavailable);
+    expect(await storedIn(assistantId)).toEqual({ schema: 0, keys: ["erased"] });
+
+    const keyHash = await hashApiKey(key);
+    expect(await hub.beginTurn({ assistantId, keyHash, origin: "", sessionId, ip: "203.0.113.5", message: { content: "hi", files: [] } })).toEqual({
+      outcome: "denied",
+      denied: "unavailable",
+    });
+    expect(await hub.admitApiCall({ assistantId })).toEqual({ ok: false, missing: true });
+    expect(await hub.countSessions({ assistantId })).toBe(0);
+    expect(await hub.register(sessionId)).toBe(true);
+    const token = await hub.configChanging();
+    await hub.configChanged({ assistantId, token });
+    expect(await (hub.knowledge(assistantId, "file", ["x"]) as Promise<unknown>).then(() => null, (e: unknown) => String(e))).toMatch(/assistant not found/);
+    expect(await storedIn(assistantId)).toEqual({ schema: 0, keys: ["erased"] });
+    // Erasing again is harmless (a retried DELETE).
+    await hub.erase(widgetSocketClose.unavailable);
+    expect(await storedIn(assistantId)).toEqual({ schema: 0, keys: ["erased"] });
+  });
+
+  it("refuses /v1 with 401 (not 429) once erased, and the ingest queue drops a deleted assistant's messages", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const assistantId = assistant._id;
+    const { key: secretKey } = await createSecretKey(token, assistantId);
+    await getAssistantHub(env, assistantId).erase(widgetSocketClose.unavailable);
+    const res = await completions(secretKey, tinyQuestion());
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { message: openAiCompatMessages.invalidKey, code: "invalid_api_key" } });
+
+    await env.DB.prepare("DELETE FROM public_assistants WHERE id = ?1").bind(assistantId).run();
+    const outcomes: string[] = [];
+    const message = {
+      id: "m1",
+      timestamp: new Date(),
+      attempts: 1,
+      body: { assistantId, fileId: crypto.randomUUID() },
+      ack: () => outcomes.push("ack"),
+      retry: () => outcomes.push("retry"),
+    };
+    const withEmbedder = { ...env, EMBEDDING_MODEL: "mock-embed" } as unknown as Env;
+    await handleIngestBatch({ queue: "tala-ingest", messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<unknown>, withEmbedder);
+    expect(outcomes).toEqual(["ack"]);
   });
 });

@@ -5,6 +5,9 @@ import { importLegacyKnowledge, importLegacyVisitorRows } from "./legacy-import"
 import { migrateAssistantStorage } from "./storage-migrations";
 import { VisitorStore } from "./visitor-store";
 
+/** Storage key (key-value API, no SQL table) of an erased object's tombstone: its erasure time. */
+const ERASED_KEY = "erased";
+
 /** What a data RPC works on once the gate let it through. */
 export interface OpenedHub {
   store: VisitorStore;
@@ -19,6 +22,7 @@ export interface OpenedHub {
  */
 export class HubGate {
   private migrated = false;
+  private tombstoned = false;
   /** The legacy move under way: every data RPC awaits the same one; after a failure the next caller starts it again. */
   private importing: Promise<void> | null = null;
 
@@ -34,10 +38,22 @@ export class HubGate {
     this.migrated = true;
   }
 
-  /** After `deleteAll`: the schema is applied again on next use. */
-  forget() {
+  /**
+   * Whether the assistant was deleted and this object erased: then nothing creates its storage
+   * again (no migration, no copy, no legacy move, no socket registration), and every call answers
+   * as for a missing assistant. Kept in the key-value storage, so checking it creates no table.
+   */
+  erased(): boolean {
+    this.tombstoned ||= this.ctx.storage.kv.get(ERASED_KEY) !== undefined;
+    return this.tombstoned;
+  }
+
+  /** After `deleteAll` (the assistant was deleted): the tombstone, and nothing else, is written. */
+  markErased() {
     this.migrated = false;
     this.importing = null;
+    this.tombstoned = true;
+    this.ctx.storage.kv.put(ERASED_KEY, Date.now());
   }
 
   /**
@@ -45,6 +61,7 @@ export class HubGate {
    * of its legacy D1 rows, which nothing else overtakes.
    */
   async open(assistantId: string): Promise<OpenedHub | null> {
+    if (this.erased()) return null;
     this.migrate();
     const assistant = await this.assistant(assistantId);
     if (assistant === "missing") return null;
@@ -75,12 +92,15 @@ export class HubGate {
 
   /** Before an owner's D1 write that changes the assistant: a pending marker of its own; returns its token. */
   configChanging(): string {
+    // Erased: the assistant is gone, there is no copy to keep fresh.
+    if (this.erased()) return "";
     this.migrate();
     return new AssistantCopyStore(this.ctx.storage).markPending(Date.now() + unsettledMs);
   }
 
   /** After the owner's D1 write: the copy is read again from D1, and that write's marker removed. */
   async configChanged(assistantId: string, token?: string) {
+    if (this.erased()) return;
     this.migrate();
     await this.readD1(assistantId, token);
   }

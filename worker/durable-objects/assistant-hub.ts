@@ -136,11 +136,15 @@ export class AssistantHub extends DurableObject<Env> {
 
   /**
    * /v1/chat/completions: one message against the assistant's day (no session, no network
-   * share), then, with `query`, the passages for it (null when retrieval failed).
+   * share), then, with `query`, the passages for it (null when retrieval failed). `missing`: the
+   * assistant was deleted since the caller's D1 read.
    */
-  async admitApiCall(input: { assistantId: string; query?: string }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number }> {
+  async admitApiCall(input: {
+    assistantId: string;
+    query?: string;
+  }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number } | { ok: false; missing: true }> {
     const opened = await this.open(input.assistantId);
-    if (!opened) return { ok: false, retryAfter: 60 };
+    if (!opened) return { ok: false, missing: true };
     const { config } = opened.assistant.record;
     const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
     if (result.allowed) return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query) };
@@ -236,11 +240,15 @@ export class AssistantHub extends DurableObject<Env> {
     return input.revoke ? this.revoke(input.revoke.close, input.revoke.allowedOrigins) : 0;
   }
 
-  /** The assistant was deleted: its sockets close and its storage is erased. */
+  /**
+   * The assistant is being deleted: its sockets close, its storage is erased and a tombstone
+   * stays, so no later call creates it again (hub-gate.ts `erased`). Idempotent: the owner's
+   * DELETE retries it until it answers.
+   */
   async erase(close: WidgetSocketClose): Promise<number> {
     const closed = await this.revoke(close);
     await this.ctx.storage.deleteAll();
-    this.gate.forget();
+    this.gate.markErased();
     this.sockets.forget();
     return closed;
   }
@@ -260,12 +268,14 @@ export class AssistantHub extends DurableObject<Env> {
    * socket and its widget goes on over HTTP.
    */
   async register(sessionId: string): Promise<boolean> {
+    // Erased: nothing is kept (nothing will revoke); the room's `socketOpened` refuses the socket next.
+    if (this.gate.erased()) return true;
     return this.sockets.register(sessionId);
   }
 
   /** A visitor session's room closed its last socket. */
   async unregister(sessionId: string): Promise<void> {
-    await this.sockets.unregister(sessionId);
+    if (!this.gate.erased()) await this.sockets.unregister(sessionId);
   }
 
   /** Closes the open widget sockets of this assistant (assistant/hub-sockets.ts). Returns how many were closed. */

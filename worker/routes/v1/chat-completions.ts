@@ -110,6 +110,8 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
     assistantId: assistant.id,
     query: retrievalQuery(conversation.question, conversation.history),
   });
+  // Deleted since the key was read: refused as the key's read would be now.
+  if (!admission.ok && "missing" in admission) return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
   if (!admission.ok) {
     return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }
