@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { openAiCompatMessages, publicAssistantServerMessages, widgetSocketClose, widgetSessionResponse } from "../../contract";
+import { openAiCompatMessages, publicAssistantServerMessages, widget, widgetMessages, widgetSocketClose, widgetSessionResponse } from "../../contract";
 import { hashApiKey } from "../../worker/crypto/api-key";
 import type { Env } from "../../worker/env";
 import { handleIngestBatch } from "../../worker/queues/ingest";
@@ -112,5 +112,51 @@ describe("an erased assistant's object", () => {
     const withEmbedder = { ...env, EMBEDDING_MODEL: "mock-embed" } as unknown as Env;
     await handleIngestBatch({ queue: "tala-ingest", messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<unknown>, withEmbedder);
     expect(outcomes).toEqual(["ack"]);
+  });
+});
+
+/** Breaks one table of the assistant's object, so every call that reads it throws inside the object. */
+async function breakTable(assistantId: string, table: string) {
+  const hub = getAssistantHub(env, assistantId);
+  await hub.countSessions({ assistantId }); // the schema exists
+  await runInDurableObject(hub, (_instance, state) => {
+    state.storage.sql.exec(`ALTER TABLE ${table} RENAME TO ${table}_broken`);
+  });
+}
+
+const retryable = async (res: Response, message: string) => {
+  expect(res.status).toBe(503);
+  expect(res.headers.get("retry-after")).toBe(String(widget.assistantRetryAfterSeconds));
+  expect(await res.json()).toMatchObject({ error: message, code: "SERVICE_UNAVAILABLE" });
+};
+
+describe("an assistant's object that fails a call", () => {
+  it("answers the widget's routes with a retryable 503 and the contract's message, not a 500", async () => {
+    const { assistant, key } = await widgetAssistant({}, { upload: false });
+    const { sessionId } = await json(await widgetCall("/api/widget/sessions", { key, json: { referrer: "", locale: "en" } }), widgetSessionResponse);
+    await breakTable(assistant._id, "visitor_sessions");
+    await retryable(await widgetCall("/api/widget/sessions", { key, json: { referrer: "", locale: "en" } }), widgetMessages.assistantUnreachable);
+    await retryable(await widgetCall(`/api/widget/sessions/${sessionId}`, { key }), widgetMessages.assistantUnreachable);
+    await retryable(
+      await widgetCall(`/api/widget/sessions/${sessionId}/messages`, { key, json: { content: "hi", clientMessageId: "c1" } }),
+      widgetMessages.assistantUnreachable,
+    );
+    await retryable(await call(`/parties/widget/${sessionId}?${widget.keyQuery}=${encodeURIComponent(key)}`), widgetMessages.assistantUnreachable);
+  });
+
+  it("answers the owner's routes with a retryable 503", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    await breakTable(assistant._id, "visitor_sessions");
+    await retryable(await call(`/api/public-assistants/${assistant._id}/chats?page=1&limit=10`, { token }), publicAssistantServerMessages.assistantBusy);
+  });
+
+  it("answers /v1 with an OpenAI-shaped 503 and Retry-After", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const { key } = await createSecretKey(token, assistant._id);
+    await breakTable(assistant._id, "daily_counts");
+    const res = await completions(key, tinyQuestion());
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe(String(widget.assistantRetryAfterSeconds));
+    expect(await res.json()).toEqual({ error: { message: openAiCompatMessages.assistantUnreachable, type: "api_error", code: "service_unavailable", param: null } });
   });
 });

@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeIndex } from "../knowledge/knowledge-index";
-import { getAssistantHub } from "../widget/get-assistant-hub";
+import { reachAssistantHub } from "../widget/get-assistant-hub";
 import type { KnowledgeStore } from "./knowledge-store";
 
 /** The index operations the hub serves over RPC (`AssistantHub.knowledge`): the `KnowledgeIndex` methods. */
@@ -27,7 +27,7 @@ export type KnowledgeOp = (typeof knowledgeOps)[number];
  * (ingest.ts: ≤ 500 rows, ~1 MB a call).
  */
 export function hubKnowledgeIndex(env: Pick<Env, "ASSISTANT_HUB">, assistantId: string): KnowledgeIndex {
-  const hub = getAssistantHub(env, assistantId);
+  const hub = reachAssistantHub(env, assistantId);
   const call = <T>(op: KnowledgeOp, ...args: unknown[]) => hub.knowledge(assistantId, op, args) as Promise<T>;
   return {
     file: (fileId) => call<KnowledgeFileRecord | null>("file", fileId),

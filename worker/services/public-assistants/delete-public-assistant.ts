@@ -8,7 +8,7 @@ import type { ServiceContext } from "../context";
 import { eraseAssistantStore } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
 
 /**
@@ -29,7 +29,7 @@ export async function deletePublicAssistant({
 }): Promise<void> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const assistantId = assistant.id;
-  const files = await getAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
+  const files = await reachAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
   await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
   const removed = await deleteAssistantKnowledge({ index: knowledgeIndex(ctx.env, assistantId), assistantId, vectors: knowledgeStores(ctx.env).vectors });
   if (removed.vectorError) {
