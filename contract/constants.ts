@@ -376,6 +376,8 @@ export const guestSession = {
  * Object, exact under concurrency), and how much context an answer gets.
  */
 export const widget = {
+  /** Retry-After (seconds) of a 503 when an assistant's own Durable Object did not answer (reset, overloaded, moving legacy rows). */
+  assistantRetryAfterSeconds: 5,
   keyHeader: "X-Assistant-Key",
   keyQuery: "key",
   /** Characters of one visitor message, attachments per message and extracted text per attachment. */

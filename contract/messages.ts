@@ -290,6 +290,8 @@ export const publicAssistantServerMessages = {
   knowledgeIndexUnavailable: "The knowledge index could not be reached, so nothing was deleted. Please try again in a minute.",
   /** The assistant's own Durable Object did not answer before an owner's change: nothing was changed. */
   assistantUnreachable: "The assistant could not be reached, so nothing was changed. Please try again in a minute.",
+  /** The assistant's own Durable Object did not answer an owner's read or upload (503 with Retry-After). */
+  assistantBusy: "The assistant's data could not be reached just now. Please try again in a few seconds.",
   maxMessagesRange: (min: number, max: number) => `Max messages per session must be a whole number from ${min} to ${max}.`,
   dailyLimitRange: (min: number, max: number) => `Daily limit must be a whole number from ${min} to ${max}.`,
   invalidColor: "Primary color must be a hex color like #2962FF.",
@@ -525,6 +527,8 @@ export const widgetMessages = {
   tooManyFiles: (max: number) => `Attach at most ${max} files to one message.`,
   replyInProgress: "The assistant is still answering. Wait for it or stop it first.",
   replyFailed: "The assistant could not answer right now. Please try again.",
+  /** The assistant's own Durable Object did not answer (503 with Retry-After). */
+  assistantUnreachable: "The assistant could not be reached just now. Please try again in a few seconds.",
   invalidFrame: "This message could not be read. Please reload the page.",
   websocketOnly: "This address accepts WebSocket connections only.",
   secretKeyInPage:
@@ -603,6 +607,7 @@ export const openAiCompatMessages = {
   dailyLimitReached: widgetMessages.dailyLimitReached,
   tooManyRequests: widgetMessages.tooManyMessages,
   modelFailed: "The model could not answer right now. Please try again.",
+  assistantUnreachable: widgetMessages.assistantUnreachable,
   internal: "The server had an error while processing your request. Please try again.",
 } as const;
 

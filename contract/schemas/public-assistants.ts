@@ -165,7 +165,8 @@ export const publicAssistantSchema = z.object({
   showSources: z.boolean(),
   /** Newest first. */
   files: z.array(knowledgeFileSchema),
-  stats: z.object({ totalSessions: z.number().int() }),
+  /** `unavailable`: the assistant's own object did not answer; `files` and `totalSessions` are then empty, not zero. */
+  stats: z.object({ totalSessions: z.number().int(), unavailable: z.boolean().optional() }),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -185,7 +185,7 @@ describe("widget sockets after a revocation", () => {
   it("a full hub forgets rooms that died without closing, so a new socket is still registered and revocable", async () => {
     const { env, runInDurableObject } = await import("cloudflare:test");
     const { getAssistantHub } = await import("../../worker/widget/get-assistant-hub");
-    const { maxOpenSessions, openSessionPrefix, OpenSessions } = await import("../../worker/widget/open-sessions");
+    const { maxOpenSessions, openSessionPrefix } = await import("../../worker/widget/open-sessions");
     const target = await widgetAssistant({}, { upload: false });
     const hub = getAssistantHub(env, target.assistant._id);
     // Rooms that registered and vanished (no socket left, never unregistered): the hub is full.
@@ -209,7 +209,8 @@ describe("widget sockets after a revocation", () => {
       // Leave only the live socket, so the revocation below does not visit thousands of empty rooms.
       const dead = keys.filter((k) => k.includes("dead-"));
       for (let i = 0; i < dead.length; i += 128) await state.storage.delete(dead.slice(i, i + 128));
-      (instance as unknown as { sessions: InstanceType<typeof OpenSessions> }).sessions = new OpenSessions(state.storage);
+      // The hub's in-memory registrations (assistant/hub-sockets.ts) are read again from storage.
+      (instance as unknown as { sockets: { forget(): void } }).sockets.forget();
     });
     const res = await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token });
     expect(res.status).toBe(200);

@@ -10,15 +10,19 @@ import { toPublicAssistantRecord, type PublicAssistantRecord } from "../services
  * frame is authorised without D1. Freshness (worker/README.md "the assistant's own object"):
  *
  * - loaded from D1 when absent;
- * - every owner write that changes it (update, key regeneration, deletion) first calls
- *   `configChanging` (the copy is "unsettled" for `unsettledMs`: every use re-reads D1), then
- *   writes D1, then calls `configChanged` (re-read from D1, settled). If the first call fails, the
- *   owner's request fails (503, retryable) before D1 changes; if the last one fails, the copy
- *   stays unsettled and every use re-reads D1 until the window ends, and the first use after it
- *   reads D1 once more (it started after the write committed) before trusting the copy again. So
- *   a revoked key, a deactivated assistant or a removed origin is never accepted from a stale copy.
- * - a copy is only replaced by one at least as new (`updatedAt`), so a slow read that started
- *   before a write cannot overwrite what a later read stored; a deletion ("missing") is final.
+ * - every owner write that changes it (update, key regeneration) first calls `configChanging`,
+ *   which stores a pending marker of its own (a token, valid `unsettledMs`), then writes D1, then
+ *   calls `configChanged(token)`: D1 is read again and only that write's marker is removed. The
+ *   copy is trusted only when no marker is left, so two overlapping writes never settle each
+ *   other: the first one's refresh may read D1 before the second one committed. If a first call
+ *   fails, the owner's request fails (503, retryable) before D1 changes; if a last one fails, its
+ *   marker stays and every use re-reads D1 until a read that started after the marker's deadline
+ *   (so after that write committed) clears it.
+ * - a copy is replaced only by one at least as new (`updatedAt`, which every owner write makes
+ *   strictly increasing), so a slow read that started before a write cannot overwrite what a later
+ *   read stored; a deletion ("missing") is final. The read that starts once every pending marker has
+ *   expired stores what D1 says whatever its `updatedAt` (a row stamped by a skewed clock or
+ *   restored), unless another owner write began while it was reading.
  */
 
 export interface AssistantCopy {
@@ -43,7 +47,7 @@ export class AssistantCopyStore {
     return record ? { record, keyHash: String(row.key_hash) } : "missing";
   }
 
-  /** Stores `state` unless what is stored is newer (or a deletion); `force` after an owner's write. */
+  /** Stores `state` unless what is stored is newer (or a deletion); `force`: the read after every pending deadline (hub-gate.ts). */
   write(state: AssistantState, force = false) {
     const current = this.read();
     if (!force && current === "missing") return;
@@ -61,20 +65,39 @@ export class AssistantCopyStore {
     );
   }
 
-  unsettledUntil(): number | null {
-    const [row] = this.storage.sql.exec("SELECT value FROM meta WHERE key = 'config_unsettled_until'").toArray();
-    return row ? Number(row.value) : null;
-  }
-
-  markUnsettled(until: number) {
+  /** Marks an owner's write as pending until `until`; returns its token (for `settle`). */
+  markPending(until: number): string {
+    const token = crypto.randomUUID();
+    this.storage.sql.exec("INSERT INTO config_pending (token, until) VALUES (?, ?)", token, until);
     this.storage.sql.exec(
-      "INSERT INTO meta (key, value) VALUES ('config_unsettled_until', ?) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
-      String(until),
+      "INSERT INTO meta (key, value) VALUES ('config_seq', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
     );
+    return token;
   }
 
-  settle() {
-    this.storage.sql.exec("DELETE FROM meta WHERE key = 'config_unsettled_until'");
+  /** How many owner writes began so far: a read that sees it move raced a new write. */
+  sequence(): number {
+    const [row] = this.storage.sql.exec("SELECT value FROM meta WHERE key = 'config_seq'").toArray();
+    return row ? Number(row.value) : 0;
+  }
+
+  /** Whether any owner's write is still pending (expired or not): the copy is not trusted then. */
+  pending(): boolean {
+    return this.storage.sql.exec("SELECT 1 FROM config_pending LIMIT 1").toArray().length > 0;
+  }
+
+  /** Whether a pending marker's deadline is still ahead at `at`. */
+  pendingAfter(at: number): boolean {
+    return this.storage.sql.exec("SELECT 1 FROM config_pending WHERE until > ? LIMIT 1", at).toArray().length > 0;
+  }
+
+  /**
+   * After a D1 read that started at `readStartedAt`: removes `token`'s marker (its write
+   * committed before that read), and every marker whose deadline had passed when the read started.
+   */
+  settle(readStartedAt: number, token?: string) {
+    if (token) this.storage.sql.exec("DELETE FROM config_pending WHERE token = ?", token);
+    this.storage.sql.exec("DELETE FROM config_pending WHERE until <= ?", readStartedAt);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeIndex } from "../knowledge/knowledge-index";
-import { getAssistantHub } from "../widget/get-assistant-hub";
+import { reachAssistantHub } from "../widget/get-assistant-hub";
 import type { KnowledgeStore } from "./knowledge-store";
 
 /** The index operations the hub serves over RPC (`AssistantHub.knowledge`): the `KnowledgeIndex` methods. */
@@ -10,6 +10,7 @@ export const knowledgeOps = [
   "markReady",
   "markFailed",
   "chunkIds",
+  "legacyChunkIdMax",
   "deleteChunks",
   "chunkPage",
   "lexical",
@@ -26,7 +27,7 @@ export type KnowledgeOp = (typeof knowledgeOps)[number];
  * (ingest.ts: ≤ 500 rows, ~1 MB a call).
  */
 export function hubKnowledgeIndex(env: Pick<Env, "ASSISTANT_HUB">, assistantId: string): KnowledgeIndex {
-  const hub = getAssistantHub(env, assistantId);
+  const hub = reachAssistantHub(env, assistantId);
   const call = <T>(op: KnowledgeOp, ...args: unknown[]) => hub.knowledge(assistantId, op, args) as Promise<T>;
   return {
     file: (fileId) => call<KnowledgeFileRecord | null>("file", fileId),
@@ -34,6 +35,7 @@ export function hubKnowledgeIndex(env: Pick<Env, "ASSISTANT_HUB">, assistantId: 
     markReady: (fileId, chunkCount) => call<boolean>("markReady", fileId, chunkCount),
     markFailed: (fileId, error) => call<void>("markFailed", fileId, error),
     chunkIds: (fileId) => call<number[]>("chunkIds", fileId),
+    legacyChunkIdMax: () => call<number>("legacyChunkIdMax"),
     deleteChunks: (fileId) => call<number>("deleteChunks", fileId),
     chunkPage: (fileId, after, limit) => call<{ id: number; heading: string; content: string }[]>("chunkPage", fileId, after, limit),
     lexical: (match, k) => call<IndexedChunk[]>("lexical", match, k),
@@ -52,6 +54,7 @@ export function localKnowledgeIndex(store: KnowledgeStore): KnowledgeIndex {
     markReady: async (fileId, chunkCount) => store.markReady(fileId, chunkCount),
     markFailed: async (fileId, error) => store.markFailed(fileId, error),
     chunkIds: async (fileId) => store.chunkIds(fileId),
+    legacyChunkIdMax: async () => store.legacyChunkIdMax(),
     deleteChunks: async (fileId) => store.deleteChunks(fileId),
     chunkPage: async (fileId, after, limit) => store.chunkPage(fileId, after, limit),
     lexical: async (match, k) => store.lexical(match, k),

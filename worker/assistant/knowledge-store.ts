@@ -105,6 +105,12 @@ export class KnowledgeStore {
     return rows.toArray().map((r) => Number(r.id));
   }
 
+  /** The greatest chunk id the legacy move brought from D1 (meta `legacy_max_chunk_id`, legacy-import.ts); 0 when none. */
+  legacyChunkIdMax(): number {
+    const [row] = this.sql.exec("SELECT value FROM meta WHERE key = 'legacy_max_chunk_id'").toArray();
+    return row ? Number(row.value) : 0;
+  }
+
   deleteChunks(fileId: string | null): number {
     const cursor = fileId === null ? this.sql.exec("DELETE FROM knowledge_chunks") : this.sql.exec("DELETE FROM knowledge_chunks WHERE file_id = ?", fileId);
     return cursor.rowsWritten;

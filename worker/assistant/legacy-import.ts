@@ -1,8 +1,9 @@
 /**
  * The move of one assistant's legacy D1 rows (visitor_sessions, visitor_messages, and
  * knowledge_files / knowledge_chunks: `importLegacyKnowledge`) into its own
- * Durable Object, run once, on the object's first use, before any other call is served
- * (AssistantHub gates every RPC on it). Paged and idempotent: a page of sessions and their
+ * Durable Object, run once, on the object's first use, before any data call is served
+ * (assistant/hub-gate.ts awaits it; not inside blockConcurrencyWhile, whose 30 s would reset
+ * the object in the middle of a large move). Paged and idempotent: a page of sessions and their
  * messages is copied (INSERT OR IGNORE, one transaction in the object), then deleted from D1;
  * an interrupted move resumes where it stopped and never duplicates a row. When no legacy row
  * is left the object writes its `imported` marker, and never reads those D1 tables again.
@@ -114,8 +115,12 @@ const CHUNKS_PER_PAGE = 200;
 /**
  * Moves the assistant's legacy D1 knowledge (knowledge_files, knowledge_chunks with their local
  * embedding blobs; the hub's FTS5 triggers index them as they land) into `storage`, keeping chunk
- * ids (vectors already in Vectorize are named by them), then deletes them from D1. Idempotent as
- * the visitor rows: INSERT OR IGNORE, D1 rows deleted only once copied. Returns files moved.
+ * ids (vectors already in Vectorize are named by them). Paged like the visitor rows so every
+ * attempt makes progress, however large the base: each page of chunks is copied (INSERT OR IGNORE,
+ * one transaction in the object), then deleted from D1; an interrupted move resumes with the
+ * chunks left and never duplicates one. File records are copied first on every attempt and
+ * deleted from D1 only once none of their chunks is left there (D1's chunks reference them).
+ * Returns files moved.
  */
 export async function importLegacyKnowledge(db: D1Database, storage: SqlHost, assistantId: string): Promise<number> {
   const { sql } = storage;
@@ -137,36 +142,47 @@ export async function importLegacyKnowledge(db: D1Database, storage: SqlHost, as
       );
     }
   });
-  let after = -1;
   for (;;) {
+    // No cursor: the pages already moved are gone from D1.
     const { results: chunks } = await db
-      .prepare("SELECT * FROM knowledge_chunks WHERE assistant_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
-      .bind(assistantId, after, CHUNKS_PER_PAGE)
+      .prepare("SELECT * FROM knowledge_chunks WHERE assistant_id = ?1 ORDER BY id LIMIT ?2")
+      .bind(assistantId, CHUNKS_PER_PAGE)
       .all<Record<string, unknown>>();
     if (!chunks.length) break;
-    storage.transactionSync(() => {
-      for (const c of chunks) {
-        const embedding = legacyBlob(c.embedding);
-        sql.exec(
-          `INSERT OR IGNORE INTO knowledge_chunks (id, file_id, ordinal, heading, content, token_count, embedding, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          Number(c.id),
-          String(c.file_id),
-          Number(c.ordinal),
-          String(c.heading ?? ""),
-          String(c.content),
-          Number(c.token_count),
-          embedding,
-          Number(c.created_at),
-        );
-      }
-    });
-    after = Number(chunks[chunks.length - 1]!.id);
+    copyChunks(storage, chunks);
+    // Copied (committed in the object) before deleted from D1: an interruption here re-copies, harmlessly.
+    await db
+      .prepare("DELETE FROM knowledge_chunks WHERE assistant_id = ?1 AND id IN (SELECT value FROM json_each(?2))")
+      .bind(assistantId, JSON.stringify(chunks.map((c) => Number(c.id))))
+      .run();
   }
-  await db.batch([
-    db.prepare("DELETE FROM knowledge_chunks WHERE assistant_id = ?1").bind(assistantId),
-    db.prepare("DELETE FROM knowledge_files WHERE assistant_id = ?1").bind(assistantId),
-  ]);
+  await db.prepare("DELETE FROM knowledge_files WHERE assistant_id = ?1").bind(assistantId).run();
   return files.length;
+}
+
+function copyChunks(storage: SqlHost, chunks: Record<string, unknown>[]) {
+  const { sql } = storage;
+  storage.transactionSync(() => {
+    for (const c of chunks) {
+      sql.exec(
+        `INSERT OR IGNORE INTO knowledge_chunks (id, file_id, ordinal, heading, content, token_count, embedding, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        Number(c.id),
+        String(c.file_id),
+        Number(c.ordinal),
+        String(c.heading ?? ""),
+        String(c.content),
+        Number(c.token_count),
+        legacyBlob(c.embedding),
+        Number(c.created_at),
+      );
+    }
+    // Vectorize holds these chunks' vectors under their bare (global) id: only ids up to this
+    // one may be deleted by it (knowledge/vectors.ts).
+    sql.exec(
+      "INSERT INTO meta (key, value) VALUES ('legacy_max_chunk_id', ?) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+      String(Math.max(...chunks.map((c) => Number(c.id)))),
+    );
+  });
 }
 
 /** D1 hands a blob over as an ArrayBuffer, a typed array or a number[]: as an ArrayBuffer, or null. */

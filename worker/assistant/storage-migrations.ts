@@ -90,6 +90,29 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       END;
     `,
   },
+  {
+    // One pending marker per owner write (assistant-copy.ts), replacing the one shared deadline
+    // that the first write's refresh cleared for every write.
+    id: "0003_config_pending",
+    sql: `
+      CREATE TABLE config_pending (token TEXT PRIMARY KEY, until INTEGER NOT NULL);
+      INSERT INTO config_pending (token, until) SELECT 'shared', CAST(value AS INTEGER) FROM meta WHERE key = 'config_unsettled_until';
+      DELETE FROM meta WHERE key = 'config_unsettled_until';
+    `,
+  },
+  {
+    // Objects that moved their legacy knowledge before the move recorded its greatest chunk id:
+    // the moved chunks kept their D1 created_at, older than the move's marker; newer ones were
+    // written here afterwards (knowledge/vectors.ts deletes a bare Vectorize id only up to it).
+    id: "0004_legacy_max_chunk_id",
+    sql: `
+      INSERT OR IGNORE INTO meta (key, value)
+      SELECT 'legacy_max_chunk_id', CAST(m AS TEXT) FROM (
+        SELECT max(id) AS m FROM knowledge_chunks
+        WHERE created_at < (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'imported')
+      ) WHERE m IS NOT NULL;
+    `,
+  },
 ];
 
 /** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */

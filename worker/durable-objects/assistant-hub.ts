@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import {
-  widget,
   type ChatHistoryResponse,
   type VisitorSession,
   type WidgetMessage,
@@ -9,57 +8,24 @@ import {
   type WidgetSocketClose,
   type WidgetSource,
 } from "../../contract";
-import { AssistantCopyStore, loadAssistantFromD1, unsettledMs, widgetAccess, type AccessDenied, type AssistantCopy, type AssistantState } from "../assistant/assistant-copy";
-import { knowledgeOps, localKnowledgeIndex, type KnowledgeOp } from "../assistant/hub-knowledge-index";
+import { widgetAccess, type AccessDenied, type AssistantCopy } from "../assistant/assistant-copy";
+import { HubGate } from "../assistant/hub-gate";
+import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
+import { HubSockets } from "../assistant/hub-sockets";
+import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
 import { KnowledgeStore } from "../assistant/knowledge-store";
-import { importLegacyKnowledge, importLegacyVisitorRows } from "../assistant/legacy-import";
-import { migrateAssistantStorage } from "../assistant/storage-migrations";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import type { Env } from "../env";
-import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, type KnowledgeFileRecord } from "../knowledge";
+import type { KnowledgeFileRecord } from "../knowledge";
 import { retryAfterSeconds } from "../services/rate-limit";
-import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
-import { attachmentsRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
-import { consumeIpMessage, consumeIpSession, legacyDailyCount } from "../services/widget/widget-limits";
-import { getWidgetRoom } from "../widget/get-widget-room";
-import { OpenSessions } from "../widget/open-sessions";
-import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
+import { consumeIpSession } from "../services/widget/widget-limits";
+import type { Passage } from "../widget/prompt";
 
-/** How many visitor rooms a revocation closes at once. */
-const closeConcurrency = 50;
-/** How many of the oldest registrations a full hub checks before it refuses a new socket. */
-const sweepSize = 20;
+export type { BeginTurnInput, BeginTurnResult } from "../assistant/hub-visitor-turn";
+
 const USER_AGENT_CHARS = 512;
-
-export interface BeginTurnInput {
-  assistantId: string;
-  /** The publishable key's hash and the caller's normalised Origin: checked against the copy. */
-  keyHash: string;
-  origin: string;
-  sessionId: string;
-  /** The caller's network (clientIp): the per-IP throttle and the network's daily share. */
-  ip: string;
-  message: { content: string; files: { name: string }[] };
-}
-
-export type BeginTurnResult =
-  | { outcome: "denied"; denied: AccessDenied }
-  | { outcome: "no-session" }
-  | { outcome: "refused"; refusal: MessageRefusal; limits?: { maxMessagesPerSession: number; dailyLimit: number } }
-  | {
-      outcome: "admitted";
-      assistant: PublicAssistantRecord;
-      session: { id: string; startedAt: number; locale: string };
-      /** The session's last turns before this message, oldest first. */
-      history: HistoryTurn[];
-      /** The visitor's message as saved (echo it as `new-message`). */
-      saved: WidgetMessage;
-      remaining: WidgetRemaining;
-      /** The passages for the question (hybrid search next to the index); null when retrieval failed. */
-      passages: Passage[] | null;
-    };
 
 export interface StartSessionInput {
   assistantId: string;
@@ -88,53 +54,14 @@ export interface StartSessionInput {
  * the assistant, and, once, the move of the assistant's legacy D1 rows (assistant/legacy-import.ts).
  */
 export class AssistantHub extends DurableObject<Env> {
-  private sessions = new OpenSessions(this.ctx.storage);
-  private migrated = false;
+  private readonly gate = new HubGate(this.ctx, this.env);
+  private readonly sockets = new HubSockets(this.ctx.storage, this.env);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
-  /**
-   * Before the model: the key, active flag and origin against the copy; the session (open, this
-   * assistant's); attachments; the per-IP throttle; then the session's, the network's and the
-   * day's counters in one synchronous check-and-increment; the history; the visitor's message saved.
-   */
+  /** Before the model: authorise, check the session, admit, read the history, save the visitor's message (assistant/hub-visitor-turn.ts). */
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
-    const opened = await this.open(input.assistantId);
-    const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
-    if (denied || !opened) return { outcome: "denied", denied: denied ?? "unavailable" };
-    const { store } = opened;
-    const { record } = opened.assistant;
-    if (!store.openSession(input.sessionId)) return { outcome: "no-session" };
-    const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
-    if (attachments) return { outcome: "refused", refusal: attachments };
-    const ip = await consumeIpMessage(this.env, input.ip);
-    const limits = { maxMessagesPerSession: record.config.maxMessagesPerSession, dailyLimit: record.config.dailyLimit };
-    const throttled = ipRefusal(ip);
-    if (throttled) return { outcome: "refused", refusal: throttled };
-    // From here to the save, nothing awaits: the counters and the history are one atomic step.
-    const session = store.openSession(input.sessionId);
-    if (!session) return { outcome: "no-session" };
-    const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
-    if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
-    const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
-    const saved = store.saveMessage({
-      sessionId: session.id,
-      role: "user",
-      content: input.message.content,
-      files: input.message.files.map((f) => ({ name: f.name })),
-      sources: [],
-      at: Date.now(),
-    });
-    const passages = await this.retrieve(input.assistantId, retrievalQuery(input.message.content, history));
-    return {
-      outcome: "admitted",
-      assistant: record,
-      session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
-      history,
-      saved: toWidgetMessage(saved, record.showSources),
-      remaining: admission.remaining,
-      passages,
-    };
+    return beginVisitorTurn(this.env, this.ctx.storage, await this.open(input.assistantId), input);
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
@@ -209,11 +136,15 @@ export class AssistantHub extends DurableObject<Env> {
 
   /**
    * /v1/chat/completions: one message against the assistant's day (no session, no network
-   * share), then, with `query`, the passages for it (null when retrieval failed).
+   * share), then, with `query`, the passages for it (null when retrieval failed). `missing`: the
+   * assistant was deleted since the caller's D1 read.
    */
-  async admitApiCall(input: { assistantId: string; query?: string }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number }> {
+  async admitApiCall(input: {
+    assistantId: string;
+    query?: string;
+  }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number } | { ok: false; missing: true }> {
     const opened = await this.open(input.assistantId);
-    if (!opened) return { ok: false, retryAfter: 60 };
+    if (!opened) return { ok: false, missing: true };
     const { config } = opened.assistant.record;
     const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
     if (result.allowed) return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query) };
@@ -287,30 +218,38 @@ export class AssistantHub extends DurableObject<Env> {
 
   // ── The copy of the assistant, revocation, erasure ───────────────────────────────────────────
 
-  /** Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until `configChanged`. */
-  async configChanging(): Promise<void> {
-    this.migrate();
-    new AssistantCopyStore(this.ctx.storage).markUnsettled(Date.now() + unsettledMs);
+  /**
+   * Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until this
+   * write's `configChanged` (or its deadline). Returns the write's token for `configChanged`.
+   */
+  async configChanging(): Promise<string> {
+    return this.gate.configChanging();
   }
 
   /**
-   * After the owner's D1 write: the copy is read again from D1 and trusted; then, with `revoke`,
+   * After the owner's D1 write: the copy is read again from D1 and this write's marker (`token`,
+   * from `configChanging`) removed (trusted once no other write is pending); then, with `revoke`,
    * the open widget sockets close (see `revoke`). Returns how many sockets were closed.
    */
-  async configChanged(input: { assistantId: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } }): Promise<number> {
-    this.migrate();
-    const copies = new AssistantCopyStore(this.ctx.storage);
-    copies.write(await loadAssistantFromD1(this.env.DB, input.assistantId), true);
-    copies.settle();
+  async configChanged(input: {
+    assistantId: string;
+    token?: string;
+    revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] };
+  }): Promise<number> {
+    await this.gate.configChanged(input.assistantId, input.token);
     return input.revoke ? this.revoke(input.revoke.close, input.revoke.allowedOrigins) : 0;
   }
 
-  /** The assistant was deleted: its sockets close and its storage is erased. */
+  /**
+   * The assistant is being deleted: its sockets close, its storage is erased and a tombstone
+   * stays, so no later call creates it again (hub-gate.ts `erased`). Idempotent: the owner's
+   * DELETE retries it until it answers.
+   */
   async erase(close: WidgetSocketClose): Promise<number> {
     const closed = await this.revoke(close);
     await this.ctx.storage.deleteAll();
-    this.migrated = false;
-    this.sessions = new OpenSessions(this.ctx.storage);
+    this.gate.markErased();
+    this.sockets.forget();
     return closed;
   }
 
@@ -329,104 +268,30 @@ export class AssistantHub extends DurableObject<Env> {
    * socket and its widget goes on over HTTP.
    */
   async register(sessionId: string): Promise<boolean> {
-    if ((await this.sessions.register(sessionId)) !== "full") return true;
-    await this.forgetIdleRooms((await this.sessions.entries()).slice(0, sweepSize));
-    return (await this.sessions.register(sessionId)) !== "full";
+    // Erased: nothing is kept (nothing will revoke); the room's `socketOpened` refuses the socket next.
+    if (this.gate.erased()) return true;
+    return this.sockets.register(sessionId);
   }
 
   /** A visitor session's room closed its last socket. */
   async unregister(sessionId: string): Promise<void> {
-    await this.sessions.unregister(sessionId);
+    if (!this.gate.erased()) await this.sockets.unregister(sessionId);
   }
 
-  /**
-   * Closes the open widget sockets of this assistant with `close`; with `allowedOrigins`, only
-   * those whose origin the list no longer allows. A room left with no socket is forgotten (unless
-   * it registered again meanwhile). A room that cannot be reached stays registered (its next frame
-   * is refused anyway: the copy was refreshed first). Returns how many sockets were closed.
-   */
+  /** Closes the open widget sockets of this assistant (assistant/hub-sockets.ts). Returns how many were closed. */
   async revoke(close: WidgetSocketClose, allowedOrigins?: readonly string[]): Promise<number> {
-    const entries = await this.sessions.entries();
-    let closed = 0;
-    for (let i = 0; i < entries.length; i += closeConcurrency) {
-      const batch = entries.slice(i, i + closeConcurrency);
-      const results = await Promise.allSettled(batch.map(([id]) => getWidgetRoom(this.env, id).closeAll(close, allowedOrigins)));
-      for (const [j, result] of results.entries()) {
-        const [sessionId, stamp] = batch[j]!;
-        if (result.status === "rejected") {
-          console.error(JSON.stringify({ event: "widget-socket-revocation-failed", sessionId, error: String(result.reason) }));
-          continue;
-        }
-        closed += result.value.closed;
-        if (result.value.open === 0) await this.sessions.unregister(sessionId, stamp);
-      }
-    }
-    return closed;
+    return this.sockets.revoke(close, allowedOrigins);
   }
 
   // ── Internals ─────────────────────────────────────────────────────────────────────────────────
 
-  private migrate() {
-    if (this.migrated) return;
-    migrateAssistantStorage(this.ctx.storage);
-    this.migrated = true;
+  /** The gate of every data RPC (assistant/hub-gate.ts); null: the assistant no longer exists. */
+  private open(assistantId: string) {
+    return this.gate.open(assistantId);
   }
 
-  /**
-   * The gate of every data RPC: the schema, the assistant's copy (null: the assistant no longer
-   * exists), and the one-time move of its legacy D1 rows, which nothing else overtakes.
-   */
-  private async open(assistantId: string): Promise<{ store: VisitorStore; assistant: AssistantCopy } | null> {
-    this.migrate();
-    const assistant = await this.assistant(assistantId);
-    if (assistant === "missing") return null;
-    if (!this.imported()) {
-      await this.ctx.blockConcurrencyWhile(async () => {
-        if (this.imported()) return;
-        const moved = await importLegacyVisitorRows(this.env.DB, this.ctx.storage, assistantId);
-        const files = await importLegacyKnowledge(this.env.DB, this.ctx.storage, assistantId);
-        const today = await legacyDailyCount(this.env, assistantId, assistant.record.config.dailyLimit);
-        if (today) new VisitorStore(this.ctx.storage, assistantId).carryDailyCount(today);
-        this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('imported', ?)", String(Date.now()));
-        if (moved || files) console.log(JSON.stringify({ event: "assistant-legacy-rows-moved", assistantId, sessions: moved, files }));
-      });
-    }
-    return { store: new VisitorStore(this.ctx.storage, assistantId), assistant };
-  }
-
-  /** Hybrid search next to the index (BM25 here; vectors from Vectorize or the chunks' blobs). Null when it failed. */
-  private async retrieve(assistantId: string, query: string): Promise<Passage[] | null> {
-    try {
-      const index = localKnowledgeIndex(new KnowledgeStore(this.ctx.storage));
-      const vectors = this.env.VECTORIZE ? new VectorizeStore(this.env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
-      const found = await hybridSearch({ index, assistantId, query, embedder: embeddingProviderFromEnv(this.env), vectors, k: widget.retrievalResults });
-      if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
-      return found.hits.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content }));
-    } catch (error) {
-      console.error(JSON.stringify({ event: "widget-retrieval-failed", assistantId, error: String(error) }));
-      return null;
-    }
-  }
-
-  private imported(): boolean {
-    return this.ctx.storage.sql.exec("SELECT 1 FROM meta WHERE key = 'imported'").toArray().length > 0;
-  }
-
-  /** The copy, or D1 when there is none or an owner's write is unsettled (assistant-copy.ts). */
-  private async assistant(assistantId: string): Promise<AssistantState> {
-    const copies = new AssistantCopyStore(this.ctx.storage);
-    const unsettledUntil = copies.unsettledUntil();
-    const stored = copies.read();
-    if (stored && unsettledUntil === null) return stored;
-    const readAt = Date.now();
-    const fresh = await loadAssistantFromD1(this.env.DB, assistantId);
-    copies.write(fresh);
-    if (unsettledUntil !== null) {
-      // A read that started after the window is newer than any write that marked it.
-      if (readAt >= unsettledUntil && copies.unsettledUntil() === unsettledUntil) copies.settle();
-      return fresh;
-    }
-    return copies.read() ?? fresh;
+  private retrieve(assistantId: string, query: string): Promise<Passage[] | null> {
+    return retrieveNearIndex(this.env, this.ctx.storage, assistantId, query);
   }
 
   private widgetSession(store: VisitorStore, assistant: AssistantCopy, row: VisitorSessionRow): WidgetSessionResponse {
@@ -441,13 +306,5 @@ export class AssistantHub extends DurableObject<Env> {
   private withMessages(store: VisitorStore, rows: VisitorSessionRow[]): VisitorSession[] {
     const messages = store.messagesOf(rows.map((r) => r.id));
     return rows.map((r) => toVisitorSession(r, (messages.get(r.id) ?? []).map(toVisitorMessage)));
-  }
-
-  /** Asks rooms whether they still have a socket; forgets those that do not (and did not register again). */
-  private async forgetIdleRooms(entries: [string, number][]) {
-    const counts = await Promise.allSettled(entries.map(([id]) => getWidgetRoom(this.env, id).openSockets()));
-    for (const [j, result] of counts.entries()) {
-      if (result.status === "fulfilled" && result.value === 0) await this.sessions.unregister(entries[j]![0], entries[j]![1]);
-    }
   }
 }

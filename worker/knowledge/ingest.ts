@@ -189,8 +189,9 @@ export async function deleteFileKnowledge(input: {
 }): Promise<DeleteKnowledgeResult> {
   const { index, assistantId, fileId } = input;
   const ids = await index.chunkIds(fileId);
+  const legacyUpTo = input.vectors ? await index.legacyChunkIdMax() : 0;
   // Vectors first: their ids come from the chunks, so a failure keeps the chunks for a retry.
-  const vectors = await deleteVectors(() => input.vectors?.deleteByFile(assistantId, fileId, ids));
+  const vectors = await deleteVectors(() => input.vectors?.deleteByFile(assistantId, fileId, ids, legacyUpTo));
   if (vectors.vectorError) return { chunks: 0, ...vectors };
   await index.deleteChunks(fileId);
   return { chunks: ids.length };
@@ -208,7 +209,8 @@ export async function deleteAssistantKnowledge(input: {
 }): Promise<DeleteKnowledgeResult> {
   const { index, assistantId } = input;
   const ids = await index.chunkIds(null);
-  const vectors = await deleteVectors(() => input.vectors?.deleteByAssistant(assistantId, ids));
+  const legacyUpTo = input.vectors ? await index.legacyChunkIdMax() : 0;
+  const vectors = await deleteVectors(() => input.vectors?.deleteByAssistant(assistantId, ids, legacyUpTo));
   if (vectors.vectorError) return { chunks: 0, ...vectors };
   await index.deleteChunks(null);
   return { chunks: ids.length };

@@ -43,6 +43,11 @@ export interface KnowledgeIndex {
   markFailed(fileId: string, error: string): Promise<void>;
   /** Chunk ids of a file, or of every file with `null`. */
   chunkIds(fileId: string | null): Promise<number[]>;
+  /**
+   * The greatest chunk id moved from the legacy D1 table (0: none): only those chunks can have a
+   * Vectorize vector under the bare id (chunk ids restart at 1 in every assistant's own object).
+   */
+  legacyChunkIdMax(): Promise<number>;
   /** Deletes the chunks (and their FTS rows) of a file, or of every file with `null`. */
   deleteChunks(fileId: string | null): Promise<number>;
   /** A file's chunks after `after` by id, `limit` at most (embedding). */

@@ -180,8 +180,20 @@ describe("vector stores", () => {
       { chunkId: 7, score: 0.9 },
       { chunkId: 12, score: 0.5 },
     ]);
-    await store.deleteByAssistant("a1", [7, 12]);
+    await store.deleteByAssistant("a1", [7, 12], 12);
     expect(deletes).toEqual([["a1:7", "7", "a1:12", "12"]]);
+  });
+
+  it("Vectorize store with scoped ids deletes a bare id only for chunks the legacy move brought (ids restart at 1 in every assistant)", async () => {
+    const deletes: string[][] = [];
+    const index: VectorizeLike = { upsert: async () => {}, query: async () => ({ matches: [] }), deleteByIds: async (ids) => deletes.push(ids) };
+    const store = new VectorizeStore(index, { scopedIds: true });
+    // An assistant with no legacy knowledge: chunk 1 is its own; bare "1" is another assistant's legacy vector.
+    await store.deleteByFile("a2", "f1", [1, 2]);
+    await store.deleteByAssistant("a2", [1, 2], 0);
+    // An assistant whose legacy chunks 40..41 were moved, then chunk 42 was added in its object.
+    await store.deleteByAssistant("a3", [40, 41, 42], 41);
+    expect(deletes).toEqual([["a2:1", "a2:2"], ["a2:1", "a2:2"], ["a3:40", "40", "a3:41", "41", "a3:42"]]);
   });
 
   it("memory store keeps assistants apart when their chunk ids are equal", async () => {

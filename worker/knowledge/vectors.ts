@@ -6,7 +6,7 @@ import type { KnowledgeIndex } from "./knowledge-index";
  * brute-force cosine: local mode and small knowledge bases), Vectorize (production: a namespace
  * per assistant), and memory (tests). Chunk ids are per assistant since the move into its own
  * object: a Vectorize id is `assistantId:chunkId` (ids written before the move, the bare global
- * chunk id, are still read and deleted).
+ * chunk id, are still read, and deleted for the chunks the move brought: `legacyUpTo`).
  */
 export interface VectorRecord {
   chunkId: number;
@@ -23,9 +23,13 @@ export interface VectorMatch {
 export interface VectorStore {
   upsert(assistantId: string, records: VectorRecord[]): Promise<void>;
   query(assistantId: string, vector: Float32Array, k: number): Promise<VectorMatch[]>;
-  /** `chunkIds` are the file's chunks: stores that cannot filter on delete (Vectorize) need them. */
-  deleteByFile(assistantId: string, fileId: string, chunkIds: number[]): Promise<void>;
-  deleteByAssistant(assistantId: string, chunkIds: number[]): Promise<void>;
+  /**
+   * `chunkIds` are the file's chunks: stores that cannot filter on delete (Vectorize) need them.
+   * `legacyUpTo`: the greatest chunk id moved from the legacy D1 table (`KnowledgeIndex.legacyChunkIdMax`),
+   * whose vectors may still carry the bare id; 0 or absent: none.
+   */
+  deleteByFile(assistantId: string, fileId: string, chunkIds: number[], legacyUpTo?: number): Promise<void>;
+  deleteByAssistant(assistantId: string, chunkIds: number[], legacyUpTo?: number): Promise<void>;
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {
@@ -116,8 +120,9 @@ export interface VectorizeLike {
  * Vectorize: one namespace per assistant (queries never cross assistants), metadata
  * { assistantId, fileId } for audits. With `scopedIds` (what Tala uses) ids are
  * `assistantId:chunkId` (chunk ids are per assistant; Vectorize ids are unique across the index);
- * a bare numeric id is one written before the move, still read and deleted.
- * Vectorize deletes by id only, so deletions take the chunk ids (both forms).
+ * a bare numeric id is one written before the move, still read, and deleted only for chunk ids
+ * the move brought (`legacyUpTo`): a bare id of any other number is another assistant's vector.
+ * Vectorize deletes by id only, so deletions take the chunk ids.
  */
 export class VectorizeStore implements VectorStore {
   /** `scopedIds`: ids `assistantId:chunkId` (chunk ids per assistant, as in the assistants' own objects); else the bare chunk id. */
@@ -148,17 +153,21 @@ export class VectorizeStore implements VectorStore {
     return matches.map((m) => ({ chunkId: Number(m.id.slice(m.id.lastIndexOf(":") + 1)), score: m.score })).filter((m) => Number.isSafeInteger(m.chunkId));
   }
 
-  async deleteByFile(assistantId: string, _fileId: string, chunkIds: number[]): Promise<void> {
-    await this.deleteIds(assistantId, chunkIds);
+  async deleteByFile(assistantId: string, _fileId: string, chunkIds: number[], legacyUpTo = 0): Promise<void> {
+    await this.deleteIds(assistantId, chunkIds, legacyUpTo);
   }
 
-  async deleteByAssistant(assistantId: string, chunkIds: number[]): Promise<void> {
-    await this.deleteIds(assistantId, chunkIds);
+  async deleteByAssistant(assistantId: string, chunkIds: number[], legacyUpTo = 0): Promise<void> {
+    await this.deleteIds(assistantId, chunkIds, legacyUpTo);
   }
 
-  private async deleteIds(assistantId: string, chunkIds: number[]) {
-    // Scoped: the legacy bare id of a chunk moved from D1 goes too (deleting a missing id is a no-op).
-    const ids = this.options.scopedIds ? chunkIds.flatMap((id) => [vectorId(assistantId, id), String(id)]) : chunkIds.map(String);
+  private async deleteIds(assistantId: string, chunkIds: number[], legacyUpTo: number) {
+    // Scoped: the bare id goes too for a chunk moved from D1 (its global id: that vector is this
+    // assistant's). Vectorize ids are global, so a bare id above `legacyUpTo` would be the legacy
+    // vector of whichever assistant had that D1 chunk id: never deleted from here.
+    const ids = this.options.scopedIds
+      ? chunkIds.flatMap((id) => (id <= legacyUpTo ? [vectorId(assistantId, id), String(id)] : [vectorId(assistantId, id)]))
+      : chunkIds.map(String);
     for (let i = 0; i < ids.length; i += 1000) await this.index.deleteByIds(ids.slice(i, i + 1000));
   }
 }

@@ -9,10 +9,19 @@ const ingestMessage = z.object({ assistantId: z.string().min(1).max(100), fileId
 /** Seconds before a failed embedding is tried again: 30 s, 60 s, 90 s… (the consumer's max_retries bounds it). */
 const retryDelay = (attempts: number) => Math.min(30 * attempts, 600);
 
+/** Whether the assistant is still in the directory; true when D1 cannot say (the message is retried then). */
+async function assistantExists(db: D1Database, assistantId: string): Promise<boolean> {
+  try {
+    return (await db.prepare("SELECT 1 FROM public_assistants WHERE id = ?1").bind(assistantId).first()) !== null;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The `tala-ingest` queue consumer: embeds knowledge files uploaded through the API (see
- * services/public-assistants/enqueue-embeddings.ts). A malformed message, a deleted file or a
- * missing embedder is acknowledged and dropped; an embedding failure is retried with backoff,
+ * services/public-assistants/enqueue-embeddings.ts). A malformed message, a deleted file or
+ * assistant, or a missing embedder is acknowledged and dropped; an embedding failure is retried with backoff,
  * and after the last retry the file simply stays lexical-only.
  */
 export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -29,6 +38,12 @@ export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env):
       console.log(JSON.stringify({ queue: batch.queue, ...parsed.data, embedded }));
       message.ack();
     } catch (error) {
+      // A deleted assistant's file will never be embedded: drop its message rather than retry it.
+      if (!(await assistantExists(env.DB, parsed.data.assistantId))) {
+        console.log(JSON.stringify({ queue: batch.queue, ...parsed.data, dropped: "assistant deleted" }));
+        message.ack();
+        continue;
+      }
       console.error(JSON.stringify({ queue: batch.queue, ...parsed.data, attempts: message.attempts, error: String(error) }));
       message.retry({ delaySeconds: retryDelay(message.attempts) });
     }

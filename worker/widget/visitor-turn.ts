@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { widgetMessages, type WidgetMessage, type WidgetServerFrame, type WidgetSource, type widgetSendMessageData } from "../../contract";
-import type { BeginTurnResult } from "../durable-objects/assistant-hub";
+import type { BeginTurnResult } from "../assistant/hub-visitor-turn";
 import type { Env } from "../env";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { answerFromKnowledge } from "./answer";

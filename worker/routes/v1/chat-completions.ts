@@ -15,7 +15,7 @@ import { serviceContext } from "../../http/service-context";
 import { estimateTokens } from "../../knowledge";
 import { authorizeSecretKeyCall, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
 import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, getAssistantHub } from "../../widget/get-assistant-hub";
 import { retrievalQuery, type HistoryTurn } from "../../widget/prompt";
 import { refuseCors } from "../widget/cors";
 import { openAiError } from "./openai-errors";
@@ -106,10 +106,19 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   if (conversation instanceof Response) return conversation;
 
   // One call to the assistant's own object: its daily counter (no session, no network share) and the retrieval.
-  const admission = await getAssistantHub(c.env, assistant.id).admitApiCall({
-    assistantId: assistant.id,
-    query: retrievalQuery(conversation.question, conversation.history),
-  });
+  let admission;
+  try {
+    admission = await getAssistantHub(c.env, assistant.id).admitApiCall({
+      assistantId: assistant.id,
+      query: retrievalQuery(conversation.question, conversation.history),
+    });
+  } catch (error) {
+    // The assistant's object did not answer: retryable, as OpenAI's own 503s are.
+    const { extra } = assistantHubUnavailable(assistant.id, "admitApiCall", error, M.assistantUnreachable);
+    return openAiError(503, "api_error", M.assistantUnreachable, "service_unavailable", { "retry-after": String(extra.retryAfter) });
+  }
+  // Deleted since the key was read: refused as the key's read would be now.
+  if (!admission.ok && "missing" in admission) return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
   if (!admission.ok) {
     return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }

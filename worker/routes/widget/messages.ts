@@ -4,7 +4,7 @@ import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
 import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { runVisitorTurn, turnMessage } from "../../widget/visitor-turn";
 import { refuseCors } from "./cors";
 import { keyHeader, readBody, widgetCaller } from "./caller";
@@ -22,7 +22,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
   const caller = await widgetCaller(c, keyHeader(c));
   const assistantId = caller.assistant.id;
   const sessionId = c.req.param("id");
-  const hub = getAssistantHub(c.env, assistantId);
+  const hub = reachAssistantHub(c.env, assistantId, widgetMessages.assistantUnreachable);
   let message;
   try {
     message = await readBody(c, widgetSendMessageData);

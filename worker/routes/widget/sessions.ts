@@ -3,7 +3,7 @@ import { createWidgetSessionBody, widget, widgetMessages } from "../../../contra
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 
 /**
@@ -19,7 +19,7 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
   .post("/sessions", async (c) => {
     const caller = await widgetCaller(c, keyHeader(c));
     const body = await readBody(c, createWidgetSessionBody);
-    const started = await getAssistantHub(c.env, caller.assistant.id).startSession({
+    const started = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).startSession({
       assistantId: caller.assistant.id,
       visitorSessionId: body.visitorSessionId,
       referrer: body.referrer,
@@ -38,7 +38,7 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
   /** GET /sessions/:id → { sessionId, messages, remaining }; another assistant's or an unknown session is a 404. */
   .get("/sessions/:id", async (c) => {
     const { assistant } = await widgetCaller(c, keyHeader(c));
-    const session = await getAssistantHub(c.env, assistant.id).getSession({ assistantId: assistant.id, sessionId: c.req.param("id") });
+    const session = await reachAssistantHub(c.env, assistant.id, widgetMessages.assistantUnreachable).getSession({ assistantId: assistant.id, sessionId: c.req.param("id") });
     if (!session) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     c.header("cache-control", "no-store");
     return c.json(session);

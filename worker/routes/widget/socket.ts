@@ -3,7 +3,7 @@ import { widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, invalid } from "../../http/errors";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { getWidgetRoom } from "../../widget/get-widget-room";
 import { WIDGET_IDENTITY_HEADER, type WidgetIdentity } from "../../widget/room-identity";
 import { widgetCaller } from "./caller";
@@ -19,7 +19,7 @@ export function widgetSocketRoutes() {
   return new Hono<AppEnv>().get("/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
     const caller = await widgetCaller(c, c.req.query(widget.keyQuery));
-    const open = await getAssistantHub(c.env, caller.assistant.id).hasOpenSession({ assistantId: caller.assistant.id, sessionId });
+    const open = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).hasOpenSession({ assistantId: caller.assistant.id, sessionId });
     if (!open) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw invalid(widgetMessages.websocketOnly);
     const identity: WidgetIdentity = { assistantId: caller.assistant.id, sessionId, keyHash: caller.keyHash, origin: caller.origin, ip: clientIp(c) };

@@ -1,7 +1,7 @@
 import { publicAssistantServerMessages } from "../../../contract";
 import { AppError, notFound } from "../../http/errors";
 import { deleteFileKnowledge, type KnowledgeFileRecord } from "../../knowledge";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { findPublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
@@ -44,5 +44,5 @@ export async function deleteKnowledgeFile({
     throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
   }
   await ctx.env.FILES.delete(file.r2Key);
-  await getAssistantHub(ctx.env, file.assistantId).removeKnowledgeFile({ assistantId: file.assistantId, fileId: file.id });
+  await reachAssistantHub(ctx.env, file.assistantId).removeKnowledgeFile({ assistantId: file.assistantId, fileId: file.id });
 }

@@ -5,19 +5,20 @@ import { assistantSecretKeys, knowledgeFiles, publicAssistants, visitorMessages,
 import { AppError } from "../../http/errors";
 import { deleteAssistantKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
-import { assistantChanging, eraseAssistantStore } from "../widget/revoke-widget-sockets";
+import { eraseAssistantStore } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
 
 /**
  * Deletes an assistant and everything it owns: stored files (R2), chunks and their FTS rows
  * (triggers), vectors, knowledge file rows, visitor sessions and messages. Outside stores go
- * first and the rows last, so a failure part-way leaves the assistant in place and a retried
- * DELETE finishes the job; nothing is ever orphaned without a row that points to it. Once the
- * rows are gone, the assistant's own object (visitor sessions, messages, counters) closes its
- * open widget sockets and erases its storage.
+ * first and the D1 rows last, so a failure part-way leaves the assistant in place and a retried
+ * DELETE finishes the job; nothing is ever orphaned without a row that points to it. The
+ * assistant's own object (visitor sessions, messages, counters, knowledge) is one of those
+ * outside stores: it closes its open widget sockets and erases its storage (idempotent) before
+ * D1 changes; when it cannot be reached the owner gets a retryable 503 and D1 is untouched.
  */
 export async function deletePublicAssistant({
   ctx,
@@ -28,15 +29,16 @@ export async function deletePublicAssistant({
 }): Promise<void> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const assistantId = assistant.id;
-  const files = await getAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
+  const files = await reachAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
   await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
   const removed = await deleteAssistantKnowledge({ index: knowledgeIndex(ctx.env, assistantId), assistantId, vectors: knowledgeStores(ctx.env).vectors });
   if (removed.vectorError) {
     console.error(JSON.stringify({ assistantId, vectorError: removed.vectorError }));
     throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
   }
-  // The assistant's object re-reads D1 from now on (it finds the assistant gone), then is erased.
-  await assistantChanging({ ctx, input: { assistantId } });
+  // Before D1: once the rows are gone a retried DELETE is a 404, so an object erased after them
+  // and failing would keep the visitors' data for good.
+  await eraseAssistantStore({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
   // Legacy rows the move has not reached yet (an assistant whose object was never opened).
   const sessionsOfAssistant = ctx.db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.assistantId, assistantId));
   await writeBatch(ctx.db, [
@@ -47,5 +49,4 @@ export async function deletePublicAssistant({
     ctx.db.delete(assistantSecretKeys).where(eq(assistantSecretKeys.assistantId, assistantId)),
     ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
   ]);
-  await eraseAssistantStore({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
 }

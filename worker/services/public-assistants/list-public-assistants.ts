@@ -8,6 +8,8 @@ import { toKnowledgeFile, toPublicAssistant } from "./to-public-assistant";
 /**
  * The owner's assistants (newest first) from D1 (one query), with their files and session counts
  * from each assistant's own object (one short call each, in parallel). With `assistantId`, that one only.
+ * An object that fails (busy, moving a large legacy base, broken) costs its card its files and
+ * stats (`stats.unavailable`), never the owner's whole list.
  */
 export async function loadPublicAssistants(ctx: ServiceContext, userId: string, assistantId?: string): Promise<PublicAssistant[]> {
   const owned: SQL[] = [eq(publicAssistants.userId, userId)];
@@ -17,8 +19,13 @@ export async function loadPublicAssistants(ctx: ServiceContext, userId: string, 
     .from(publicAssistants)
     .where(and(...owned))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
-  const stats = await Promise.all(rows.map((row) => getAssistantHub(ctx.env, row.id).cardStats({ assistantId: row.id })));
-  return rows.map((row, i) => toPublicAssistant(row, stats[i]!.files.map(toKnowledgeFile), stats[i]!.sessions));
+  const stats = await Promise.allSettled(rows.map((row) => getAssistantHub(ctx.env, row.id).cardStats({ assistantId: row.id })));
+  return rows.map((row, i) => {
+    const card = stats[i]!;
+    if (card.status === "fulfilled") return toPublicAssistant(row, card.value.files.map(toKnowledgeFile), card.value.sessions);
+    console.error(JSON.stringify({ event: "assistant-card-stats-failed", assistantId: row.id, error: String(card.reason) }));
+    return { ...toPublicAssistant(row, [], 0), stats: { totalSessions: 0, unavailable: true } };
+  });
 }
 
 /** GET /api/public-assistants: the owner's assistants, newest first, keys masked. */

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
 import { widgetSocketClose } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
+import { nextUpdatedAt } from "./to-public-assistant";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
@@ -21,18 +22,18 @@ export async function regenerateApiKey({
 }): Promise<string> {
   const apiKey = generateApiKey();
   // The assistant's object re-reads D1 from now until the write is done (revoke-widget-sockets.ts).
-  await assistantChanging({ ctx, input });
+  const token = await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
     .set({
       apiKeyHash: await hashApiKey(apiKey),
       apiKeyEncrypted: await encryptApiKey(ctx.env, input.assistantId, apiKey),
       apiKeyMasked: maskApiKey(apiKey),
-      updatedAt: Date.now(),
+      updatedAt: nextUpdatedAt(),
     })
     .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
     .returning({ id: publicAssistants.id });
   if (updated.length === 0) throw notFound();
-  await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, close: widgetSocketClose.unavailable } });
+  await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token, close: widgetSocketClose.unavailable } });
   return apiKey;
 }

@@ -8,7 +8,8 @@ import {
   type PublicAssistant,
   type PublicAssistantChanges,
 } from "../../../contract";
-import type { knowledgeFiles, publicAssistants } from "../../db/schema";
+import { sql } from "drizzle-orm";
+import { publicAssistants, type knowledgeFiles } from "../../db/schema";
 
 export type PublicAssistantRow = typeof publicAssistants.$inferSelect;
 export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
@@ -82,6 +83,13 @@ function readOrigins(json: string): string[] {
 }
 
 export { defaultConfig, defaultIntegration };
+
+/**
+ * `updated_at` for an owner's UPDATE of `public_assistants`: now, and always past the stored
+ * value (another machine's clock may be ahead), so a newer row always has a greater stamp: the
+ * assistant's object keeps the copy with the greatest one (assistant/assistant-copy.ts).
+ */
+export const nextUpdatedAt = () => sql<number>`max(${Date.now()}, ${publicAssistants.updatedAt} + 1)`;
 
 export function toPublicAssistantRecord(row: PublicAssistantRow): PublicAssistantRecord {
   return {

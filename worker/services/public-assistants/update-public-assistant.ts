@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -6,7 +7,7 @@ import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { getPublicAssistant } from "./get-public-assistant";
-import { mergeConfig, mergeIntegration, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
+import { mergeConfig, mergeIntegration, nextUpdatedAt, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
  * Merges the body over the assistant's current settings (config, customization and integration
@@ -22,7 +23,7 @@ export async function updatePublicAssistant({
 }): Promise<PublicAssistant> {
   const current = await requirePublicAssistant({ ctx, input });
   const { changes } = input;
-  const set: Partial<typeof publicAssistants.$inferInsert> = { updatedAt: Math.max(Date.now(), current.updatedAt) };
+  const set: SQLiteUpdateSetSource<typeof publicAssistants> = { updatedAt: nextUpdatedAt() };
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.description !== undefined) set.description = changes.description;
   if (changes.isActive !== undefined) set.isActive = changes.isActive;
@@ -34,7 +35,7 @@ export async function updatePublicAssistant({
     set.integration = JSON.stringify(mergeIntegration(readIntegration(current.integration), changes.integration));
   }
   // The assistant's object re-reads D1 from now until the write is done (revoke-widget-sockets.ts).
-  await assistantChanging({ ctx, input });
+  const token = await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
     .set(set)
@@ -44,12 +45,12 @@ export async function updatePublicAssistant({
   if (updated.length === 0) throw notFound();
   const { assistantId } = input;
   if (changes.isActive === false && current.isActive) {
-    await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.unavailable } });
+    await revokeWidgetSockets({ ctx, input: { assistantId, token, close: widgetSocketClose.unavailable } });
   } else if (changes.allowedOrigins !== undefined && originsNarrowed(toPublicAssistantRecord(current).allowedOrigins, changes.allowedOrigins)) {
-    await revokeWidgetSockets({ ctx, input: { assistantId, close: widgetSocketClose.originNotAllowed, allowedOrigins: changes.allowedOrigins } });
+    await revokeWidgetSockets({ ctx, input: { assistantId, token, close: widgetSocketClose.originNotAllowed, allowedOrigins: changes.allowedOrigins } });
   } else {
     // Every other change only refreshes the assistant's copy (settings, instructions, limits).
-    await revokeWidgetSockets({ ctx, input: { assistantId } });
+    await revokeWidgetSockets({ ctx, input: { assistantId, token } });
   }
   return getPublicAssistant({ ctx, input });
 }

@@ -7,7 +7,7 @@ import {
 } from "../../../contract";
 import { AppError } from "../../http/errors";
 import { ingestFile, isKnowledgeError, type KnowledgeError } from "../../knowledge";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { checkContent, checkDeclaredFile, uploadedName } from "./check-knowledge-upload";
 import { enqueueEmbeddings } from "./enqueue-embeddings";
@@ -78,7 +78,7 @@ async function addFile(ctx: ServiceContext, assistantId: string, file: File): Pr
   // Read now: extraction may transfer (detach) the buffer, e.g. to the PDF parser.
   const size = bytes.byteLength;
   const r2Key = knowledgeFileKey(assistantId, fileId, name);
-  const hub = getAssistantHub(ctx.env, assistantId);
+  const hub = reachAssistantHub(ctx.env, assistantId);
   const discard = async () => {
     await hub.removeKnowledgeFile({ assistantId, fileId }).catch(() => undefined);
     await ctx.env.FILES.delete(r2Key).catch(() => undefined);

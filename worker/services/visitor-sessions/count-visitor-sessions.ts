@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import type { ChatDebugResponse } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import type { Env } from "../../env";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 
 /** Visitor sessions of each assistant, asked of their own objects in parallel. */
 export async function sessionCounts(env: Pick<Env, "ASSISTANT_HUB">, assistantIds: readonly string[]): Promise<Map<string, number>> {
-  const counts = await Promise.all(assistantIds.map((id) => getAssistantHub(env, id).countSessions({ assistantId: id })));
+  const counts = await Promise.all(assistantIds.map((id) => reachAssistantHub(env, id).countSessions({ assistantId: id })));
   return new Map(assistantIds.map((id, i) => [id, counts[i]!]));
 }
 

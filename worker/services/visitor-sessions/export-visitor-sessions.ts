@@ -1,4 +1,4 @@
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 
@@ -20,7 +20,7 @@ export async function exportVisitorSessions({
   input: { userId: string; assistantId: string };
 }): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  const hub = getAssistantHub(ctx.env, assistant.id);
+  const hub = reachAssistantHub(ctx.env, assistant.id);
   const encoder = new TextEncoder();
   let after: { startedAt: number; id: string } | null = null;
   let written = 0;

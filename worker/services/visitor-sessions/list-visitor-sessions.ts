@@ -1,5 +1,5 @@
 import type { ChatHistoryResponse } from "../../../contract";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 
@@ -15,5 +15,5 @@ export async function listVisitorSessions({
   input: { userId: string; assistantId: string; page: number; limit: number };
 }): Promise<ChatHistoryResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return getAssistantHub(ctx.env, assistant.id).listSessions({ assistantId: assistant.id, page: input.page, limit: input.limit });
+  return reachAssistantHub(ctx.env, assistant.id).listSessions({ assistantId: assistant.id, page: input.page, limit: input.limit });
 }

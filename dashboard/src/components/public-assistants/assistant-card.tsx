@@ -65,8 +65,9 @@ export function AssistantCard({
       <dl className="grid grid-cols-2 gap-2">
         <Stat label={L.messagesPerSession} value={assistant.config.maxMessagesPerSession} />
         <Stat label={L.dailyLimit} value={assistant.config.dailyLimit} />
-        <Stat label={L.documents} value={assistant.files.length} />
-        <Stat label={L.totalSessions} value={assistant.stats.totalSessions} />
+        {/* Unavailable: the assistant's own object did not answer; a dash, not a misleading 0. */}
+        <Stat label={L.documents} value={assistant.stats.unavailable ? "—" : assistant.files.length} />
+        <Stat label={L.totalSessions} value={assistant.stats.unavailable ? "—" : assistant.stats.totalSessions} />
       </dl>
 
       <section aria-label={L.knowledgeBase} className="min-w-0">

@@ -1,0 +1,102 @@
+import { widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import type { Env } from "../env";
+import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch } from "../knowledge";
+import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
+import { attachmentsRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
+import { toWidgetMessage } from "../services/widget/visitor-session-rows";
+import { consumeIpMessage } from "../services/widget/widget-limits";
+import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
+import { widgetAccess, type AccessDenied } from "./assistant-copy";
+import type { OpenedHub } from "./hub-gate";
+import { localKnowledgeIndex } from "./hub-knowledge-index";
+import { KnowledgeStore } from "./knowledge-store";
+
+/**
+ * The visitor-turn half of an assistant's own object (AssistantHub.beginTurn), and the retrieval
+ * next to its knowledge index that a turn and /v1 share. No import from `cloudflare:workers`.
+ */
+
+export interface BeginTurnInput {
+  assistantId: string;
+  /** The publishable key's hash and the caller's normalised Origin: checked against the copy. */
+  keyHash: string;
+  origin: string;
+  sessionId: string;
+  /** The caller's network (clientIp): the per-IP throttle and the network's daily share. */
+  ip: string;
+  message: { content: string; files: { name: string }[] };
+}
+
+export type BeginTurnResult =
+  | { outcome: "denied"; denied: AccessDenied }
+  | { outcome: "no-session" }
+  | { outcome: "refused"; refusal: MessageRefusal; limits?: { maxMessagesPerSession: number; dailyLimit: number } }
+  | {
+      outcome: "admitted";
+      assistant: PublicAssistantRecord;
+      session: { id: string; startedAt: number; locale: string };
+      /** The session's last turns before this message, oldest first. */
+      history: HistoryTurn[];
+      /** The visitor's message as saved (echo it as `new-message`). */
+      saved: WidgetMessage;
+      remaining: WidgetRemaining;
+      /** The passages for the question (hybrid search next to the index); null when retrieval failed. */
+      passages: Passage[] | null;
+    };
+
+/**
+ * Before the model: the key, active flag and origin against the copy; the session (open, this
+ * assistant's); attachments; the per-IP throttle; then the session's, the network's and the
+ * day's counters in one synchronous check-and-increment; the history; the visitor's message saved.
+ */
+export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, opened: OpenedHub | null, input: BeginTurnInput): Promise<BeginTurnResult> {
+  const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
+  if (denied || !opened) return { outcome: "denied", denied: denied ?? "unavailable" };
+  const { store } = opened;
+  const { record } = opened.assistant;
+  if (!store.openSession(input.sessionId)) return { outcome: "no-session" };
+  const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
+  if (attachments) return { outcome: "refused", refusal: attachments };
+  const ip = await consumeIpMessage(env, input.ip);
+  const limits = { maxMessagesPerSession: record.config.maxMessagesPerSession, dailyLimit: record.config.dailyLimit };
+  const throttled = ipRefusal(ip);
+  if (throttled) return { outcome: "refused", refusal: throttled };
+  // From here to the save, nothing awaits: the counters and the history are one atomic step.
+  const session = store.openSession(input.sessionId);
+  if (!session) return { outcome: "no-session" };
+  const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
+  if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
+  const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
+  const saved = store.saveMessage({
+    sessionId: session.id,
+    role: "user",
+    content: input.message.content,
+    files: input.message.files.map((f) => ({ name: f.name })),
+    sources: [],
+    at: Date.now(),
+  });
+  const passages = await retrieveNearIndex(env, storage, input.assistantId, retrievalQuery(input.message.content, history));
+  return {
+    outcome: "admitted",
+    assistant: record,
+    session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
+    history,
+    saved: toWidgetMessage(saved, record.showSources),
+    remaining: admission.remaining,
+    passages,
+  };
+}
+
+/** Hybrid search next to the index (BM25 here; vectors from Vectorize or the chunks' blobs). Null when it failed. */
+export async function retrieveNearIndex(env: Env, storage: DurableObjectStorage, assistantId: string, query: string): Promise<Passage[] | null> {
+  try {
+    const index = localKnowledgeIndex(new KnowledgeStore(storage));
+    const vectors = env.VECTORIZE ? new VectorizeStore(env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
+    const found = await hybridSearch({ index, assistantId, query, embedder: embeddingProviderFromEnv(env), vectors, k: widget.retrievalResults });
+    if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
+    return found.hits.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content }));
+  } catch (error) {
+    console.error(JSON.stringify({ event: "widget-retrieval-failed", assistantId, error: String(error) }));
+    return null;
+  }
+}
