@@ -257,6 +257,9 @@ export const chatMessages = {
   replyFailed: "Something went wrong while writing the reply. Your message is saved: try again.",
   /** A reply that was still streaming when the server restarted. */
   replyInterrupted: "This reply was interrupted. Try again.",
+  /** The pool every guest on one network shares is used up (not this guest's own). */
+  guestNetworkQuotaExhausted: (registerPath: string) =>
+    `Today's free guest messages on your network are used up. Create a free account to keep chatting: ${registerPath}`,
   guestQuotaExhausted: (registerPath: string) =>
     `You have used all of today's free guest messages. Create a free account to keep chatting: ${registerPath}`,
   invalidFrame: "That message could not be read. Please try again.",
@@ -676,6 +679,8 @@ export const chatUi = {
   removeProject: (name: string) => `Start this chat outside ${name}`,
   noProject: "No project",
   remainingMessages: (n: number) => `${n} ${n === 1 ? "message" : "messages"} left today`,
+  /** When the network's shared pool is what limits the guest. */
+  remainingOnNetwork: (n: number) => `${n} ${n === 1 ? "message" : "messages"} left today on your network (shared by its guests)`,
   guestQuotaReached: "You have used all of today's free guest messages.",
   guestQuotaCta: "Create a free account",
   guestQuotaAfterCta: "to keep chatting and keep your history.",

@@ -158,10 +158,15 @@ export const messageErrorData = z.object({
   message: chatMessageSchema.optional(),
 });
 
-/** A guest's messages left today (the smaller of the guest and IP counters), after every reply. */
+/**
+ * A guest's messages left today (the smaller of the guest and IP counters), after every reply.
+ * `scope` says which counter is speaking: the guest's own, or the pool every guest on their network
+ * shares (a new guest on a busy network starts below `limit`).
+ */
 export const remainingMessagesData = z.object({
   remaining: z.number().int().min(0),
   limit: z.number().int().min(0),
+  scope: z.enum(["guest", "network"]).optional(),
 });
 
 export const serverFrameSchema = z.discriminatedUnion("event", [

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatListResponse, chatMessages, chatResponse, guestQuota, guestSession, publicRoutes, serverMessages } from "../../contract";
 import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
-import { call, expectError, json } from "./helpers";
+import { consumeRateLimit } from "../../worker/services/rate-limit";
+import { call, expectError, json, randomIp } from "./helpers";
 
 describe("chat for guests", () => {
   it("streams replies, keeps the chat in the room, and announces the messages left", async () => {
     const guest = chatGuest();
     const tab = await guest.open();
     const start = await tab.next("remaining-messages");
-    expect(start).toEqual({ remaining: guestQuota.perGuestPerDay, limit: guestQuota.perGuestPerDay });
+    expect(start).toEqual({ remaining: guestQuota.perGuestPerDay, limit: guestQuota.perGuestPerDay, scope: "guest" });
 
     tab.sendMessage({ content: "hi as a guest", isGuest: true });
     const final = await tab.next("new-message", (d) => d.message.role === "assistant");
@@ -76,6 +77,28 @@ describe("guest chats are erased after a day idle", () => {
     const id = again.sendMessage({ chatId: reply.message.chatId, content: "still there?", isGuest: true });
     expect((await again.next("message-error", (d) => d.clientMessageId === id)).error).toBe(chatMessages.chatNotFound);
     again.close();
+  });
+});
+
+describe("which daily limit is speaking", () => {
+  it("a new guest on a busy network hears the network's shared pool, and is refused by it with a message that says so", async () => {
+    const { env } = await import("cloudflare:test");
+    const ip = randomIp();
+    const spent = guestQuota.perIpPerDay - 2;
+    // Other guests of the same network have used most of the network's pool today.
+    await consumeRateLimit(env, "guest-messages:ip", ip, { limit: guestQuota.perIpPerDay, windowMs: guestQuota.windowMs }, spent);
+    const guest = chatGuest(ip);
+    const tab = await guest.open();
+    expect(await tab.next("remaining-messages")).toEqual({ remaining: 2, limit: guestQuota.perGuestPerDay, scope: "network" });
+    for (let i = 0; i < 2; i++) {
+      const sent = tab.sendMessage({ content: `network message ${i} [[tokens:2]]`, isGuest: true });
+      const thinking = await tab.next("thinking", (d) => d.clientMessageId === sent);
+      await tab.next("new-message", (d) => d.message.id === thinking.messageId && d.message.status === "complete");
+    }
+    const id = tab.sendMessage({ content: "one too many", isGuest: true });
+    const refused = await tab.next("message-error", (d) => d.clientMessageId === id);
+    expect(refused.error).toBe(chatMessages.guestNetworkQuotaExhausted(publicRoutes.register));
+    tab.close();
   });
 });
 

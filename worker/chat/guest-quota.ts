@@ -7,7 +7,11 @@ export interface GuestQuotaResult {
   /** Messages left today: the smaller of the guest's and the IP's counters. */
   remaining: number;
   limit: number;
+  /** Which counter that is (or refused): the guest's own, or the network's shared pool. */
+  scope: "guest" | "network";
 }
+
+const lower = (guest: number, byIp: number) => ({ remaining: Math.min(guest, byIp), scope: byIp < guest ? ("network" as const) : ("guest" as const) });
 
 const perGuest = { limit: guestQuota.perGuestPerDay, windowMs: guestQuota.windowMs };
 const perIp = { limit: guestQuota.perIpPerDay, windowMs: guestQuota.windowMs };
@@ -22,15 +26,15 @@ const IP_SCOPE = "guest-messages:ip";
  */
 export async function consumeGuestMessage(env: Env, guestId: string, ip: string): Promise<GuestQuotaResult> {
   const guest = await consumeRateLimit(env, GUEST_SCOPE, guestId, perGuest);
-  if (!guest.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit };
+  if (!guest.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit, scope: "guest" };
   const byIp = await consumeRateLimit(env, IP_SCOPE, ip, perIp);
-  if (!byIp.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit };
-  return { allowed: true, remaining: Math.min(guest.remaining, byIp.remaining), limit: perGuest.limit };
+  if (!byIp.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit, scope: "network" };
+  return { allowed: true, limit: perGuest.limit, ...lower(guest.remaining, byIp.remaining) };
 }
 
 /** The guest's messages left today, without counting one. */
 export async function peekGuestQuota(env: Env, guestId: string, ip: string): Promise<GuestQuotaResult> {
   const [guest, byIp] = await Promise.all([peekRateLimit(env, GUEST_SCOPE, guestId, perGuest), peekRateLimit(env, IP_SCOPE, ip, perIp)]);
-  const remaining = Math.min(guest.remaining, byIp.remaining);
-  return { allowed: remaining > 0, remaining, limit: perGuest.limit };
+  const left = lower(guest.remaining, byIp.remaining);
+  return { allowed: left.remaining > 0, limit: perGuest.limit, ...left };
 }

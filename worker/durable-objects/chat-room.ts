@@ -97,7 +97,7 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
     if (identity.kind === "guest") {
       await this.keepGuestChatsAlive();
       const quota = await peekGuestQuota(this.env, identity.guestId, identity.ip);
-      send(connection, { event: "remaining-messages", data: { remaining: quota.remaining, limit: quota.limit } });
+      send(connection, { event: "remaining-messages", data: { remaining: quota.remaining, limit: quota.limit, scope: quota.scope } });
     }
   }
 
@@ -260,13 +260,14 @@ export class ChatRoom extends Server<Env & Cloudflare.Env> {
       return refuse(chatMessages.identityMismatch);
     }
 
-    let remaining: { remaining: number; limit: number } | null = null;
+    let remaining: { remaining: number; limit: number; scope: "guest" | "network" } | null = null;
     if (identity.kind === "guest") {
       await this.keepGuestChatsAlive();
       const quota = await consumeGuestMessage(this.env, identity.guestId, identity.ip);
-      remaining = { remaining: quota.remaining, limit: quota.limit };
+      remaining = { remaining: quota.remaining, limit: quota.limit, scope: quota.scope };
       if (!quota.allowed) {
-        refuse(chatMessages.guestQuotaExhausted(publicRoutes.register));
+        const exhausted = quota.scope === "network" ? chatMessages.guestNetworkQuotaExhausted : chatMessages.guestQuotaExhausted;
+        refuse(exhausted(publicRoutes.register));
         this.broadcastFrame({ event: "remaining-messages", data: remaining });
         return;
       }

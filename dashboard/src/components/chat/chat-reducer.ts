@@ -48,7 +48,7 @@ export interface ChatState {
   /** clientMessageId → the conversation key it was sent from. */
   outbox: Record<string, string>;
   /** A guest's messages left today (remaining-messages), null until the server says. */
-  remaining: { remaining: number; limit: number } | null;
+  remaining: { remaining: number; limit: number; scope?: "guest" | "network" | undefined } | null;
 }
 
 export type ChatAction =
@@ -167,7 +167,7 @@ export function applyDelta(text: string, delta: string, offset: number): string 
 function onFrame(state: ChatState, frame: ServerFrame): ChatState {
   switch (frame.event) {
     case "remaining-messages":
-      return { ...state, remaining: { remaining: frame.data.remaining, limit: frame.data.limit } };
+      return { ...state, remaining: { remaining: frame.data.remaining, limit: frame.data.limit, scope: frame.data.scope } };
 
     case "new-message": {
       const { message, clientMessageId, chat } = frame.data;

@@ -161,7 +161,7 @@ export function Conversation({
       <ConnectionNote connection={connection} />
       {isGuest && remaining !== null && (
         <span className="ml-auto" aria-live="polite">
-          {chatUi.remainingMessages(remaining.remaining)}
+          {(remaining.scope === "network" ? chatUi.remainingOnNetwork : chatUi.remainingMessages)(remaining.remaining)}
         </span>
       )}
     </div>
