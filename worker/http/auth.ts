@@ -19,14 +19,19 @@ export function presentedCredential(c: Context<AppEnv>): PresentedCredential | n
   return { scheme: match[1]!.toLowerCase() === "token" ? "token" : "bearer", value: match[2]! };
 }
 
-async function authenticate(c: Context<AppEnv>, credential: PresentedCredential) {
+/** Authenticates the presented credential and sets `c.var.user` and `c.var.credential`; returns the user. */
+async function signIn(c: Context<AppEnv>, credential: PresentedCredential): Promise<User> {
   const ctx = serviceContext(c);
   if (credential.scheme === "token") {
     const { user, tokenId } = await authenticateToken({ ctx, input: { token: credential.value } });
-    return { user, credential: { kind: "token", tokenId } satisfies Variables["credential"] };
+    c.set("user", user);
+    c.set("credential", { kind: "token", tokenId } satisfies Variables["credential"]);
+    return user;
   }
   const { user, authTime } = await authenticateFirebaseUser({ ctx, input: { idToken: credential.value } });
-  return { user, credential: { kind: "firebase", authTime } satisfies Variables["credential"] };
+  c.set("user", user);
+  c.set("credential", { kind: "firebase", authTime } satisfies Variables["credential"]);
+  return user;
 }
 
 /**
@@ -36,9 +41,7 @@ async function authenticate(c: Context<AppEnv>, credential: PresentedCredential)
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const credential = presentedCredential(c);
   if (!credential) throw unauthorized(serverMessages.authRequired);
-  const signedIn = await authenticate(c, credential);
-  c.set("user", signedIn.user);
-  c.set("credential", signedIn.credential);
+  await signIn(c, credential);
   await next();
 });
 
@@ -49,11 +52,7 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
   const credential = presentedCredential(c);
-  if (credential) {
-    const signedIn = await authenticate(c, credential);
-    c.set("user", signedIn.user);
-    c.set("credential", signedIn.credential);
-  }
+  if (credential) await signIn(c, credential);
   await next();
 });
 
@@ -68,10 +67,7 @@ export const currentUser = (c: Context<AppEnv>): User | null => (c.get("user") a
 export const requireChatOwner = createMiddleware<AppEnv>(async (c, next) => {
   const credential = presentedCredential(c);
   if (credential) {
-    const signedIn = await authenticate(c, credential);
-    c.set("user", signedIn.user);
-    c.set("credential", signedIn.credential);
-    c.set("chatRoomId", userRoomId(signedIn.user.id));
+    c.set("chatRoomId", userRoomId((await signIn(c, credential)).id));
   } else {
     const guestId = c.req.header(guestSession.header);
     if (!guestId) throw unauthorized(serverMessages.authRequired);
