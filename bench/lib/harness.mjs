@@ -3,7 +3,7 @@
 // into a fresh local D1, `npm start` on a free port, and percentile statistics.
 import { spawn, execFileSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 
@@ -28,7 +28,7 @@ export async function startMock(root) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/models`)).ok) return { url, stop: () => child.kill("SIGTERM") };
+      if ((await fetch(`${url}/models`)).ok) return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
     } catch {
       // not listening yet
     }
@@ -85,18 +85,46 @@ export function freePort() {
   });
 }
 
-/** `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers. */
-export async function startTala(root, stateDir, vars, env) {
+/**
+ * `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers.
+ * `inspectorPort`: wrangler dev's DevTools inspector on that port (the worker's isolate), and
+ * `wranglerInspectPort`: wrangler's own Node process's inspector (bench/lib/profile.mjs).
+ */
+export async function startTala(root, stateDir, vars, env, { inspectorPort, wranglerInspectPort } = {}) {
   const port = await freePort();
   let output = "";
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), TALA_STATE_DIR: stateDir, TALA_EXTRA_VARS: JSON.stringify(vars) },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      TALA_STATE_DIR: stateDir,
+      TALA_EXTRA_VARS: JSON.stringify(vars),
+      ...(inspectorPort ? { TALA_INSPECTOR_PORT: String(inspectorPort) } : {}),
+      ...(wranglerInspectPort ? { TALA_WRANGLER_INSPECT_PORT: String(wranglerInspectPort) } : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  child.stdout.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr.on("data", (d) => (output = (output + d).slice(-20_000)));
+  // What wrangler dev said that a bench reports: runtime warnings counted over the whole run.
+  const said = { connectionLost: 0, hung: 0, errors: 0 };
+  let partial = "";
+  // TALA_BENCH_WRANGLER_LOG=<file>: everything wrangler dev said, for a run that needs reading afterwards.
+  const logFile = process.env.TALA_BENCH_WRANGLER_LOG;
+  const hear = (d) => {
+    output = (output + d).slice(-20_000);
+    if (logFile) appendFileSync(logFile, d);
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line.includes("Network connection lost")) said.connectionLost++;
+      if (line.includes("code had hung")) said.hung++;
+      if (/✘ \[ERROR\]|"error"/.test(line)) said.errors++;
+    }
+  };
+  child.stdout.on("data", hear);
+  child.stderr.on("data", hear);
   const baseURL = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || !child.pid) return;
@@ -113,7 +141,7 @@ export async function startTala(root, stateDir, vars, env) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Tala exited before it was ready:\n${output}`);
     try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop };
+      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop, pid: child.pid, output: () => output, said };
     } catch {
       // not listening yet
     }
