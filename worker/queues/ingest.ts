@@ -1,6 +1,5 @@
-import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import * as schema from "../db/schema";
+import { dbOf } from "../db/client";
 import type { Env } from "../env";
 import { embedKnowledgeFile } from "../services/public-assistants/embed-knowledge-file";
 
@@ -16,7 +15,7 @@ const retryDelay = (attempts: number) => Math.min(30 * attempts, 600);
  * and after the last retry the file simply stays lexical-only.
  */
 export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const ctx = { env, db: drizzle(env.DB, { schema }) };
+  const ctx = { env, db: dbOf(env.DB) };
   for (const message of batch.messages) {
     const parsed = ingestMessage.safeParse(message.body);
     if (!parsed.success) {
