@@ -33,14 +33,24 @@ export const unsettledMs = 60_000;
 
 type Host = Pick<DurableObjectStorage, "sql">;
 
+/**
+ * The copy and its unsettled mark, in the object's SQLite. Reads are kept in memory after the first
+ * (every visitor RPC reads both): the object is the only writer of its storage and runs one event
+ * at a time, so the memory mirrors what is stored as long as every write goes through this
+ * instance. Keep one per object (AssistantHub) and make a new one after `deleteAll`.
+ */
 export class AssistantCopyStore {
+  private cachedState: AssistantState | null | undefined = undefined;
+  private cachedUnsettled: number | null | undefined = undefined;
+
   constructor(private readonly storage: Host) {}
 
   read(): AssistantState | null {
+    if (this.cachedState !== undefined) return this.cachedState;
     const [row] = this.storage.sql.exec("SELECT record, key_hash FROM assistant_copy WHERE id = 1").toArray();
-    if (!row) return null;
-    const record = JSON.parse(String(row.record)) as PublicAssistantRecord | null;
-    return record ? { record, keyHash: String(row.key_hash) } : "missing";
+    const record = row ? (JSON.parse(String(row.record)) as PublicAssistantRecord | null) : null;
+    this.cachedState = !row ? null : record ? { record, keyHash: String(row.key_hash) } : "missing";
+    return this.cachedState;
   }
 
   /** Stores `state` unless what is stored is newer (or a deletion); `force` after an owner's write. */
@@ -51,6 +61,7 @@ export class AssistantCopyStore {
     const record = state === "missing" ? "null" : JSON.stringify(state.record);
     const keyHash = state === "missing" ? "" : state.keyHash;
     const updatedAt = state === "missing" ? 0 : state.record.updatedAt;
+    this.cachedState = undefined;
     this.storage.sql.exec(
       `INSERT INTO assistant_copy (id, record, key_hash, updated_at, loaded_at) VALUES (1, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET record = excluded.record, key_hash = excluded.key_hash, updated_at = excluded.updated_at, loaded_at = excluded.loaded_at`,
@@ -62,11 +73,14 @@ export class AssistantCopyStore {
   }
 
   unsettledUntil(): number | null {
+    if (this.cachedUnsettled !== undefined) return this.cachedUnsettled;
     const [row] = this.storage.sql.exec("SELECT value FROM meta WHERE key = 'config_unsettled_until'").toArray();
-    return row ? Number(row.value) : null;
+    this.cachedUnsettled = row ? Number(row.value) : null;
+    return this.cachedUnsettled;
   }
 
   markUnsettled(until: number) {
+    this.cachedUnsettled = undefined;
     this.storage.sql.exec(
       "INSERT INTO meta (key, value) VALUES ('config_unsettled_until', ?) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
       String(until),
@@ -74,6 +88,7 @@ export class AssistantCopyStore {
   }
 
   settle() {
+    this.cachedUnsettled = undefined;
     this.storage.sql.exec("DELETE FROM meta WHERE key = 'config_unsettled_until'");
   }
 }

@@ -90,6 +90,8 @@ export interface StartSessionInput {
 export class AssistantHub extends DurableObject<Env> {
   private sessions = new OpenSessions(this.ctx.storage);
   private migrated = false;
+  /** The copy of the assistant, read from SQLite once and then kept in memory (assistant-copy.ts). */
+  private copies = new AssistantCopyStore(this.ctx.storage);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
@@ -290,7 +292,7 @@ export class AssistantHub extends DurableObject<Env> {
   /** Before an owner's D1 write that changes the assistant: the copy is re-read from D1 until `configChanged`. */
   async configChanging(): Promise<void> {
     this.migrate();
-    new AssistantCopyStore(this.ctx.storage).markUnsettled(Date.now() + unsettledMs);
+    this.copies.markUnsettled(Date.now() + unsettledMs);
   }
 
   /**
@@ -299,9 +301,8 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async configChanged(input: { assistantId: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } }): Promise<number> {
     this.migrate();
-    const copies = new AssistantCopyStore(this.ctx.storage);
-    copies.write(await loadAssistantFromD1(this.env.DB, input.assistantId), true);
-    copies.settle();
+    this.copies.write(await loadAssistantFromD1(this.env.DB, input.assistantId), true);
+    this.copies.settle();
     return input.revoke ? this.revoke(input.revoke.close, input.revoke.allowedOrigins) : 0;
   }
 
@@ -310,6 +311,7 @@ export class AssistantHub extends DurableObject<Env> {
     const closed = await this.revoke(close);
     await this.ctx.storage.deleteAll();
     this.migrated = false;
+    this.copies = new AssistantCopyStore(this.ctx.storage);
     this.sessions = new OpenSessions(this.ctx.storage);
     return closed;
   }
@@ -414,7 +416,7 @@ export class AssistantHub extends DurableObject<Env> {
 
   /** The copy, or D1 when there is none or an owner's write is unsettled (assistant-copy.ts). */
   private async assistant(assistantId: string): Promise<AssistantState> {
-    const copies = new AssistantCopyStore(this.ctx.storage);
+    const copies = this.copies;
     const unsettledUntil = copies.unsettledUntil();
     const stored = copies.read();
     if (stored && unsettledUntil === null) return stored;
