@@ -21,7 +21,8 @@
 // For investigation (nothing is written to bench/results then): TALA_BENCH_PATHS=widget-ws,v1 and
 // TALA_BENCH_LEVELS=50,200 run a subset, without the D1 part; TALA_PROFILE=<dir> takes a CPU
 // profile of the worker's isolate (wrangler dev's inspector) and the CPU each local process
-// spent during every path × level, and writes them there (bench/lib/profile.mjs).
+// spent during every path × level, and writes them there (bench/lib/profile.mjs);
+// TALA_BENCH_DIRECT=1 sends everything straight to the worker's own workerd, past wrangler's proxy.
 /* global WebSocket, performance, Blob, FormData, TextDecoder -- Node 20 globals (WebSocket with --experimental-websocket). */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -29,7 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, seedUsers, snapshot, startMock, startTala, stats } from "./lib/harness.mjs";
+import { freePort, seedUsers, snapshot, startMock, startTala, stats, userWorkerURL } from "./lib/harness.mjs";
 import { connectInspector, processCpu, summariseProfile } from "./lib/profile.mjs";
 
 const TTFT_MS = 200;
@@ -44,7 +45,8 @@ const only = (name) => process.env[name]?.split(",").map((x) => x.trim()).filter
 const PATHS = only("TALA_BENCH_PATHS") ?? ALL_PATHS;
 const LEVELS = only("TALA_BENCH_LEVELS") ? ALL_LEVELS.filter((l) => only("TALA_BENCH_LEVELS").includes(String(l.concurrency))) : ALL_LEVELS;
 const PROFILE_DIR = process.env.TALA_PROFILE || null;
-const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || PROFILE_DIR !== null;
+const DIRECT = process.env.TALA_BENCH_DIRECT === "1";
+const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || PROFILE_DIR !== null || DIRECT;
 const VISITORS = 200;
 const TURN_TIMEOUT_MS = 60_000;
 const OPEN_WITHIN_MS = 5_000;
@@ -118,8 +120,9 @@ async function run(root, delay, levels) {
     const profiler = PROFILE_DIR ? await connectInspector(inspectorPort) : null;
     const wranglerProfiler = PROFILE_DIR ? await connectInspector(wranglerInspectPort) : null;
     if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
-    console.log(`Tala on ${tala.baseURL} (D1 delay ${delay} ms), mock ttft ${TTFT_MS} ms`);
-    const base = tala.baseURL;
+    const base = DIRECT ? await userWorkerURL(tala) : tala.baseURL;
+    if (!base) throw new Error("the worker's own address was not found");
+    console.log(`Tala on ${base}${DIRECT ? ` (straight to the worker, past wrangler's proxy on ${tala.baseURL})` : ""} (D1 delay ${delay} ms), mock ttft ${TTFT_MS} ms`);
     const owner = users[VISITORS];
     const setup = await setUp(base, owner, users.slice(0, VISITORS));
     const sockets = setup.sockets;

@@ -1,6 +1,7 @@
 // The benches' shared harness: a snapshot of the sources to run Tala from (so a file saved during a
 // run cannot make wrangler dev reload), the mock model in its own process, users seeded straight
 // into a fresh local D1, `npm start` on a free port, and percentile statistics.
+/* global AbortSignal -- Node 20 global */
 import { spawn, execFileSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { appendFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -72,6 +73,50 @@ export function seedUsers(root, stateDir, n, env) {
   writeFileSync(file, sql);
   run(["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file]);
   return users;
+}
+
+/**
+ * The worker's own address inside wrangler dev, behind wrangler's proxy (its ProxyWorker, in another
+ * workerd): the listening ports of the workerd that runs the worker (the one started with an
+ * inspector), the one that answers /api/health. Null when none does. For measuring the proxy's cost.
+ */
+export async function userWorkerURL(tala) {
+  const out = execFileSync("ss", ["-ltnpH"], { encoding: "utf8" });
+  // Only this Tala's: the descendants of its `npm start`.
+  const children = (pid) => execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").map((x) => x.trim()).filter(Boolean);
+  const mine = [];
+  for (let queue = [String(tala.pid)]; queue.length; ) {
+    const pid = queue.shift();
+    mine.push(pid);
+    try {
+      queue.push(...children(pid));
+    } catch {
+      // no children
+    }
+  }
+  const pids = mine.filter((pid) => {
+    try {
+      return /workerd serve.*--inspector-addr/.test(execFileSync("ps", ["-o", "args=", "-p", pid], { encoding: "utf8" }));
+    } catch {
+      return false;
+    }
+  });
+  const ports = [];
+  for (const line of out.split("\n")) {
+    const m = /127\.0\.0\.1:(\d+)\s.*pid=(\d+)/.exec(line);
+    if (m && pids.includes(m[2])) ports.push(m[1]);
+  }
+  for (const port of ports) {
+    const url = `http://127.0.0.1:${port}`;
+    if (url === tala.baseURL) continue;
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok && (res.headers.get("content-type") ?? "").includes("json")) return url;
+    } catch {
+      // not HTTP
+    }
+  }
+  return null;
 }
 
 export function freePort() {
