@@ -17,6 +17,12 @@
 // Runs Tala from a snapshot of the sources (bench/lib/harness.mjs); TALA_BENCH_ROOT=<checkout>
 // measures another checkout (it must have worker/db/latency.ts for the D1 figures) and stores the
 // figures as `before` in bench/results/chat-overhead.json. Needs a built dist/ (npm run build).
+//
+// For investigation (nothing is written to bench/results then): TALA_BENCH_PATHS=widget-ws,v1 and
+// TALA_BENCH_LEVELS=50,200 run a subset, without the D1 part; TALA_PROFILE=<dir> takes a CPU
+// profile of the worker's isolate (wrangler dev's inspector) and the CPU each local process
+// spent during every path × level, and writes them there (bench/lib/profile.mjs);
+// TALA_BENCH_DIRECT=1 sends everything straight to the worker's own workerd, past wrangler's proxy.
 /* global WebSocket, performance, Blob, FormData, TextDecoder -- Node 20 globals (WebSocket with --experimental-websocket). */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -24,16 +30,23 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seedUsers, snapshot, startMock, startTala, stats } from "./lib/harness.mjs";
+import { freePort, seedUsers, snapshot, startMock, startTala, stats, userWorkerURL } from "./lib/harness.mjs";
+import { connectInspector, processCpu, summariseProfile } from "./lib/profile.mjs";
 
 const TTFT_MS = 200;
 const CUES = `[[ttft:${TTFT_MS}]] [[tokens:8]] [[delay:5]]`;
-const PATHS = ["chat", "widget-ws", "widget-sse", "v1"];
-const LEVELS = [
+const ALL_PATHS = ["chat", "widget-ws", "widget-sse", "v1"];
+const ALL_LEVELS = [
   { concurrency: 1, rounds: 20 },
   { concurrency: 50, rounds: 2 },
   { concurrency: 200, rounds: 1 },
 ];
+const only = (name) => process.env[name]?.split(",").map((x) => x.trim()).filter(Boolean);
+const PATHS = only("TALA_BENCH_PATHS") ?? ALL_PATHS;
+const LEVELS = only("TALA_BENCH_LEVELS") ? ALL_LEVELS.filter((l) => only("TALA_BENCH_LEVELS").includes(String(l.concurrency))) : ALL_LEVELS;
+const PROFILE_DIR = process.env.TALA_PROFILE || null;
+const DIRECT = process.env.TALA_BENCH_DIRECT === "1";
+const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || PROFILE_DIR !== null || DIRECT;
 const VISITORS = 200;
 const TURN_TIMEOUT_MS = 60_000;
 const OPEN_WITHIN_MS = 5_000;
@@ -56,20 +69,25 @@ async function main() {
   }
   const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
   const levels = await run(root, 0, LEVELS);
-  const d1 = { 0: levels.d1, 60: (await run(root, 60, [])).d1 };
+  const d1 = { 0: levels.d1, 60: SUBSET ? {} : (await run(root, 60, [])).d1 };
   const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
 
   console.log(`\nTime Tala adds before the first token, ms (first token − sent − mock ttft ${TTFT_MS} ms); floor = GET /api/config (no storage) at the same concurrency`);
   console.log(["path", "concurrent", "samples", "errors", "p50", "p95", "p99", "max", "floor p50", "floor p99"].join("\t"));
   for (const r of levels.results) console.log([r.path, r.concurrency, r.samples, r.errors, r.p50, r.p95, r.p99, r.max, r.floor.p50, r.floor.p99].join("\t"));
+  console.log(`\nwrangler dev said "Network connection lost" ${levels.tooling.connectionLost} times, "code had hung" ${levels.tooling.hung} times, logged ${levels.tooling.errors} errors`);
   console.log(`\nSockets opened at once (${VISITORS}), open within ${OPEN_WITHIN_MS / 1000} s: ${JSON.stringify(levels.sockets)}`);
   console.log("\nD1 queries before the first token, and the time added at 0 and 60 ms per D1 query (one turn, concurrency 1)");
   console.log(["path", "D1 queries", "added at 0 ms", "added at 60 ms", "queries"].join("\t"));
-  for (const path of PATHS) {
+  for (const path of SUBSET ? [] : PATHS) {
     const [a, b] = [d1[0][path], d1[60][path]];
     console.log([path, b?.queries ?? "?", a?.addedMs ?? "?", b?.addedMs ?? "?", (b?.sql ?? []).join(" | ")].join("\t"));
   }
 
+  if (SUBSET) {
+    console.log("\na subset or a profiled run: bench/results/chat-overhead.json left as it was");
+    return;
+  }
   const file = join(here, "bench/results/chat-overhead.json");
   const previous = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   const figures = { date: new Date().toISOString(), root, loadAverage: { before: loadBefore, after: loadAfter }, results: levels.results, sockets: levels.sockets, d1 };
@@ -96,9 +114,15 @@ async function run(root, delay, levels) {
   try {
     mock = await startMock(dirname(dirname(fileURLToPath(import.meta.url))));
     const users = seedUsers(app, stateDir, VISITORS + 1, offline);
-    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small", TALA_D1_DELAY_MS: String(delay) }, offline);
-    console.log(`Tala on ${tala.baseURL} (D1 delay ${delay} ms), mock ttft ${TTFT_MS} ms`);
-    const base = tala.baseURL;
+    const inspectorPort = PROFILE_DIR ? await freePort() : undefined;
+    const wranglerInspectPort = PROFILE_DIR ? await freePort() : undefined;
+    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small", TALA_D1_DELAY_MS: String(delay) }, offline, { inspectorPort, wranglerInspectPort });
+    const profiler = PROFILE_DIR ? await connectInspector(inspectorPort) : null;
+    const wranglerProfiler = PROFILE_DIR ? await connectInspector(wranglerInspectPort) : null;
+    if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+    const base = DIRECT ? await userWorkerURL(tala) : tala.baseURL;
+    if (!base) throw new Error("the worker's own address was not found");
+    console.log(`Tala on ${base}${DIRECT ? ` (straight to the worker, past wrangler's proxy on ${tala.baseURL})` : ""} (D1 delay ${delay} ms), mock ttft ${TTFT_MS} ms`);
     const owner = users[VISITORS];
     const setup = await setUp(base, owner, users.slice(0, VISITORS));
     const sockets = setup.sockets;
@@ -113,17 +137,28 @@ async function run(root, delay, levels) {
         const samples = [];
         let errors = 0;
         const floor = [];
+        const cpu = PROFILE_DIR ? processCpu([tala.pid, mock.pid]) : null;
+        const profiled = { floor: null, turns: null };
         for (let r = 0; r < level.rounds; r++) {
+          if (profiler && r === 0) await profiler.start();
+          cpu?.begin();
           floor.push(...(await healthRound(base, level.concurrency)));
+          if (cpu && r === 0) profiled.floorCpu = cpu.end();
+          if (profiler && r === 0) profiled.floor = await profiler.stop();
           // Level 1 uses another visitor each round (per-visitor counters stay far from their limits).
           const from = level.concurrency === 1 ? r : 0;
+          if (profiler && r === 0) await Promise.all([profiler.start(), wranglerProfiler.start()]);
+          cpu?.begin();
           const out = await turns(base, setup, path, from, level.concurrency);
+          if (cpu && r === 0) profiled.turnsCpu = cpu.end();
+          if (profiler && r === 0) [profiled.turns, profiled.wrangler] = await Promise.all([profiler.stop(), wranglerProfiler.stop()]);
           samples.push(...out.ms.map((ms) => ms - TTFT_MS));
           errors += out.errors;
           await sleep(TTFT_MS + 300);
         }
         const s = stats(samples);
         const f = stats(floor);
+        if (profiler) writeProfile(`${path}-${level.concurrency}`, profiled);
         results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 } });
         console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}), errors ${errors}`);
       }
@@ -142,12 +177,31 @@ async function run(root, delay, levels) {
       d1[path] = { queries: first ? before.length : null, addedMs: out.ms[0] !== undefined ? Math.round((out.ms[0] - TTFT_MS) * 10) / 10 : null, sql: before.map((q) => q.sql.slice(0, 48)) };
     }
     for (const s of sockets.chat.concat(sockets.widget)) s.ws?.close();
-    return { results, sockets: setup.opened, d1 };
+    profiler?.close();
+    wranglerProfiler?.close();
+    await sleep(500);
+    const tooling = { ...tala.said };
+    return { results, sockets: setup.opened, d1, tooling };
   } finally {
     await tala?.stop();
     mock?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Writes a path × level's two profiles (the floor's round, the turns' round) and prints what they say. */
+function writeProfile(name, { floor, turns, floorCpu, turnsCpu, wrangler }) {
+  const summary = { floor: { cpu: floorCpu, ...summariseProfile(floor) }, turns: { cpu: turnsCpu, ...summariseProfile(turns) }, wranglerNode: summariseProfile(wrangler) };
+  writeFileSync(join(PROFILE_DIR, `${name}.wrangler-node.cpuprofile`), JSON.stringify(wrangler));
+  writeFileSync(join(PROFILE_DIR, `${name}.turns.cpuprofile`), JSON.stringify(turns));
+  writeFileSync(join(PROFILE_DIR, `${name}.floor.cpuprofile`), JSON.stringify(floor));
+  writeFileSync(join(PROFILE_DIR, `${name}.summary.json`), JSON.stringify(summary, null, 2));
+  const t = summary.turns;
+  console.log(`    profile ${name}: wall ${t.wallMs} ms, isolate ${JSON.stringify(t.kindsMs)}, processes ${JSON.stringify(t.cpu)}`);
+  console.log(`    floor: wall ${summary.floor.wallMs} ms, isolate ${JSON.stringify(summary.floor.kindsMs)}, processes ${JSON.stringify(summary.floor.cpu)}`);
+  for (const { fn, ms } of t.self.slice(0, 12)) console.log(`      self ${ms} ms  ${fn}`);
+  console.log(`    wrangler's Node: ${JSON.stringify(summary.wranglerNode.kindsMs)}`);
+  for (const { fn, ms } of summary.wranglerNode.self.slice(0, 8)) console.log(`      self ${ms} ms  ${fn}`);
 }
 
 function sleep(ms) {
@@ -245,10 +299,14 @@ async function turns(base, setup, path, from, count, opts = {}) {
   const ms = [];
   const firstAt = [];
   let errors = 0;
+  const reasons = new Map();
   const one = async (i) => {
     const sentAt = performance.now();
     const sentWall = Date.now();
-    const at = await firstToken(base, setup, path, i).catch(() => null);
+    const at = await firstToken(base, setup, path, i).catch((error) => {
+      reasons.set(String(error?.message ?? error), (reasons.get(String(error?.message ?? error)) ?? 0) + 1);
+      return null;
+    });
     if (at === null) errors++;
     else {
       ms.push(at - sentAt);
@@ -256,6 +314,7 @@ async function turns(base, setup, path, from, count, opts = {}) {
     }
   };
   await Promise.all(Array.from({ length: count }, (_, k) => one((from + k) % VISITORS)));
+  if (reasons.size) console.log(`    ${path} ×${count} failed: ${JSON.stringify(Object.fromEntries(reasons))}`);
   return { ms, errors, firstAt };
 }
 
@@ -268,21 +327,30 @@ async function firstToken(base, setup, path, i) {
     const clientMessageId = randomUUID();
     return new Promise((resolve, reject) => {
       let first = null;
+      let why = null;
       let chatId = path === "widget-ws" ? s.sessionId : null;
       const done = (ok) => {
         clearTimeout(timer);
         s.waiters.delete(clientMessageId);
         if (ok && first !== null) resolve(first);
-        else reject(new Error("turn failed"));
+        else reject(new Error(why ?? "turn failed"));
       };
-      const timer = setTimeout(() => done(false), TURN_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        why = "no answer within the turn timeout";
+        done(false);
+      }, TURN_TIMEOUT_MS);
       s.waiters.set(clientMessageId, (frame, at) => {
         const d = frame.data ?? {};
         if (frame.event === "new-message" && d.clientMessageId === clientMessageId && path === "chat") chatId = d.message.chatId;
         else if (frame.event === "message-delta" && d.chatId === chatId && first === null) first = at;
         else if (frame.event === "new-message" && d.message?.role === "assistant" && (d.message.chatId === chatId || path === "widget-ws") && first !== null) done(true);
-        else if (frame.event === "message-error" && (d.clientMessageId === clientMessageId || d.chatId === chatId)) done(false);
-        else if (frame.event === "closed") done(false);
+        else if (frame.event === "message-error" && (d.clientMessageId === clientMessageId || d.chatId === chatId)) {
+          why = `message-error: ${d.error}`;
+          done(false);
+        } else if (frame.event === "closed") {
+          why = "socket closed";
+          done(false);
+        }
       });
       const data = path === "chat" ? { content, clientMessageId, isGuest: false, userId: s.user.id } : { content, clientMessageId, files: [] };
       s.ws.send(JSON.stringify({ event: "send-message", data }));
@@ -301,7 +369,7 @@ async function firstToken(base, setup, path, i) {
           body: JSON.stringify({ stream: true, messages: [{ role: "user", content }] }),
         });
   const res = await request;
-  if (!res.ok || !res.body) throw new Error(`${path}: ${res.status}`);
+  if (!res.ok || !res.body) throw new Error(`${path}: ${res.status} ${(await res.text().catch(() => "")).slice(0, 120)}`);
   const isFirst = path === "widget-sse" ? (text) => text.includes("event: message-delta") : (text) => /"content":"[^"]/.test(text);
   const decoder = new TextDecoder();
   let text = "";
@@ -311,7 +379,7 @@ async function firstToken(base, setup, path, i) {
     if (first === null && isFirst(text)) first = performance.now();
     if (text.length > 200_000) break;
   }
-  if (first === null) throw new Error(`${path}: no token`);
+  if (first === null) throw new Error(`${path}: no token in ${JSON.stringify(text.slice(0, 300))}`);
   return first;
 }
 

@@ -33,9 +33,13 @@ execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--
   env: { ...env, CI: "true" },
 });
 
+// The benches' CPU profiles: TALA_INSPECTOR_PORT opens the worker's DevTools inspector on that port,
+// TALA_WRANGLER_INSPECT_PORT the inspector of wrangler's own Node process.
+const inspector = process.env.TALA_INSPECTOR_PORT ? ["--inspector-port", process.env.TALA_INSPECTOR_PORT] : [];
+const nodeInspector = process.env.TALA_WRANGLER_INSPECT_PORT ? [`--inspect=127.0.0.1:${process.env.TALA_WRANGLER_INSPECT_PORT}`] : [];
 const dev = spawn(
   process.execPath,
-  [wrangler, "dev", "--port", port, "--ip", host, "--persist-to", persistTo, "--env-file", envFile, "--show-interactive-dev-session=false", "--live-reload=false"],
+  [...nodeInspector, wrangler, "dev", "--port", port, "--ip", host, "--persist-to", persistTo, "--env-file", envFile, "--show-interactive-dev-session=false", "--live-reload=false", ...inspector],
   { cwd: root, stdio: "inherit", env },
 );
 console.log(`\nTala is starting on http://${host}:${port}\n`);

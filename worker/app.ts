@@ -1,6 +1,5 @@
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import {
   contractErrorMap,
@@ -11,7 +10,7 @@ import {
   type ErrorBody,
   type ErrorCode,
 } from "../contract";
-import * as schema from "./db/schema";
+import { dbOf } from "./db/client";
 import { AppError } from "./http/errors";
 import type { AppEnv } from "./http/context";
 import { apiRoutes } from "./routes";
@@ -47,7 +46,7 @@ export function createApp() {
   app.use("*", async (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     c.set("requestId", requestId);
-    c.set("db", drizzle(c.env.DB, { schema }));
+    c.set("db", dbOf(c.env.DB));
     const started = Date.now();
     await next();
     c.header("x-request-id", requestId);

@@ -1,9 +1,10 @@
 // The benches' shared harness: a snapshot of the sources to run Tala from (so a file saved during a
 // run cannot make wrangler dev reload), the mock model in its own process, users seeded straight
 // into a fresh local D1, `npm start` on a free port, and percentile statistics.
+/* global AbortSignal -- Node 20 global */
 import { spawn, execFileSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 
@@ -28,7 +29,7 @@ export async function startMock(root) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/models`)).ok) return { url, stop: () => child.kill("SIGTERM") };
+      if ((await fetch(`${url}/models`)).ok) return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
     } catch {
       // not listening yet
     }
@@ -74,6 +75,50 @@ export function seedUsers(root, stateDir, n, env) {
   return users;
 }
 
+/**
+ * The worker's own address inside wrangler dev, behind wrangler's proxy (its ProxyWorker, in another
+ * workerd): the listening ports of the workerd that runs the worker (the one started with an
+ * inspector), the one that answers /api/health. Null when none does. For measuring the proxy's cost.
+ */
+export async function userWorkerURL(tala) {
+  const out = execFileSync("ss", ["-ltnpH"], { encoding: "utf8" });
+  // Only this Tala's: the descendants of its `npm start`.
+  const children = (pid) => execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").map((x) => x.trim()).filter(Boolean);
+  const mine = [];
+  for (let queue = [String(tala.pid)]; queue.length; ) {
+    const pid = queue.shift();
+    mine.push(pid);
+    try {
+      queue.push(...children(pid));
+    } catch {
+      // no children
+    }
+  }
+  const pids = mine.filter((pid) => {
+    try {
+      return /workerd serve.*--inspector-addr/.test(execFileSync("ps", ["-o", "args=", "-p", pid], { encoding: "utf8" }));
+    } catch {
+      return false;
+    }
+  });
+  const ports = [];
+  for (const line of out.split("\n")) {
+    const m = /127\.0\.0\.1:(\d+)\s.*pid=(\d+)/.exec(line);
+    if (m && pids.includes(m[2])) ports.push(m[1]);
+  }
+  for (const port of ports) {
+    const url = `http://127.0.0.1:${port}`;
+    if (url === tala.baseURL) continue;
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok && (res.headers.get("content-type") ?? "").includes("json")) return url;
+    } catch {
+      // not HTTP
+    }
+  }
+  return null;
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -85,18 +130,46 @@ export function freePort() {
   });
 }
 
-/** `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers. */
-export async function startTala(root, stateDir, vars, env) {
+/**
+ * `npm start` without the build, as tests/e2e/server.ts does it; resolves once /api/health answers.
+ * `inspectorPort`: wrangler dev's DevTools inspector on that port (the worker's isolate), and
+ * `wranglerInspectPort`: wrangler's own Node process's inspector (bench/lib/profile.mjs).
+ */
+export async function startTala(root, stateDir, vars, env, { inspectorPort, wranglerInspectPort } = {}) {
   const port = await freePort();
   let output = "";
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), TALA_STATE_DIR: stateDir, TALA_EXTRA_VARS: JSON.stringify(vars) },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      TALA_STATE_DIR: stateDir,
+      TALA_EXTRA_VARS: JSON.stringify(vars),
+      ...(inspectorPort ? { TALA_INSPECTOR_PORT: String(inspectorPort) } : {}),
+      ...(wranglerInspectPort ? { TALA_WRANGLER_INSPECT_PORT: String(wranglerInspectPort) } : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  child.stdout.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr.on("data", (d) => (output = (output + d).slice(-20_000)));
+  // What wrangler dev said that a bench reports: runtime warnings counted over the whole run.
+  const said = { connectionLost: 0, hung: 0, errors: 0 };
+  let partial = "";
+  // TALA_BENCH_WRANGLER_LOG=<file>: everything wrangler dev said, for a run that needs reading afterwards.
+  const logFile = process.env.TALA_BENCH_WRANGLER_LOG;
+  const hear = (d) => {
+    output = (output + d).slice(-20_000);
+    if (logFile) appendFileSync(logFile, d);
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line.includes("Network connection lost")) said.connectionLost++;
+      if (line.includes("code had hung")) said.hung++;
+      if (/✘ \[ERROR\]|"error"/.test(line)) said.errors++;
+    }
+  };
+  child.stdout.on("data", hear);
+  child.stderr.on("data", hear);
   const baseURL = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || !child.pid) return;
@@ -113,7 +186,7 @@ export async function startTala(root, stateDir, vars, env) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Tala exited before it was ready:\n${output}`);
     try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop };
+      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, stop, pid: child.pid, output: () => output, said };
     } catch {
       // not listening yet
     }

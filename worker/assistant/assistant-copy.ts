@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { dbOf } from "../db/client";
 import * as schema from "../db/schema";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { toPublicAssistantRecord, type PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
@@ -103,7 +103,7 @@ export class AssistantCopyStore {
 
 /** The assistant's row from D1, as the copy holds it; "missing" when it was deleted. */
 export async function loadAssistantFromD1(db: D1Database, assistantId: string): Promise<AssistantState> {
-  const [row] = await drizzle(db, { schema }).select().from(schema.publicAssistants).where(eq(schema.publicAssistants.id, assistantId)).limit(1);
+  const [row] = await dbOf(db).select().from(schema.publicAssistants).where(eq(schema.publicAssistants.id, assistantId)).limit(1);
   return row ? { record: toPublicAssistantRecord(row), keyHash: row.apiKeyHash } : "missing";
 }
 

@@ -45,6 +45,13 @@ describe("OpenAiCompatibleProvider", () => {
     expect(deltas.length).toBe(3);
   });
 
+  it("lets an answer stream past the first-token limit while tokens keep coming", async () => {
+    // 20 tokens 20 ms apart: ~400 ms in all, twice the first-token limit, never idle for long.
+    const { deltas, error } = await collect("[[tokens:20]] [[delay:20]]", provider({ firstTokenMs: 200, idleMs: 300 }));
+    expect(error).toBeUndefined();
+    expect(deltas.length).toBe(20);
+  });
+
   it("times out a stalled stream", async () => {
     const { deltas, error } = await collect("[[stall:2]] [[delay:1]]");
     expect(error?.kind).toBe("timeout");

@@ -41,15 +41,21 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 
   private async post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.timeouts.firstTokenMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // The first-token limit covers the wait for the response's headers only: the fetch's signal
+    // also governs its body, so a limit left armed (AbortSignal.timeout) cut every answer that
+    // streamed longer than firstTokenMs. Past the headers, readWithTimeouts bounds the silences.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeouts.firstTokenMs);
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     let res: Response;
     try {
       res = await this.doFetch(`${this.base}${path}`, { method: "POST", headers: this.headers(), body: JSON.stringify(body), signal: combined });
     } catch {
       if (signal?.aborted) throw new ModelError("aborted", "Generation was stopped.");
-      if (timeout.aborted) throw new ModelError("timeout", "The model did not answer in time.");
+      if (timeout.signal.aborted) throw new ModelError("timeout", "The model did not answer in time.");
       throw new ModelError("network", "The model could not be reached.");
+    } finally {
+      clearTimeout(timer);
     }
     if (!res.ok) {
       const detail = await res.text().catch(() => "");

@@ -1,6 +1,5 @@
-import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import * as schema from "../db/schema";
+import { dbOf } from "../db/client";
 import type { Env } from "../env";
 import { embedKnowledgeFile } from "../services/public-assistants/embed-knowledge-file";
 
@@ -25,7 +24,7 @@ async function assistantExists(db: D1Database, assistantId: string): Promise<boo
  * and after the last retry the file simply stays lexical-only.
  */
 export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const ctx = { env, db: drizzle(env.DB, { schema }) };
+  const ctx = { env, db: dbOf(env.DB) };
   for (const message of batch.messages) {
     const parsed = ingestMessage.safeParse(message.body);
     if (!parsed.success) {

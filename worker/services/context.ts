@@ -8,4 +8,34 @@ import type { Env } from "../env";
 export interface ServiceContext {
   env: Env;
   db: Db;
+  /**
+   * The request's `ExecutionContext.waitUntil`, when there is one (a Worker request). Absent in a
+   * Durable Object, a queue consumer or a test that builds its own context: `afterResponse` then
+   * runs the work in line instead.
+   */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+}
+
+/**
+ * Runs `work` off the response path: handed to `waitUntil` when the context has one (the promise
+ * returned is already settled), else run in line (the promise settles when the work is done, so
+ * a caller without an execution context never leaves it dangling). A failure is logged as
+ * `event`, never thrown: the work is bookkeeping the request does not depend on.
+ */
+export function afterResponse(ctx: ServiceContext, event: string, work: () => Promise<unknown>, fields: Record<string, unknown> = {}): Promise<void> {
+  const done = (async () => {
+    try {
+      await work();
+    } catch (error) {
+      console.error(JSON.stringify({ event, ...fields, error: String(error) }));
+    }
+  })();
+  if (!ctx.waitUntil) return done;
+  try {
+    ctx.waitUntil(done);
+    return Promise.resolve();
+  } catch {
+    // An execution context that no longer accepts work (the request already ended): run in line.
+    return done;
+  }
 }

@@ -1,14 +1,24 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { outboxQuery, type apiKeyResponse, type outboxResponse } from "../../../contract";
-import type { z } from "zod";
+import { z } from "zod";
 import { d1Log, resetD1Log } from "../../db/latency";
 import { isLocal } from "../../env";
 import type { AppEnv } from "../../http/context";
 import { notFound } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
-import { queryParams } from "../../http/validate";
+import { jsonBody, queryParams } from "../../http/validate";
 import { seedDemoAssistant } from "../../services/dev/demo-assistant";
+import { runHubTurns } from "../../services/dev/hub-turns";
 import { listOutboxEmails } from "../../services/email/list-outbox-emails";
+
+const hubTurnsBody = z.object({
+  key: z.string().min(1).max(200),
+  origin: z.string().max(300).optional(),
+  sessions: z.array(z.object({ id: z.string().min(1).max(100), ip: z.string().min(1).max(64) })).min(1).max(1000),
+  question: z.string().min(1).max(2000),
+  turns: z.number().int().min(1).max(1000),
+  concurrency: z.number().int().min(1).max(200),
+});
 
 const localOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!isLocal(c.env)) throw notFound();
@@ -40,5 +50,7 @@ export function devRoutes() {
         resetD1Log();
         return c.body(null, 204);
       })
+      // bench/hub-throughput.mjs: visitor turns straight against one assistant's hub (services/dev/hub-turns.ts).
+      .post("/dev/hub-turns", localOnly, jsonBody(hubTurnsBody), async (c) => c.json(await runHubTurns({ ctx: serviceContext(c), input: c.req.valid("json") })))
   );
 }

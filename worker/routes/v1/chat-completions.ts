@@ -67,9 +67,9 @@ async function authorize(c: Context<AppEnv>) {
   const key = match[1]!;
   if (key.startsWith(publicAssistantApiKey.prefix)) return openAiError(401, "invalid_request_error", M.publishableKey, "invalid_api_key");
   try {
-    const caller = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
-    const touch = touchSecretKey(serviceContext(c), caller.secretKey);
-    if (touch) c.executionCtx.waitUntil(touch);
+    const ctx = serviceContext(c);
+    const caller = await authorizeSecretKeyCall({ ctx, input: { key, origin: c.req.header("origin") } });
+    await touchSecretKey(ctx, caller.secretKey); // settled at once: the write runs in waitUntil
     return caller;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

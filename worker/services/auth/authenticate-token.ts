@@ -4,13 +4,14 @@ import { sha256Hex } from "../../crypto/hash";
 import { TOKEN_PREFIX } from "../../crypto/random";
 import { authTokens, users } from "../../db/schema";
 import { unauthorized } from "../../http/errors";
-import type { ServiceContext } from "../context";
+import { afterResponse, type ServiceContext } from "../context";
 import { toUser } from "./to-user";
 
 /**
  * Resolves a Tala token (`Authorization: Token <t>`) to its user. Unknown, revoked and expired
  * tokens all answer sessionExpired (401). last_used_at is refreshed at most once per
- * `auth.tokenTouchIntervalMs`, so ordinary requests stay reads.
+ * `auth.tokenTouchIntervalMs`, so ordinary requests stay reads, and off the response path
+ * (`afterResponse`: the request's waitUntil; a failed write is logged, never thrown).
  */
 export async function authenticateToken({
   ctx,
@@ -33,15 +34,17 @@ export async function authenticateToken({
   const staleBefore = now - auth.tokenTouchIntervalMs;
   if (found.token.lastUsedAt === null || found.token.lastUsedAt < staleBefore) {
     // Conditional, so concurrent requests of the same hour write once between them.
-    await ctx.db
-      .update(authTokens)
-      .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(authTokens.id, found.token.id),
-          or(isNull(authTokens.lastUsedAt), lt(authTokens.lastUsedAt, staleBefore)),
-        ),
-      );
+    const tokenId = found.token.id;
+    await afterResponse(
+      ctx,
+      "token-touch-failed",
+      () =>
+        ctx.db
+          .update(authTokens)
+          .set({ lastUsedAt: now })
+          .where(and(eq(authTokens.id, tokenId), or(isNull(authTokens.lastUsedAt), lt(authTokens.lastUsedAt, staleBefore)))),
+      { tokenId },
+    );
   }
   return { user: toUser(found.user), tokenId: found.token.id };
 }

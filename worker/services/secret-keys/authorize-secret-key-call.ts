@@ -3,7 +3,7 @@ import { assistantSecretKey, normalizeOrigin, openAiCompatMessages } from "../..
 import { hashApiKey, isSecretKeyShaped } from "../../crypto/api-key";
 import { assistantSecretKeys, publicAssistants } from "../../db/schema";
 import { AppError, unauthorized } from "../../http/errors";
-import type { ServiceContext } from "../context";
+import { afterResponse, type ServiceContext } from "../context";
 import { toPublicAssistantRecord, type PublicAssistantRecord } from "../public-assistants/to-public-assistant";
 import { OriginNotAllowedError, originAllowed } from "../widget/authorize-widget-call";
 
@@ -47,18 +47,21 @@ export async function authorizeSecretKeyCall({
 
 /**
  * Records that the key was used, at most once per `assistantSecretKey.lastUsedIntervalMs` (the
- * condition is in the UPDATE, so simultaneous calls write once). Null when the stored time is
- * recent enough: no write at all. Run it off the response path (`waitUntil`).
+ * condition is in the UPDATE, so simultaneous calls write once), off the response path
+ * (`afterResponse`: the request's waitUntil; a failed write is logged, never thrown). No write at
+ * all when the stored time is recent enough.
  */
-export function touchSecretKey(ctx: ServiceContext, secretKey: SecretKeyCaller["secretKey"], now = Date.now()): Promise<unknown> | null {
+export function touchSecretKey(ctx: ServiceContext, secretKey: SecretKeyCaller["secretKey"], now = Date.now()): Promise<void> {
   const staleBefore = now - assistantSecretKey.lastUsedIntervalMs;
-  if (secretKey.lastUsedAt !== null && secretKey.lastUsedAt >= staleBefore) return null;
-  return ctx.db
-    .update(assistantSecretKeys)
-    .set({ lastUsedAt: now })
-    .where(and(eq(assistantSecretKeys.id, secretKey.id), or(isNull(assistantSecretKeys.lastUsedAt), lt(assistantSecretKeys.lastUsedAt, staleBefore))))
-    .then(
-      () => undefined,
-      (error: unknown) => console.error(JSON.stringify({ event: "secret-key-touch-failed", keyId: secretKey.id, error: String(error) })),
-    );
+  if (secretKey.lastUsedAt !== null && secretKey.lastUsedAt >= staleBefore) return Promise.resolve();
+  return afterResponse(
+    ctx,
+    "secret-key-touch-failed",
+    () =>
+      ctx.db
+        .update(assistantSecretKeys)
+        .set({ lastUsedAt: now })
+        .where(and(eq(assistantSecretKeys.id, secretKey.id), or(isNull(assistantSecretKeys.lastUsedAt), lt(assistantSecretKeys.lastUsedAt, staleBefore)))),
+    { keyId: secretKey.id },
+  );
 }
