@@ -1,0 +1,128 @@
+import { Server } from "partyserver";
+import { guestSession, isGuestRoomId, type Chat, type ChatListResponse, type Project, type UserSettings } from "../../contract";
+import { ActiveReplies } from "../chat/active-replies";
+import { importLegacyUserData, LEGACY_IMPORT_MARKER } from "../chat/legacy-import";
+import { roomProjects, type ProjectChanges } from "../chat/room-projects";
+import { RoomStore, type ChatChanges, type ChatDetailPage, type ListChatsInput, type MessageCursor } from "../chat/room-store";
+import { TokenRevocations } from "../chat/token-revocations";
+import type { Env } from "../env";
+
+/**
+ * The storage half of a chat room (ChatRoom, chat-room.ts, is the realtime half): the room's
+ * own SQLite (chat/room-store.ts) holds a signed-in user's chats, messages, projects and settings,
+ * or a guest's chats, and this class serves them to the REST routes through the RPCs below, so
+ * neither a turn nor the history touches D1. The first use of a user's room moves their legacy
+ * D1 rows in (chat/legacy-import.ts); a deleted account's room finds and writes nothing more.
+ */
+export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
+  protected readonly active = new ActiveReplies();
+  protected readonly store = new RoomStore(this.ctx.storage);
+  /** The move of the user's legacy D1 rows, while it runs (chat/legacy-import.ts). */
+  private importing: Promise<number> | null = null;
+  private imported = false;
+  private revocationsInstance: TokenRevocations | undefined;
+
+  protected get revocations(): TokenRevocations {
+    this.revocationsInstance ??= new TokenRevocations(this.ctx.storage);
+    return this.revocationsInstance;
+  }
+
+  protected get isGuestRoom() {
+    return isGuestRoomId(this.name);
+  }
+
+  /**
+   * The room's store, once it holds everything of its user: the first use of a signed-in user's
+   * room moves their legacy D1 rows in (once in the room's life; later wakes read only the room's
+   * marker). Concurrent callers wait for the same move; a failed move is tried again by the next.
+   */
+  protected async openStore(): Promise<RoomStore> {
+    if (this.imported || this.isGuestRoom) return this.store;
+    this.importing ??= importLegacyUserData(this.env.DB, this.store, this.name.slice("user-".length)).finally(() => {
+      this.importing = null;
+    });
+    await this.importing;
+    this.imported = true;
+    return this.store;
+  }
+
+  // ── Data RPCs of services/{chats,projects,settings} (a guest's room: the chat ones) ──────────
+  // Null or false: no such record in this room (the service answers 404). A deleted account's
+  // room finds nothing and writes nothing: a call that was already on its way changes nothing.
+
+  async listChats(input: ListChatsInput): Promise<ChatListResponse> {
+    return this.withData((store) => store.listChats(input), { chats: [], total: 0, totalPages: 1, currentPage: input.page });
+  }
+  /** A page of the chat's messages (room-store.ts: bounded in bytes); services/chats joins the pages. */
+  async chatDetailPage(chatId: string, after: MessageCursor | null): Promise<ChatDetailPage | null> {
+    return this.withData((store) => store.chatDetailPage(chatId, after), null);
+  }
+  async updateChat(chatId: string, changes: ChatChanges): Promise<Chat | null> {
+    return this.withData((store) => store.updateChat(chatId, changes), null);
+  }
+  async deleteChat(chatId: string): Promise<boolean> {
+    return this.withData((store) => {
+      this.active.stop(chatId);
+      return store.deleteChat(chatId);
+    }, false);
+  }
+  async listProjects(): Promise<Project[]> {
+    return this.withData((store) => roomProjects.list(store), []);
+  }
+  async getProject(projectId: string): Promise<Project | null> {
+    return this.withData((store) => roomProjects.get(store, projectId), null);
+  }
+  /** A project's chats (the chat list's shape); null when there is no such project. */
+  async listProjectChats(projectId: string, input: ListChatsInput): Promise<ChatListResponse | null> {
+    return this.withData((store) => (roomProjects.get(store, projectId) ? store.listChats({ ...input, projectId }) : null), null);
+  }
+  /** Null: the account was deleted meanwhile. */
+  async createProject(input: { name: string; instructions: string }): Promise<Project | null> {
+    return this.withData((store) => roomProjects.create(store, input), null);
+  }
+  async updateProject(projectId: string, changes: ProjectChanges): Promise<Project | null> {
+    return this.withData((store) => roomProjects.update(store, projectId, changes), null);
+  }
+  async deleteProject(projectId: string): Promise<boolean> {
+    return this.withData((store) => roomProjects.delete(store, projectId), false);
+  }
+  async settings(): Promise<UserSettings> {
+    return this.withData((store) => store.settings(), { model: null });
+  }
+  /** The chosen model; the next message reads it from here (no copy to refresh). Null: the account was deleted meanwhile. */
+  async saveSettings(settings: UserSettings): Promise<UserSettings | null> {
+    return this.withData((store) => store.saveSettings(settings), null);
+  }
+
+  /** A data RPC's work on the opened store, or `closed` once the account was deleted. */
+  private async withData<T>(use: (store: RoomStore) => T, closed: T): Promise<T> {
+    if (await this.revocations.isAccountClosed()) return closed;
+    // A guest's call counts as activity; it also means a room made by a call alone is erased in a day.
+    if (this.isGuestRoom) await this.keepGuestChatsAlive();
+    return use(await this.openStore());
+  }
+
+  /**
+   * Account deletion, before the account's D1 rows go: every chat, message, project and setting
+   * of the room is erased, replies being written stop, and the legacy move is marked done (the
+   * same D1 batch deletes any legacy row it had not moved yet).
+   */
+  async eraseAccountData(): Promise<void> {
+    for (const reply of this.active.all()) this.active.stop(reply.chatId);
+    // The marker in the same transaction: a legacy move still running stops at its next write.
+    this.store.transaction(() => {
+      this.store.eraseUserData();
+      this.store.setState(LEGACY_IMPORT_MARKER, "done");
+    });
+    this.imported = true;
+  }
+
+  /** Tests: how many chats, messages and projects the room holds. */
+  async footprint() {
+    return this.store.footprint();
+  }
+
+  protected async keepGuestChatsAlive() {
+    await this.ctx.storage.setAlarm(Date.now() + guestSession.idleTtlMs);
+  }
+}
