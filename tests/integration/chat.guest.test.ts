@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatListResponse, chatMessages, chatResponse, guestQuota, guestSession, publicRoutes, serverMessages } from "../../contract";
 import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
+import { getChatRoom } from "../../worker/chat/get-chat-room";
 import { consumeRateLimit } from "../../worker/services/rate-limit";
 import { call, expectError, json, randomIp } from "./helpers";
 
@@ -143,6 +144,14 @@ describe("a guest's chat history (GET /api/chats with X-Guest-Session)", () => {
     expect((await call(`/api/chats/${done.message.chatId}`, { ...as(other), method: "DELETE" })).status).toBe(404);
     await expectError(await call("/api/chats"), 401, serverMessages.authRequired);
     await expectError(await call("/api/chats", as("guest-1-short")), 401, chatMessages.guestIdInvalid);
+    // Reading with an id that never chatted creates nothing (no room storage, no alarm).
+    const unused = newGuestId();
+    expect((await json(await call("/api/chats", as(unused)), chatListResponse)).total).toBe(0);
+    const { env, runInDurableObject } = await import("cloudflare:test");
+    await runInDurableObject(getChatRoom(env, unused), async (_room, state) => {
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'chats'").one().n).toBe(0);
+      expect(await state.storage.getAlarm()).toBeNull();
+    });
     // Projects and settings stay for accounts only.
     expect((await call("/api/projects", as(guest.guestId))).status).toBe(401);
   });

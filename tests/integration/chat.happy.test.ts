@@ -128,3 +128,36 @@ describe("replies survive the socket", () => {
     tab.close();
   });
 });
+
+describe("the history while a reply is being written", () => {
+  it("a chat deleted mid-reply stays deleted: the reply stops and no frame brings it back", async () => {
+    const user = await chatUser();
+    const tab = await user.open();
+    const sent = tab.sendMessage({ content: "a long answer please [[tokens:200]] [[delay:20]]" });
+    const thinking = await tab.next("thinking", (d) => d.clientMessageId === sent);
+    await tab.next("message-delta", (d) => d.messageId === thinking.messageId);
+    expect((await call(`/api/chats/${thinking.chatId}`, { token: user.token, method: "DELETE" })).status).toBe(204);
+    const framesAtDelete = tab.frames.length;
+    await new Promise((r) => setTimeout(r, 800));
+    const after = tab.frames.slice(framesAtDelete);
+    expect(after.filter((f) => f.event === "new-message" || f.event === "message-error")).toEqual([]);
+    expect((await call(`/api/chats/${thinking.chatId}`, { token: user.token })).status).toBe(404);
+    tab.close();
+  });
+
+  it("a rename made during the first reply is kept: neither the fallback nor the model's title overwrites it", async () => {
+    const user = await chatUser();
+    const tab = await user.open();
+    const sent = tab.sendMessage({ content: "name this chat later [[tokens:30]] [[delay:10]]" });
+    const thinking = await tab.next("thinking", (d) => d.clientMessageId === sent);
+    const renamed = await call(`/api/chats/${thinking.chatId}`, { token: user.token, method: "PATCH", json: { title: "My own title" } });
+    expect(renamed.status).toBe(200);
+    const final = await tab.next("new-message", (d) => d.message.id === thinking.messageId && d.message.status === "complete");
+    expect(final.chat?.title).toBe("My own title");
+    await new Promise((r) => setTimeout(r, 800)); // the model's title would land here
+    const detail = await json(await call(`/api/chats/${thinking.chatId}`, { token: user.token }), chatDetailResponse);
+    expect(detail.chat.title).toBe("My own title");
+    tab.close();
+  });
+});
+

@@ -29,13 +29,17 @@ export class MemoryChatStore implements ChatStore {
     this.messages.set(record.reply.id, record.reply);
   }
   async saveReply(reply: ChatMessage, at: number, title?: string) {
-    this.messages.set(reply.id, reply);
     const chat = this.chats.get(reply.chatId);
-    if (chat) chat.updatedAt = at;
-    if (chat && title !== undefined) chat.title = title;
+    if (!chat) return null;
+    this.messages.set(reply.id, reply);
+    chat.updatedAt = at;
+    if (title !== undefined && !chat.title) chat.title = title;
+    return { title: chat.title };
   }
-  async setTitle(chatId: string, title: string) {
+  async setTitle(chatId: string, title: string, replacing: string) {
     const chat = this.chats.get(chatId);
-    if (chat) chat.title = title;
+    if (!chat || chat.title !== replacing) return false;
+    chat.title = title;
+    return true;
   }
 }

@@ -88,6 +88,11 @@ export class RoomStore implements ChatStore {
     return this.storage.sql;
   }
 
+  /** True once the room's schema was made (a guest id never used has none: reading it must create nothing). */
+  exists(): boolean {
+    return this.migrated || this.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chats'").toArray().length > 0;
+  }
+
   /** After the storage was erased (idle alarm), the tables must be created again on next use. */
   forgetSchema() {
     this.migrated = false;
@@ -143,16 +148,24 @@ export class RoomStore implements ChatStore {
     });
   }
 
-  async saveReply(reply: ChatMessage, chatUpdatedAt: number, title?: string): Promise<void> {
+  async saveReply(reply: ChatMessage, chatUpdatedAt: number, title?: string): Promise<{ title: string } | null> {
     const sql = this.sql;
-    this.transaction(() => {
+    return this.transaction(() => {
       sql.exec("UPDATE messages SET content = ?, status = ?, error = ? WHERE id = ?", reply.content.data, reply.status, reply.error ?? null, reply.id);
-      sql.exec("UPDATE chats SET updated_at = ?, title = coalesce(?, title) WHERE id = ?", chatUpdatedAt, title ?? null, reply.chatId);
+      const [chat] = sql
+        .exec(
+          "UPDATE chats SET updated_at = ?, title = CASE WHEN title = '' THEN coalesce(?, title) ELSE title END WHERE id = ? RETURNING title",
+          chatUpdatedAt,
+          title ?? null,
+          reply.chatId,
+        )
+        .toArray();
+      return chat ? { title: String(chat.title) } : null;
     });
   }
 
-  async setTitle(chatId: string, title: string): Promise<void> {
-    this.sql.exec("UPDATE chats SET title = ? WHERE id = ?", title, chatId);
+  async setTitle(chatId: string, title: string, replacing: string): Promise<boolean> {
+    return this.sql.exec("UPDATE chats SET title = ? WHERE id = ? AND title = ?", title, chatId, replacing).rowsWritten > 0;
   }
 
   /** One message row (also the legacy import's, with its stored time). */

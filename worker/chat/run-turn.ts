@@ -126,9 +126,13 @@ async function finishTurn(
     status: outcome.status,
     error: outcome.status === "error" ? outcome.error : null,
   };
-  const needsTitle = !chat.title;
-  if (needsTitle) chat.title = fallbackTitle(data.content, data.files.map((f) => f.name));
-  await deps.store.saveReply(final, turn.now(), needsTitle ? chat.title : undefined);
+  const fallback = chat.title ? undefined : fallbackTitle(data.content, data.files.map((f) => f.name));
+  const saved = await deps.store.saveReply(final, turn.now(), fallback);
+  // Deleted while the reply was written: nothing to tell (a frame would bring the chat back in the lists).
+  if (!saved) return;
+  chat.title = saved.title;
+  // The model names the chat only while it still has the fallback name (a rename meanwhile wins).
+  const needsTitle = fallback !== undefined && saved.title === fallback;
   if (outcome.status === "error") {
     deps.broadcast({ event: "message-error", data: { error: outcome.error, chatId: chat.id, messageId: final.id, clientMessageId: data.clientMessageId, message: final } });
     return;
@@ -139,10 +143,13 @@ async function finishTurn(
   if (!needsTitle || outcome.status !== "complete" || !deps.provider) return;
   const title = await generateTitle(deps.provider, turn.model, data.content, final.content.data);
   if (!title || title === chat.title) return;
+  // Only over the fallback it replaces: a rename (or a deletion) made meanwhile wins.
+  const replaced = await deps.store.setTitle(chat.id, title, chat.title).catch((error: unknown) => {
+    console.error(JSON.stringify({ event: "chat-title-save-failed", chatId: chat.id, error: String(error) }));
+    return false;
+  });
+  if (!replaced) return;
   chat.title = title;
-  await deps.store
-    .setTitle(chat.id, title)
-    .catch((error) => console.error(JSON.stringify({ event: "chat-title-save-failed", chatId: chat.id, error: String(error) })));
   // new-message is an upsert by message id: the same reply again, with the chat's new title.
   deps.broadcast({ event: "new-message", data: { message: final, chat: publicChat(chat) } });
 }
@@ -207,6 +214,7 @@ async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessag
         // Not awaited (the stream goes on); at most one at a time, and awaited before the final save.
         saving = deps.store
           .saveReply({ ...reply, content: { type: "text", data: active.text } }, lastSave)
+          .then(() => undefined)
           .catch((error) => console.error(JSON.stringify({ event: "chat-partial-save-failed", messageId: reply.id, error: String(error) })))
           .finally(() => {
             saving = null;

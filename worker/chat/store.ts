@@ -29,7 +29,12 @@ export interface ChatStore {
   preferredModel(): Promise<string | null>;
   /** Saves the new chat (if any), the user's message and the empty reply, all or nothing. */
   startTurn(record: TurnRecord): Promise<void>;
-  /** Saves the reply's text and status, and the chat's activity time (and title, when given), together. */
-  saveReply(reply: ChatMessage, chatUpdatedAt: number, title?: string): Promise<void>;
-  setTitle(chatId: string, title: string): Promise<void>;
+  /**
+   * Saves the reply's text and status, and the chat's activity time (and title, when given, only
+   * over an empty one: a rename made meanwhile wins), together. Returns the chat's title as
+   * stored, or null when the chat is gone (deleted while the reply was written).
+   */
+  saveReply(reply: ChatMessage, chatUpdatedAt: number, title?: string): Promise<{ title: string } | null>;
+  /** Sets the chat's title if it is still `replacing` (a rename made meanwhile wins); false otherwise. */
+  setTitle(chatId: string, title: string, replacing: string): Promise<boolean>;
 }

@@ -94,11 +94,14 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     return this.withData((store) => store.saveSettings(settings), null);
   }
 
-  /** A data RPC's work on the opened store, or `closed` once the account was deleted. */
-  private async withData<T>(use: (store: RoomStore) => T, closed: T): Promise<T> {
-    if (await this.revocations.isAccountClosed()) return closed;
-    // A guest's call counts as activity; it also means a room made by a call alone is erased in a day.
-    if (this.isGuestRoom) await this.keepGuestChatsAlive();
+  /** A data RPC's work on the opened store, or `none` once the account was deleted (or for a guest room never used). */
+  private async withData<T>(use: (store: RoomStore) => T, none: T): Promise<T> {
+    if (await this.revocations.isAccountClosed()) return none;
+    if (this.isGuestRoom) {
+      // A guest id that never chatted has nothing to read, and a call must not make it a room.
+      if (!this.store.exists()) return none;
+      await this.keepGuestChatsAlive(); // a guest's call counts as activity
+    }
     return use(await this.openStore());
   }
 

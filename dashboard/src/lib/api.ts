@@ -1,8 +1,8 @@
 /**
  * The dashboard's HTTP client (spec section 7): base /api, cookies sent, JSON or multipart,
  * a 10 s timeout per attempt, retries on network errors, timeouts and 500/502/503/504 with waits
- * of 1, 2 and 4 s, and the Authorization header of the stored credential (a guest's calls carry
- * their session id instead, X-Guest-Session). A 401 is handed to the
+ * of 1, 2 and 4 s, and the Authorization header of the stored credential (a guest's chat history
+ * calls carry their session id instead, X-Guest-Session). A 401 is handed to the
  * caller like any other error (spec section 4): nothing here signs the user out.
  *
  * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
@@ -154,8 +154,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const headers: Record<string, string> = { accept: "application/json" };
     const auth = override ?? authorization();
     if (auth) headers.authorization = auth;
-    else {
-      // A guest's calls (their chat history) carry their id, their only credential.
+    else if (url.startsWith(`${basePath}/chats`)) {
+      // A guest's chat history calls carry their id, their only credential (and no other call does).
       const guestId = guestSessionId();
       if (guestId) headers[guestSession.header] = guestId;
     }
