@@ -366,8 +366,6 @@ export const guestSession = {
    */
   idPattern: /^guest-\d{10,16}-[A-Za-z0-9]{16,64}$/,
   randomChars: 20,
-  /** The header a guest's REST calls carry their id in (GET /api/chats…: their own room's chats). */
-  header: "X-Guest-Session",
 } as const;
 
 /**

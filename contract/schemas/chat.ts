@@ -148,5 +148,5 @@ export const chatAttachmentResponseSchema = z.object({
   truncated: z.boolean(),
 });
 export type ChatAttachmentResponse = z.infer<typeof chatAttachmentResponseSchema>;
-/** The header a guest (no credential) names their guest session with (contract guestSession.idPattern). */
+/** The header a guest (no credential) names their guest session with (contract guestSession.idPattern): attachments and their chat history. */
 export const chatGuestSessionHeader = "X-Guest-Session-Id";

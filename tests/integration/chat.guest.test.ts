@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatDetailResponse, chatListResponse, chatMessages, chatResponse, guestQuota, guestSession, publicRoutes, serverMessages } from "../../contract";
+import { chatDetailResponse, chatGuestSessionHeader, chatListResponse, chatMessages, chatResponse, guestQuota, publicRoutes, serverMessages } from "../../contract";
 import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
 import { getChatRoom } from "../../worker/chat/get-chat-room";
 import { consumeRateLimit } from "../../worker/services/rate-limit";
@@ -103,8 +103,8 @@ describe("which daily limit is speaking", () => {
   });
 });
 
-describe("a guest's chat history (GET /api/chats with X-Guest-Session)", () => {
-  const as = (guestId: string) => ({ headers: { [guestSession.header]: guestId } });
+describe("a guest's chat history (GET /api/chats with X-Guest-Session-Id)", () => {
+  const as = (guestId: string) => ({ headers: { [chatGuestSessionHeader]: guestId } });
 
   it("lists, opens, renames and deletes the guest's own chats, read in their room", async () => {
     const guest = chatGuest();

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { chatMessages, guestSession, serverMessages, userRoomId, type User } from "../../contract";
+import { chatGuestSessionHeader, chatMessages, guestSession, serverMessages, userRoomId, type User } from "../../contract";
 import { authenticateFirebaseUser } from "../services/auth/authenticate-firebase-user";
 import { authenticateToken } from "../services/auth/authenticate-token";
 import type { AppEnv, Variables } from "./context";
@@ -61,7 +61,7 @@ export const currentUser = (c: Context<AppEnv>): User | null => (c.get("user") a
 
 /**
  * /api/chats: the chats of a signed-in user (their credential, as `requireUser`) or of a guest (the
- * `X-Guest-Session` header: the guest id is their credential, as on their socket). Sets
+ * `X-Guest-Session-Id` header: the guest id is their credential, as on their socket). Sets
  * `c.var.chatRoomId`, the one room the call may read. A credential wins over a guest id.
  */
 export const requireChatOwner = createMiddleware<AppEnv>(async (c, next) => {
@@ -69,7 +69,7 @@ export const requireChatOwner = createMiddleware<AppEnv>(async (c, next) => {
   if (credential) {
     c.set("chatRoomId", userRoomId((await signIn(c, credential)).id));
   } else {
-    const guestId = c.req.header(guestSession.header);
+    const guestId = c.req.header(chatGuestSessionHeader);
     if (!guestId) throw unauthorized(serverMessages.authRequired);
     if (!guestSession.idPattern.test(guestId)) throw unauthorized(chatMessages.guestIdInvalid);
     c.set("chatRoomId", guestId);

@@ -2,13 +2,13 @@
  * The dashboard's HTTP client (spec section 7): base /api, cookies sent, JSON or multipart,
  * a 10 s timeout per attempt, retries on network errors, timeouts and 500/502/503/504 with waits
  * of 1, 2 and 4 s, and the Authorization header of the stored credential (a guest's chat history
- * calls carry their session id instead, X-Guest-Session). A 401 is handed to the
+ * calls carry their session id instead, X-Guest-Session-Id). A 401 is handed to the
  * caller like any other error (spec section 4): nothing here signs the user out.
  *
  * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
  */
 import type { z } from "zod";
-import { api, errorBodySchema, guestSession, httpClientMessages, storageKeys, type ErrorCode } from "../../../contract";
+import { api, chatGuestSessionHeader, errorBodySchema, httpClientMessages, storageKeys, type ErrorCode } from "../../../contract";
 import { readGuestSessionId, readLocalThenSession } from "./storage";
 
 /** Codes of failures that never reached a server answer, next to the contract's server codes. */
@@ -100,7 +100,7 @@ export interface ApiClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Returns the Authorization header value, or null for none. */
   authorization?: () => string | null;
-  /** Returns the guest's session id, sent (X-Guest-Session) when there is no credential; null for none. */
+  /** Returns the guest's session id, sent (X-Guest-Session-Id) on chat history calls when there is no credential; null for none. */
   guestSessionId?: () => string | null;
   basePath?: string;
   timeoutMs?: number;
@@ -157,7 +157,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     else if (url.startsWith(`${basePath}/chats`)) {
       // A guest's chat history calls carry their id, their only credential (and no other call does).
       const guestId = guestSessionId();
-      if (guestId) headers[guestSession.header] = guestId;
+      if (guestId) headers[chatGuestSessionHeader] = guestId;
     }
     let payload: BodyInit | undefined;
     if (body instanceof FormData) {

@@ -6,7 +6,7 @@ import { getChatRoute } from "./get";
 import { listChatsRoute } from "./list";
 import { patchChatRoute } from "./patch";
 
-/** /api/chats: the chat history of the signed-in user, or of a guest (X-Guest-Session), read in their own room. */
+/** /api/chats: the chat history of the signed-in user, or of a guest (X-Guest-Session-Id), read in their own room. */
 export function chatRoutes() {
   return new Hono<AppEnv>()
     .use("*", requireChatOwner)
