@@ -71,8 +71,8 @@ function onStatus(status: ConnectionStatus) {
   // The server refused or revoked this user's credential: after the toast, the session ends here
   // too, and the access guard takes the user to sign in, back to this page after (the draft is kept).
   if (status.state === "failed" && status.reason === "auth" && getState().identity?.startsWith("user:")) authStore.getState().sessionEnded();
-  if (status.state === "open" && status.reconnected && getState().identity?.startsWith("user:")) {
-    // Titles or new chats may have changed while the socket was down.
+  if (status.state === "open" && status.reconnected) {
+    // Titles or new chats may have changed while the socket was down (a user's or a guest's list).
     void loadList({ quiet: true });
   }
 }
