@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatGuestSessionHeader, chatListResponse, chatMessages, chatResponse, guestQuota, publicRoutes, serverMessages } from "../../contract";
 import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
 import { getChatRoom } from "../../worker/chat/get-chat-room";
-import { consumeRateLimit } from "../../worker/services/rate-limit";
+import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { call, expectError, json, randomIp } from "./helpers";
 
 describe("chat for guests", () => {
@@ -99,6 +99,9 @@ describe("which daily limit is speaking", () => {
     const id = tab.sendMessage({ content: "one too many", isGuest: true });
     const refused = await tab.next("message-error", (d) => d.clientMessageId === id);
     expect(refused.error).toBe(chatMessages.guestNetworkQuotaExhausted(publicRoutes.register));
+    // The network's pool refused it, not the guest's own quota: that one is given back.
+    const own = await peekRateLimit(env, "guest-messages:guest", guest.guestId, { limit: guestQuota.perGuestPerDay, windowMs: guestQuota.windowMs });
+    expect(own.remaining).toBe(guestQuota.perGuestPerDay - 2);
     tab.close();
   });
 });

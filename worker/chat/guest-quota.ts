@@ -1,6 +1,6 @@
 import { guestQuota } from "../../contract";
 import type { Env } from "../env";
-import { consumeRateLimit, peekRateLimit } from "../services/rate-limit";
+import { consumeRateLimit, peekRateLimit, refundRateLimit } from "../services/rate-limit";
 
 export interface GuestQuotaResult {
   allowed: boolean;
@@ -22,13 +22,17 @@ const IP_SCOPE = "guest-messages:ip";
  * Counts one guest message against the guest's counter, then the IP's, one after the other (never
  * in parallel): a message refused by the first never reaches the second, so L+k simultaneous
  * messages of one guest against a quota of L are refused exactly k times (see enforceThrottle).
- * A message refused by the IP counter has still used one of the guest's own.
+ * A message refused by the IP counter gives the guest's own back (the network's pool refused it,
+ * not the guest's quota).
  */
-export async function consumeGuestMessage(env: Env, guestId: string, ip: string): Promise<GuestQuotaResult> {
-  const guest = await consumeRateLimit(env, GUEST_SCOPE, guestId, perGuest);
+export async function consumeGuestMessage(env: Env, guestId: string, ip: string, now = Date.now()): Promise<GuestQuotaResult> {
+  const guest = await consumeRateLimit(env, GUEST_SCOPE, guestId, perGuest, 1, now);
   if (!guest.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit, scope: "guest" };
-  const byIp = await consumeRateLimit(env, IP_SCOPE, ip, perIp);
-  if (!byIp.allowed) return { allowed: false, remaining: 0, limit: perGuest.limit, scope: "network" };
+  const byIp = await consumeRateLimit(env, IP_SCOPE, ip, perIp, 1, now);
+  if (!byIp.allowed) {
+    await refundRateLimit(env, GUEST_SCOPE, guestId, perGuest, 1, now);
+    return { allowed: false, remaining: 0, limit: perGuest.limit, scope: "network" };
+  }
   return { allowed: true, limit: perGuest.limit, ...lower(guest.remaining, byIp.remaining) };
 }
 
