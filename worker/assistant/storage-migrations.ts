@@ -5,7 +5,7 @@
  * refused rather than guessed at (the runner: durable-objects/storage-migrations.ts, shared with
  * the chat rooms). Add entries; never edit one.
  */
-import { applyStorageMigrations, pendingStorageMigrations, type StorageMigration } from "../durable-objects/storage-migrations";
+import { applyStorageMigrations, type StorageMigration } from "../durable-objects/storage-migrations";
 
 export const assistantStorageMigrations: readonly StorageMigration[] = [
   {
@@ -114,10 +114,6 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
 ];
-
-/** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
-export const pendingAssistantMigrations = (applied: readonly string[], all = assistantStorageMigrations) =>
-  pendingStorageMigrations(applied, all, "assistant");
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */
 export const migrateAssistantStorage = (storage: Pick<DurableObjectStorage, "sql" | "transactionSync">) =>

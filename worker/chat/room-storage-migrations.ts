@@ -1,4 +1,4 @@
-import { pendingStorageMigrations, type StorageMigration } from "../durable-objects/storage-migrations";
+import type { StorageMigration } from "../durable-objects/storage-migrations";
 
 /**
  * The schema of a chat room's own SQLite storage (a signed-in user's room or a guest's), as an
@@ -50,6 +50,3 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
     `,
   },
 ];
-
-/** Which migrations to run, given the ids already applied (in order); throws on a rewritten history. */
-export const pendingMigrations = (applied: readonly string[], all = roomStorageMigrations) => pendingStorageMigrations(applied, all, "chat room");
