@@ -1,5 +1,4 @@
-import type { ChatMessage, MessageRole, MessageStatus } from "../../contract";
-import { parseFileNames, readSettings, type RoomStore } from "./room-store";
+import { readSettings, SETTINGS_KEY, toMessage, type RoomStore } from "./room-store";
 
 /**
  * The move of one signed-in user's legacy D1 rows (projects, chats, messages, and the chosen model
@@ -81,7 +80,7 @@ async function moveAll(db: D1Database, store: RoomStore, userId: string): Promis
     moved += chats.length;
   }
   write(store, () => {
-    if (legacySettings.model !== null && store.state("settings") === null) store.saveSettings(legacySettings);
+    if (legacySettings.model !== null && store.state(SETTINGS_KEY) === null) store.saveSettings(legacySettings);
   });
   await db.batch([
     db.prepare("DELETE FROM projects WHERE user_id = ?1").bind(userId),
@@ -142,14 +141,3 @@ async function copyChat(db: D1Database, store: RoomStore, c: D1Row) {
     after = { at: Number(last.created_at), id: String(last.id) };
   }
 }
-
-const toMessage = (m: D1Row): ChatMessage => ({
-  id: String(m.id),
-  chatId: String(m.chat_id),
-  role: String(m.role) as MessageRole,
-  content: { type: "text", data: String(m.content) },
-  files: parseFileNames(String(m.files ?? "[]")),
-  timestamp: Number(m.created_at),
-  status: String(m.status ?? "complete") as MessageStatus,
-  error: text(m.error),
-});

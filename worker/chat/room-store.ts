@@ -3,7 +3,8 @@ import { applyStorageMigrations } from "../durable-objects/storage-migrations";
 import { roomStorageMigrations } from "./room-storage-migrations";
 import type { ChatStore, ChatWithInstructions, TurnRecord } from "./store";
 
-type Row = Record<string, SqlStorageValue>;
+/** A stored row: the room's SQLite, or a legacy D1 row of the same columns (chat/legacy-import.ts). */
+type Row = Record<string, unknown>;
 type SqlHost = Pick<DurableObjectStorage, "sql" | "transactionSync">;
 
 export interface ListChatsInput {
@@ -27,11 +28,14 @@ export interface MessageCursor {
 
 export type ChatDetailPage = ChatDetailResponse & { next: MessageCursor | null };
 
+/** The key of the user's settings (a JSON object) in `room_state`. */
+export const SETTINGS_KEY = "settings";
+
 /** A page of a chat's messages holds about this much text (RPC answers are capped at 32 MiB). */
 const DETAIL_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** `%text%` for LIKE, with LIKE's own wildcards escaped (ESCAPE '\'). */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /** Stored files are a JSON array of { name }; anything else reads as no files. */
 export function parseFileNames(json: string): { name: string }[] {
@@ -46,9 +50,9 @@ export function parseFileNames(json: string): { name: string }[] {
   }
 }
 
-const nullableText = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : String(v));
+const nullableText = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-export const toChat = (r: Row): Chat => ({
+const toChat = (r: Row): Chat => ({
   id: String(r.id),
   title: String(r.title),
   projectId: nullableText(r.project_id),
@@ -57,7 +61,7 @@ export const toChat = (r: Row): Chat => ({
   updatedAt: Number(r.updated_at),
 });
 
-const toMessage = (r: Row): ChatMessage => ({
+export const toMessage = (r: Row): ChatMessage => ({
   id: String(r.id),
   chatId: String(r.chat_id),
   role: String(r.role) as MessageRole,
@@ -277,16 +281,15 @@ export class RoomStore implements ChatStore {
 
   /** The user's preferences; the defaults when none were saved (and always for guests). */
   settings(): UserSettings {
-    const [r] = this.sql.exec("SELECT value FROM room_state WHERE key = 'settings'").toArray();
-    return readSettings(r ? String(r.value) : null);
+    return readSettings(this.state(SETTINGS_KEY));
   }
 
   saveSettings(settings: UserSettings): UserSettings {
-    this.sql.exec("INSERT INTO room_state (key, value) VALUES ('settings', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", JSON.stringify(settings));
+    this.setState(SETTINGS_KEY, JSON.stringify(settings));
     return settings;
   }
 
-  /** The room's own marker (legacy import done, …). */
+  /** One value of `room_state`: the settings, the room's markers (legacy import done, …). */
   state(key: string): string | null {
     const [r] = this.sql.exec("SELECT value FROM room_state WHERE key = ?", key).toArray();
     return r ? String(r.value) : null;
@@ -300,7 +303,7 @@ export class RoomStore implements ChatStore {
   eraseUserData() {
     const sql = this.sql;
     for (const table of ["messages", "chats", "projects"]) sql.exec(`DELETE FROM ${table}`);
-    sql.exec("DELETE FROM room_state WHERE key = 'settings'");
+    sql.exec("DELETE FROM room_state WHERE key = ?", SETTINGS_KEY);
   }
 
   /** How many rows the room holds (tests: account deletion leaves nothing). */
