@@ -423,3 +423,57 @@ export const openAiCompat = {
   /** Messages before the last user message sent to the model as history. */
   historyMessages: 10,
 } as const;
+
+/**
+ * Website sources of a public assistant's knowledge (issue 11; chosen for Tala). A source is one
+ * page or a whole site (its sitemap.xml, else same-origin links from the start page), crawled in
+ * the background by the `tala-ingest` queue's consumer, each page indexed like a file.
+ */
+export const webSources = {
+  scopes: ["page", "site"] as const,
+  schedules: ["off", "daily", "weekly"] as const,
+  defaultMaxPages: 50,
+  maxMaxPages: 500,
+  /** Sources per assistant. */
+  maxSources: 20,
+  maxUrlChars: 2_048,
+  /** What every request of the crawler says it is. */
+  userAgent: "TalaBot/1.0 (+https://tala.chat/bot; knowledge crawler)",
+  /** The pause between two requests to one site; a robots.txt Crawl-delay lengthens it up to `maxCrawlDelayMs`. */
+  requestSpacingMs: 1_000,
+  maxCrawlDelayMs: 10_000,
+  /** One page's body (HTML or text) is read up to this many bytes; past it the page fails. */
+  maxPageBytes: 2 * 1024 * 1024,
+  /** robots.txt and sitemaps are read up to these sizes (the rest is ignored). */
+  maxRobotsBytes: 512 * 1024,
+  maxSitemapBytes: 10 * 1024 * 1024,
+  /** Nested sitemaps of a sitemap index followed. */
+  maxSitemapFiles: 20,
+  /** Time for one request, headers and body. */
+  fetchTimeoutMs: 15_000,
+  maxRedirects: 5,
+  /** Links taken from one page. */
+  maxLinksPerPage: 1_000,
+  /** Pages one consumer run fetches before it hands over to the next message (bounded time per run). */
+  pagesPerRun: 10,
+  /** Re-sync periods of the schedules. */
+  scheduleMs: { daily: 24 * 60 * 60 * 1000, weekly: 7 * 24 * 60 * 60 * 1000 },
+} as const;
+export type WebSourceScope = (typeof webSources.scopes)[number];
+export type WebSourceSchedule = (typeof webSources.schedules)[number];
+
+/** Insights of a public assistant (issue 11; chosen for Tala). */
+export const insightsLimits = {
+  periods: [7, 30, 90] as const,
+  defaultDays: 30,
+  /** Rows of each list of the insights answer. */
+  maxListed: 20,
+  /** A question is kept for counting up to this many characters, normalised (case, spaces, punctuation). */
+  maxQuestionChars: 300,
+  /** Distinct questions counted per assistant; past it the least asked, oldest are forgotten. */
+  maxTrackedQuestions: 5_000,
+  /** Conversations linked from one question. */
+  sessionsPerQuestion: 5,
+  /** Days of daily counts kept (the longest period with room to spare). */
+  daysKept: 400,
+} as const;

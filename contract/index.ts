@@ -11,4 +11,6 @@ export * from "./schemas/public-assistants";
 export * from "./schemas/widget";
 export * from "./schemas/openai-compat";
 export * from "./schemas/secret-keys";
+export * from "./schemas/web-sources";
+export * from "./schemas/insights";
 export * from "./widget-strings";

@@ -750,3 +750,96 @@ export const modelSettingsUi = {
   offline: "No language model is configured on this server, so there is no model to choose.",
   single: (model: string) => `Your chats use ${model}, the only model this server offers.`,
 } as const;
+
+/**
+ * Website sources (issue 11; chosen for Tala): the server's errors on …/sources, and why a page
+ * failed (shown on the page list, one sentence each).
+ */
+export const webSourceMessages = {
+  urlRequired: "Enter the address of a web page, like https://example.com/help.",
+  urlInvalid: "url must be a web address starting with http:// or https://.",
+  urlTooLong: (max: number) => `url must be at most ${max} characters.`,
+  urlCredentials: "url must not contain a user name or password.",
+  urlNotPublic: "That address is private, local or reserved: Tala only reads public websites.",
+  scopeInvalid: 'scope must be "page" or "site".',
+  maxPagesRange: (max: number) => `maxPages must be a whole number from 1 to ${max}.`,
+  scheduleInvalid: 'schedule must be "off", "daily" or "weekly".',
+  tooManySources: (max: number) => `An assistant can have at most ${max} website sources. Remove one first.`,
+  duplicateSource: "This address is already a source of this assistant. Sync it instead.",
+  sourceNotFound: "Website source not found.",
+  syncRunning: "This source is being synced already.",
+  page: {
+    httpStatus: (status: number) => `The server answered ${status}.`,
+    notHtml: (type: string) => `Not a web page (${type.slice(0, 60) || "no content type"}).`,
+    tooLarge: (megabytes: number) => `Larger than ${megabytes} MB.`,
+    timeout: (seconds: number) => `No complete answer within ${seconds} seconds.`,
+    blockedByRobots: "Blocked by the site's robots.txt.",
+    notPublic: "Points to a private, local or reserved address.",
+    tooManyRedirects: (max: number) => `More than ${max} redirects.`,
+    redirectOffSite: "Redirects to another site.",
+    unreachable: "The site could not be reached.",
+    noText: "No readable text on the page.",
+    duplicate: "Same text as another page of this source.",
+    noindex: "The page asks not to be indexed (noindex).",
+    indexFailed: "The page could not be indexed.",
+  },
+} as const;
+
+/** The dashboard's website sources panel (issue 11; chosen for Tala). E2E tests find controls by these. */
+export const webSourceUi = {
+  title: "Websites",
+  description: "Tala reads the pages, keeps their main text and answers from it, linking the page.",
+  urlLabel: "Website address",
+  urlPlaceholder: "https://example.com/help",
+  scopeLabel: "What to read",
+  scopes: { page: "This page only", site: "The whole site" },
+  maxPagesLabel: "Page limit",
+  scheduleLabel: "Sync again",
+  schedules: { off: "Only when I ask", daily: "Daily", weekly: "Weekly" },
+  add: "Add website",
+  adding: "Adding…",
+  sync: "Sync now",
+  remove: "Remove",
+  removeConfirm: (url: string) => `Remove ${url}? Its pages leave the assistant's knowledge.`,
+  pages: "Pages",
+  empty: "No websites yet. Add your help center or documentation and the assistant answers from it.",
+  progress: (done: number, found: number, failed: number) =>
+    `${done} of ${found} pages read${failed ? `, ${failed} failed` : ""}`,
+  status: { queued: "Waiting", crawling: "Reading…", ready: "Up to date", failed: "Failed" },
+  lastSynced: (when: string) => `Synced ${when}`,
+  neverSynced: "Not synced yet",
+  added: "Website added: reading its pages in the background.",
+  syncStarted: "Sync started.",
+  removed: "Website removed.",
+  pageStatus: { pending: "Waiting", indexed: "Indexed", unchanged: "Unchanged", failed: "Failed", removed: "Removed" },
+} as const;
+
+/** The Insights tab (issue 11; chosen for Tala). */
+export const insightsUi = {
+  title: "Insights",
+  period: (days: number) => `Last ${days} days`,
+  conversations: "Conversations",
+  messages: "Messages",
+  chartLabel: (days: number, conversations: number, messages: number) =>
+    `Conversations and messages per day over the last ${days} days: ${conversations} conversations, ${messages} messages in all.`,
+  feedback: "Answer ratings",
+  helpful: "Helpful",
+  notHelpful: "Not helpful",
+  noRatings: "No answer has been rated yet.",
+  ratedAnswers: "Rated answers",
+  gaps: "Questions without an answer in the knowledge",
+  gapsHelp: "Nothing in the knowledge matched these questions: add a document or a page that answers them.",
+  noGaps: "Every question found something in the knowledge.",
+  topQuestions: "Most asked",
+  noQuestions: "No questions in this period.",
+  asked: (n: number) => (n === 1 ? "asked once" : `asked ${n} times`),
+  openConversation: "Open conversation",
+  unavailable: "Insights could not be loaded. Please try again.",
+} as const;
+
+/** Errors of the insights and feedback calls (issue 11). */
+export const insightsMessages = {
+  daysInvalid: (periods: readonly number[]) => `days must be one of ${periods.join(", ")}.`,
+  ratingInvalid: 'rating must be "up" or "down".',
+  messageNotRatable: "Only the assistant's answers in this conversation can be rated.",
+} as const;

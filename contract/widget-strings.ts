@@ -32,6 +32,9 @@ export interface WidgetStrings {
   you: string;
   assistant: string;
   sources: string;
+  /** The rating buttons under an answer (issue 11). */
+  helpful: string;
+  notHelpful: string;
   stopped: string;
   remaining: (n: number) => string;
   sessionLimitReached: string;
@@ -60,6 +63,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     you: "You",
     assistant: "Assistant",
     sources: "Sources",
+    helpful: "Helpful",
+    notHelpful: "Not helpful",
     stopped: "Stopped",
     remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
     sessionLimitReached: W.sessionLimitReached,
@@ -86,6 +91,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     you: "Vous",
     assistant: "Assistant",
     sources: "Sources",
+    helpful: "Utile",
+    notHelpful: "Pas utile",
     stopped: "Arrêté",
     remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
     sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
@@ -112,6 +119,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     you: "أنت",
     assistant: "المساعد",
     sources: "المصادر",
+    helpful: "مفيد",
+    notHelpful: "غير مفيد",
     stopped: "تم الإيقاف",
     remaining: (n) => `الرسائل المتبقية: ${n}`,
     sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",

@@ -218,7 +218,7 @@ export type KnowledgeSearchQuery = z.input<typeof knowledgeSearchQuery>;
 
 export const knowledgeSearchResponse = z.object({
   results: z.array(
-    z.object({ fileId: z.string(), fileName: z.string(), heading: z.string(), excerpt: z.string(), score: z.number() }),
+    z.object({ fileId: z.string(), fileName: z.string(), heading: z.string(), excerpt: z.string(), score: z.number(), url: z.string().optional() }),
   ),
   /** `hybrid` when embeddings are configured and answered, else `lexical` (BM25 only). */
   mode: z.enum(["hybrid", "lexical"]),
@@ -235,7 +235,9 @@ export const visitorMessageSchema = z.object({
   content: z.object({ type: z.string(), data: z.string() }),
   files: z.array(z.object({ name: z.string() })),
   timestamp: z.number(),
-  sources: z.array(z.object({ fileId: z.string(), name: z.string(), excerpt: z.string().optional() })).optional(),
+  sources: z.array(z.object({ fileId: z.string(), name: z.string(), excerpt: z.string().optional(), url: z.string().optional() })).optional(),
+  /** The visitor's rating of an answer (issue 11), when they gave one. */
+  rating: z.enum(["up", "down"]).optional(),
 });
 export type VisitorMessage = z.infer<typeof visitorMessageSchema>;
 

@@ -46,6 +46,9 @@ export const widgetApiPaths = {
   sessions: "/api/widget/sessions",
   session: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}`,
   messages: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages`,
+  /** POST { rating: "up" | "down" } (schemas/insights.ts). */
+  feedback: (sessionId: string, messageId: string) =>
+    `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/feedback`,
 } as const;
 
 // ---- GET /api/widget/config ----------------------------------------------------------------
@@ -83,8 +86,8 @@ export const createWidgetSessionBody = z.object({
 });
 export type CreateWidgetSessionBody = z.input<typeof createWidgetSessionBody>;
 
-/** A knowledge file an answer drew on; `excerpt` is the passage used. */
-export const widgetSourceSchema = z.object({ fileId: z.string(), name: z.string(), excerpt: z.string() });
+/** A knowledge file or web page an answer drew on; `excerpt` is the passage used, `url` a web page's address. */
+export const widgetSourceSchema = z.object({ fileId: z.string(), name: z.string(), excerpt: z.string(), url: z.string().optional() });
 export type WidgetSource = z.infer<typeof widgetSourceSchema>;
 
 /**

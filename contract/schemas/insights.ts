@@ -1,0 +1,60 @@
+/**
+ * Insights for owners (issue 11).
+ *
+ *   GET  /api/public-assistants/{id}/insights?days=7|30|90           → insightsResponse
+ *   POST /api/widget/sessions/{sessionId}/messages/{messageId}/feedback   feedbackBody → feedbackResponse
+ *        (publishable key, like every widget call; a second rating replaces the first)
+ */
+import { z } from "zod";
+import { insightsLimits } from "../constants";
+import { insightsMessages as M } from "../messages";
+
+export const feedbackRatings = ["up", "down"] as const;
+export type FeedbackRating = (typeof feedbackRatings)[number];
+
+export const feedbackBody = z.object({ rating: z.enum(feedbackRatings, { error: M.ratingInvalid }) });
+export type FeedbackBody = z.input<typeof feedbackBody>;
+export const feedbackResponse = z.object({ messageId: z.string(), rating: z.enum(feedbackRatings) });
+
+const daysMessage = M.daysInvalid(insightsLimits.periods);
+export const insightsQuery = z.object({
+  days: z.coerce
+    .number({ error: daysMessage })
+    .refine((d) => (insightsLimits.periods as readonly number[]).includes(d), { error: daysMessage })
+    .default(insightsLimits.defaultDays),
+});
+
+/** A question as visitors asked it (the most recent wording), how often, and where (newest conversations first). */
+export const insightQuestionSchema = z.object({
+  question: z.string(),
+  count: z.number().int(),
+  lastAskedAt: z.number(),
+  sessionIds: z.array(z.string()),
+});
+export type InsightQuestion = z.infer<typeof insightQuestionSchema>;
+
+export const ratedAnswerSchema = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  rating: z.enum(feedbackRatings),
+  /** The visitor's question before the answer, and the start of the answer. */
+  question: z.string(),
+  answer: z.string(),
+  ratedAt: z.number(),
+});
+export type RatedAnswer = z.infer<typeof ratedAnswerSchema>;
+
+/**
+ * `daily`: one row per UTC day of the period, oldest first, zeros included (`date` YYYY-MM-DD);
+ * conversations are sessions whose first message was that day, messages are visitors' messages.
+ * `feedback`: ratings given in the period. `gaps`: questions retrieval found nothing for.
+ */
+export const insightsResponse = z.object({
+  days: z.number().int(),
+  daily: z.array(z.object({ date: z.string(), conversations: z.number().int(), messages: z.number().int() })),
+  feedback: z.object({ up: z.number().int(), down: z.number().int() }),
+  ratedAnswers: z.array(ratedAnswerSchema),
+  gaps: z.array(insightQuestionSchema),
+  topQuestions: z.array(insightQuestionSchema),
+});
+export type InsightsResponse = z.infer<typeof insightsResponse>;
