@@ -95,7 +95,11 @@ export type WidgetSource = z.infer<typeof widgetSourceSchema>;
  * `user` for the visitor, `assistant` for answers) plus the sources an answer drew on (present
  * when the owner turned showSources on and the answer used any).
  */
-export const widgetMessageSchema = chatMessageSchema.extend({ sources: z.array(widgetSourceSchema).optional() });
+export const widgetMessageSchema = chatMessageSchema.extend({
+  sources: z.array(widgetSourceSchema).optional(),
+  /** The visitor's rating of this answer (issue 11; POST widgetApiPaths.feedback), when given. */
+  rating: z.enum(["up", "down"]).optional(),
+});
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 
 /** Messages the visitor may still send: in this session, and today across the assistant. */
