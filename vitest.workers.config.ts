@@ -33,6 +33,9 @@ export default defineConfig(async () => {
             // The scripted mock model (tests/mock-model), running in Node for the whole run.
             LLM_BASE_URL: inject("mockModelUrl"),
             LLM_MODEL: "mock-small",
+            // The crawler's tests read tests/test-site; requests to it are spaced 20 ms instead of a second.
+            TEST_SITE_URL: inject("testSiteUrl"),
+            CRAWL_SPACING_MS: "20",
           },
         },
       })),

@@ -812,6 +812,8 @@ export const webSourceUi = {
   syncStarted: "Sync started.",
   removed: "Website removed.",
   pageStatus: { pending: "Waiting", indexed: "Indexed", unchanged: "Unchanged", failed: "Failed", removed: "Removed" },
+  loadFailed: "The websites could not be loaded.",
+  retry: "Try again",
 } as const;
 
 /** The Insights tab (issue 11; chosen for Tala). */

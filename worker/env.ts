@@ -5,6 +5,7 @@ import type { WidgetRoom } from "./durable-objects/widget-room";
 import type { VectorizeLike } from "./knowledge";
 import type { WorkersAiBinding } from "./models/workers-ai";
 import type { IngestQueueMessage } from "./services/public-assistants/enqueue-embeddings";
+import type { CrawlQueueMessage } from "./services/web-sources/enqueue-crawl";
 
 /** Bindings and configuration of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
@@ -19,11 +20,13 @@ export interface Env {
   ASSISTANT_HUB: DurableObjectNamespace<AssistantHub>;
   /** Workers AI, in production only (no local emulation): the model when LLM_BASE_URL is unset. */
   AI?: WorkersAiBinding;
-  /** Queue `tala-ingest`: knowledge files waiting for embeddings (consumed by worker/queues/ingest.ts). */
-  INGEST_QUEUE?: Queue<IngestQueueMessage>;
+  /** Queue `tala-ingest`: knowledge files waiting for embeddings, and website sources' crawl runs (consumed by worker/queues/ingest.ts). */
+  INGEST_QUEUE?: Queue<IngestQueueMessage | CrawlQueueMessage>;
   /** Vectorize index for knowledge vectors, in production only (no local emulation); D1 holds them otherwise. */
   VECTORIZE?: VectorizeLike;
 
+  /** Local mode only (tests): the pause between two crawler requests to one site, instead of `webSources.requestSpacingMs`. */
+  CRAWL_SPACING_MS?: string;
   /** "local" under `npm start` and the tests; "production" when deployed. */
   ENVIRONMENT: string;
   /** Benches only, local mode only: every D1 query waits this many ms and is logged (db/latency.ts). */

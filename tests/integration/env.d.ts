@@ -12,6 +12,8 @@ declare global {
       ENVIRONMENT: string;
       /** A private JWK (JSON) whose public half is in FIREBASE_JWKS: tests sign Firebase ID tokens with it. */
       TEST_FIREBASE_PRIVATE_JWK: string;
+      /** Origin of tests/test-site (started by global-setup.ts), the website the crawler's tests read. */
+      TEST_SITE_URL: string;
     }
   }
 }

@@ -94,7 +94,7 @@ export async function retrieveNearIndex(env: Env, storage: DurableObjectStorage,
     const vectors = env.VECTORIZE ? new VectorizeStore(env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
     const found = await hybridSearch({ index, assistantId, query, embedder: embeddingProviderFromEnv(env), vectors, k: widget.retrievalResults });
     if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
-    return found.hits.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content }));
+    return found.hits.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content, ...(h.url ? { url: h.url } : {}) }));
   } catch (error) {
     console.error(JSON.stringify({ event: "widget-retrieval-failed", assistantId, error: String(error) }));
     return null;

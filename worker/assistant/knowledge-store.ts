@@ -11,7 +11,7 @@ import { blobToVector, cosine, vectorToBlob } from "../knowledge/vectors";
 type Row = Record<string, SqlStorageValue>;
 type Host = Pick<DurableObjectStorage, "sql" | "transactionSync">;
 
-const hitColumns = `c.id AS chunkId, c.file_id AS fileId, f.name AS fileName, c.heading AS heading, c.content AS content, c.ordinal AS ordinal`;
+const hitColumns = `c.id AS chunkId, c.file_id AS fileId, f.name AS fileName, f.url AS url, c.heading AS heading, c.content AS content, c.ordinal AS ordinal`;
 
 const toHit = (r: Row): IndexedChunk => ({
   chunkId: Number(r.chunkId),
@@ -21,6 +21,7 @@ const toHit = (r: Row): IndexedChunk => ({
   content: String(r.content),
   ordinal: Number(r.ordinal),
   score: Number(r.score ?? 0),
+  ...(r.url ? { url: String(r.url) } : {}),
 });
 
 export const toFileRecord = (r: Row): KnowledgeFileRecord => ({
@@ -45,8 +46,9 @@ export class KnowledgeStore {
     return this.storage.sql;
   }
 
+  /** The uploaded files, newest first (web pages are listed with their source: web-source-store.ts). */
   files(): KnowledgeFileRecord[] {
-    return this.sql.exec("SELECT * FROM knowledge_files ORDER BY uploaded_at DESC, id DESC").toArray().map(toFileRecord);
+    return this.sql.exec("SELECT * FROM knowledge_files WHERE source_id IS NULL ORDER BY uploaded_at DESC, id DESC").toArray().map(toFileRecord);
   }
 
   file(fileId: string): KnowledgeFileRecord | null {

@@ -113,6 +113,50 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ) WHERE m IS NOT NULL;
     `,
   },
+  {
+    // Website sources (issue 11): each source's pages, their crawl state, and the knowledge file
+    // a page is indexed as (knowledge_files.source_id / url: a web page, not an uploaded file).
+    id: "0006_web_sources",
+    sql: `
+      CREATE TABLE web_sources (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL UNIQUE,
+        scope TEXT NOT NULL,
+        max_pages INTEGER NOT NULL,
+        schedule TEXT NOT NULL,
+        status TEXT NOT NULL,
+        sync_id TEXT,
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        active_at INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        last_synced_at INTEGER,
+        next_sync_at INTEGER
+      );
+      CREATE TABLE web_pages (
+        id TEXT PRIMARY KEY,
+        source_id TEXT NOT NULL REFERENCES web_sources(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL,
+        error TEXT,
+        etag TEXT,
+        last_modified TEXT,
+        content_hash TEXT,
+        chunk_count INTEGER NOT NULL DEFAULT 0,
+        fetched_at INTEGER,
+        changed_at INTEGER,
+        seen_sync TEXT,
+        done_sync TEXT,
+        found_at INTEGER NOT NULL,
+        UNIQUE (source_id, url)
+      );
+      CREATE INDEX web_pages_work_idx ON web_pages (source_id, seen_sync, done_sync, found_at);
+      CREATE INDEX web_pages_hash_idx ON web_pages (source_id, content_hash);
+      ALTER TABLE knowledge_files ADD COLUMN source_id TEXT;
+      ALTER TABLE knowledge_files ADD COLUMN url TEXT;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

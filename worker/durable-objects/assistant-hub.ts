@@ -15,6 +15,9 @@ import { HubSockets } from "../assistant/hub-sockets";
 import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
+import { webSourceOps, webSourceOpsThatWake, type WebSourceOp } from "../assistant/hub-web-sources";
+import { WebSourceStore } from "../assistant/web-source-store";
+import { enqueueCrawl } from "../services/web-sources/enqueue-crawl";
 import type { Env } from "../env";
 import type { KnowledgeFileRecord } from "../knowledge";
 import { retryAfterSeconds } from "../services/rate-limit";
@@ -216,6 +219,50 @@ export class AssistantHub extends DurableObject<Env> {
     return { files: new KnowledgeStore(this.ctx.storage).files(), sessions: opened.store.countSessions() };
   }
 
+  // ── Website sources (assistant/web-source-store.ts; the crawl runs in the queue consumer) ─────
+
+  /**
+   * One `WebSourceStore` operation (assistant/hub-web-sources.ts). Null when the assistant is gone.
+   * Operations that start, end or reschedule a sync set the object's alarm (scheduled syncs, stalls).
+   */
+  async webSources(assistantId: string, op: WebSourceOp, args: unknown[]): Promise<unknown> {
+    if (!webSourceOps.includes(op)) return null;
+    const opened = await this.open(assistantId);
+    if (!opened) return null;
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('assistant_id', ?)", assistantId);
+    const store = new WebSourceStore(this.ctx.storage) as unknown as Record<WebSourceOp, (...a: unknown[]) => unknown>;
+    const result = store[op](...args);
+    if ((webSourceOpsThatWake as readonly string[]).includes(op)) await this.wakeForSources();
+    return result;
+  }
+
+  /** Scheduled syncs that are due, and syncs whose run was lost, are queued again. */
+  override async alarm(): Promise<void> {
+    if (this.gate.erased()) return;
+    const [row] = this.ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
+    if (!row || !(await this.open(String(row.value)))) return;
+    const assistantId = String(row.value);
+    const store = new WebSourceStore(this.ctx.storage);
+    const now = Date.now();
+    const { resync, stalled } = store.due(now);
+    const runs = [...stalled];
+    for (const sourceId of resync) {
+      const started = store.startSync(sourceId, now);
+      if (started.ok) runs.push({ sourceId, syncId: started.syncId });
+    }
+    const queued = await enqueueCrawl(this.env, runs.map((r) => ({ assistantId, ...r })));
+    // Not queued: look again in a minute (the syncs stay queued, then count as stalled).
+    if (!queued) await this.ctx.storage.setAlarm(now + 60_000);
+    else await this.wakeForSources(true);
+  }
+
+  private async wakeForSources(replace = false) {
+    const at = new WebSourceStore(this.ctx.storage).nextWake(Date.now());
+    if (at === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (replace || current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
   // ── The copy of the assistant, revocation, erasure ───────────────────────────────────────────
 
   /**
@@ -247,6 +294,7 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async erase(close: WidgetSocketClose): Promise<number> {
     const closed = await this.revoke(close);
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.gate.markErased();
     this.sockets.forget();

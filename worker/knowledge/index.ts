@@ -30,8 +30,10 @@ export {
   deleteAssistantKnowledge,
   deleteFileKnowledge,
   embedFileChunks,
+  ingestBlocks,
   ingestFile,
   type DeleteKnowledgeResult,
+  type IngestBlocksInput,
   type IngestInput,
   type IngestResult,
 } from "./ingest";

@@ -5,7 +5,7 @@ import { KnowledgeError } from "./errors";
 import { extractFile } from "./extract";
 import type { ChunkInsert, KnowledgeIndex } from "./knowledge-index";
 import { displayName, sniffFile, type SniffedFile } from "./sniff";
-import type { KnowledgeKind } from "./types";
+import type { Block, KnowledgeKind } from "./types";
 import type { VectorStore } from "./vectors";
 
 export interface IngestInput {
@@ -27,7 +27,8 @@ export type IngestResult =
   | {
       ok: true;
       fileId: string;
-      kind: KnowledgeKind;
+      /** "web": a page of a website source (`ingestBlocks`). */
+      kind: KnowledgeKind | "web";
       chunkCount: number;
       /** A limit cut the text short: `warning` says so in the owner's words. */
       truncated: boolean;
@@ -51,13 +52,38 @@ const MAX_CALL_BYTES = 1_000_000;
  * file: the result says what happened. Re-ingesting a file replaces its chunks.
  */
 export async function ingestFile(input: IngestInput): Promise<IngestResult> {
-  const { index, assistantId, fileId } = input;
   const name = displayName(input.name);
-  const now = input.now ?? Date.now;
-  try {
+  return ingestWith(input, name, async () => {
     const bytes = input.bytes ?? (await readStoredFile(input, name));
     const sniffed = sniffFile({ name, bytes });
-    const { chunks, truncated } = await extractChunks(sniffed, bytes);
+    return { kind: sniffed.kind, ...(await extractChunks(sniffed, bytes)) };
+  });
+}
+
+export type IngestBlocksInput = Omit<IngestInput, "files" | "bytes"> & { blocks: Block[]; truncated?: boolean };
+
+/**
+ * Indexes text already read into blocks (a web page: knowledge/web/html.ts) under an existing
+ * file record, with the same guarantees as `ingestFile`: chunks in batched calls, the record ready
+ * with its count, or failed with nothing left behind. `kind` of the result is "web".
+ */
+export async function ingestBlocks(input: IngestBlocksInput): Promise<IngestResult> {
+  return ingestWith(input, input.name, async () => {
+    const { chunks, truncated } = chunkBlocks(drainBlocks(input.blocks));
+    return { kind: "web" as const, chunks, truncated: truncated || Boolean(input.truncated) };
+  });
+}
+
+/** The steps after reading: replace the record's chunks, mark it ready, embed; on failure remove it all and mark it failed. */
+async function ingestWith(
+  input: Omit<IngestInput, "files" | "bytes">,
+  name: string,
+  read: () => Promise<{ kind: KnowledgeKind | "web"; chunks: Chunk[]; truncated: boolean }>,
+): Promise<IngestResult> {
+  const { index, assistantId, fileId } = input;
+  const now = input.now ?? Date.now;
+  try {
+    const { kind, chunks, truncated } = await read();
     if (chunks.length === 0) throw new KnowledgeError("no_text", knowledgeMessages.empty(name));
 
     await index.deleteChunks(fileId);
@@ -79,7 +105,7 @@ export async function ingestFile(input: IngestInput): Promise<IngestResult> {
     return {
       ok: true,
       fileId,
-      kind: sniffed.kind,
+      kind,
       chunkCount: chunks.length,
       truncated,
       ...(truncated ? { warning: knowledgeMessages.truncated(name) } : {}),

@@ -29,6 +29,8 @@ export interface IndexedChunk {
   content: string;
   ordinal: number;
   score: number;
+  /** A web page's address (website sources); absent for uploaded files. */
+  url?: string;
 }
 
 /** [ordinal, heading, content, tokenCount]: a chunk as ingest writes it. */

@@ -7,6 +7,8 @@ export interface Passage {
   fileName: string;
   heading: string;
   content: string;
+  /** A web page's address (website sources). */
+  url?: string;
 }
 
 export interface HistoryTurn {
@@ -42,7 +44,9 @@ export function excerptOf(text: string, max: number = knowledgeSearch.excerptCha
 /** One source per file, in the order of the passages (best first), with its best passage's excerpt. */
 export function sourcesOf(passages: readonly Passage[]): WidgetSource[] {
   const seen = new Map<string, WidgetSource>();
-  for (const p of passages) if (!seen.has(p.fileId)) seen.set(p.fileId, { fileId: p.fileId, name: p.fileName, excerpt: excerptOf(p.content) });
+  for (const p of passages) {
+    if (!seen.has(p.fileId)) seen.set(p.fileId, { fileId: p.fileId, name: p.fileName, excerpt: excerptOf(p.content), ...(p.url ? { url: p.url } : {}) });
+  }
   return [...seen.values()];
 }
 
@@ -92,7 +96,8 @@ export function systemPrompt(input: KnowledgePromptInput): string {
   if (input.passages.length) {
     const docs = input.passages.map((p, i) => {
       const heading = p.heading.trim() ? ` — ${p.heading.trim()}` : "";
-      return `[${i + 1}] Document: ${p.fileName}${heading}\n${p.content.slice(0, widget.passageChars)}`;
+      const what = p.url ? `Web page: ${p.fileName} (${p.url})` : `Document: ${p.fileName}`;
+      return `[${i + 1}] ${what}${heading}\n${p.content.slice(0, widget.passageChars)}`;
     });
     parts.push(`Documents:\n\n${docs.join("\n\n")}`);
   } else {

@@ -28,6 +28,13 @@ import {
   type PublicAssistant,
   type PublicAssistantBody,
   type SecretKey,
+  type AddWebSourceBody,
+  type UpdateWebSourceBody,
+  type WebPage,
+  type WebSource,
+  webPageListResponse,
+  webSourceListResponse,
+  webSourceResponse,
 } from "../../../contract";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
 
@@ -142,6 +149,18 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
       return new Blob([JSON.stringify(raw, null, 2)], { type: "application/json" });
     },
     debug: async (id: string) => (await client.get(path(id, "/chats/debug"), { schema: chatDebugResponse })).stats,
+    /** Website sources (issue 11): the crawl runs in the background; poll `sources` for progress. */
+    sources: async (id: string, signal?: AbortSignal): Promise<WebSource[]> =>
+      (await client.get(path(id, "/sources"), { schema: webSourceListResponse, signal })).sources,
+    addSource: async (id: string, body: AddWebSourceBody): Promise<WebSource> =>
+      (await client.post(path(id, "/sources"), body, { schema: webSourceResponse })).source,
+    updateSource: async (id: string, sourceId: string, body: UpdateWebSourceBody): Promise<WebSource> =>
+      (await client.patch(path(id, `/sources/${encodeURIComponent(sourceId)}`), body, { schema: webSourceResponse })).source,
+    syncSource: async (id: string, sourceId: string): Promise<WebSource> =>
+      (await client.post(path(id, `/sources/${encodeURIComponent(sourceId)}/sync`), undefined, { schema: webSourceResponse })).source,
+    removeSource: (id: string, sourceId: string) => client.delete(path(id, `/sources/${encodeURIComponent(sourceId)}`)),
+    sourcePages: async (id: string, sourceId: string, signal?: AbortSignal): Promise<WebPage[]> =>
+      (await client.get(path(id, `/sources/${encodeURIComponent(sourceId)}/pages`), { schema: webPageListResponse, signal })).pages,
   };
 }
 

@@ -9,6 +9,7 @@ import { fileRoutes } from "./files";
 import { listPublicAssistantsRoute } from "./list";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
+import { sourceRoutes } from "./sources";
 import { updatePublicAssistantRoute } from "./update";
 
 /**
@@ -27,5 +28,6 @@ export function publicAssistantRoutes() {
     .route("/", secretKeyRoutes)
     .route("/", fileRoutes)
     .route("/", searchRoute)
+    .route("/", sourceRoutes)
     .route("/", chatRoutes);
 }

@@ -23,7 +23,7 @@ export async function searchKnowledge({
   const found = await hybridSearch({ index: knowledgeIndex(ctx.env, assistant.id), assistantId: assistant.id, query: input.query, embedder, vectors, k: input.limit });
   if (found.vectorError) console.error(JSON.stringify({ assistantId: assistant.id, vectorError: found.vectorError }));
   return {
-    results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score })),
+    results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score, ...(hit.url ? { url: hit.url } : {}) })),
     mode: found.mode,
   };
 }

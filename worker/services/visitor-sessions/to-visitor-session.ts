@@ -16,8 +16,13 @@ const str = (value: unknown) => (typeof value === "string" ? value : "");
 export function toVisitorMessage(row: MessageRow): VisitorMessage {
   const files = jsonArray(row.files).map((f) => ({ name: str((f as { name?: unknown })?.name) }));
   const sources = jsonArray(row.sources).map((s) => {
-    const source = (s ?? {}) as { fileId?: unknown; name?: unknown; excerpt?: unknown };
-    return { fileId: str(source.fileId), name: str(source.name), ...(typeof source.excerpt === "string" ? { excerpt: source.excerpt } : {}) };
+    const source = (s ?? {}) as { fileId?: unknown; name?: unknown; excerpt?: unknown; url?: unknown };
+    return {
+      fileId: str(source.fileId),
+      name: str(source.name),
+      ...(typeof source.excerpt === "string" ? { excerpt: source.excerpt } : {}),
+      ...(typeof source.url === "string" && /^https?:\/\//i.test(source.url) ? { url: source.url } : {}),
+    };
   });
   return {
     role: row.role,

@@ -41,6 +41,11 @@ function SourceChips({ sources }: { sources: Source[] }) {
       {shown && (
         <blockquote className="mt-1 rounded-lg border-l-2 border-accent bg-subtle px-3 py-2 whitespace-pre-wrap text-fg">
           {shown.excerpt || L.noPassage}
+          {shown.url && /^https?:\/\//i.test(shown.url) ? (
+            <a href={shown.url} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 block truncate text-accent underline">
+              {shown.url}
+            </a>
+          ) : null}
         </blockquote>
       )}
     </div>
