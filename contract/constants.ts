@@ -425,6 +425,19 @@ export const openAiCompat = {
 } as const;
 
 /**
+ * The owner's Playground (issue 12; chosen for Tala): POST /api/public-assistants/{id}/playground.
+ * The conversation lives in the browser, which sends its last turns with each message, bounded as
+ * the widget's own history is; nothing is stored and no visitor limit is counted. Each owner has
+ * their own throttle instead (per user, across their assistants).
+ */
+export const playground = {
+  maxHistoryMessages: widget.historyMessages,
+  /** Characters of those turns in all (the prompt keeps no more of a visitor's history either). */
+  maxHistoryChars: widget.historyChars,
+  throttle: { limit: 20, windowMs: 60 * 1000 },
+} as const;
+
+/**
  * Website sources of a public assistant's knowledge (issue 11; chosen for Tala). A source is one
  * page or a whole site (its sitemap.xml, else same-origin links from the start page), crawled in
  * the background by the `tala-ingest` queue's consumer, each page indexed like a file.
