@@ -239,7 +239,8 @@ export type ThrottleName = keyof typeof throttles;
  * The largest request body (bytes) a JSON route reads, per route family (chosen for Tala): a body
  * over it is refused with 413 before it is read (worker/http/body-limit.ts). Each leaves room for
  * the family's largest valid body at 3 bytes per character: assistant settings (~23 000 chars),
- * a widget message with its attachments' text (~67 000), an OpenAI-style conversation
+ * a widget message with its attachments' text (~67 000; the owner's Playground adds its
+ * earlier turns: ~77 000), an OpenAI-style conversation
  * (openAiCompat: 100 × 32 000). Multipart uploads keep their own limits (knowledgeUpload, upload).
  */
 export const requestBodyLimits = {

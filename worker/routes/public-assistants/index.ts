@@ -7,6 +7,7 @@ import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
 import { listPublicAssistantsRoute } from "./list";
+import { playgroundRoute } from "./playground";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
 import { updatePublicAssistantRoute } from "./update";
@@ -27,5 +28,6 @@ export function publicAssistantRoutes() {
     .route("/", secretKeyRoutes)
     .route("/", fileRoutes)
     .route("/", searchRoute)
-    .route("/", chatRoutes);
+    .route("/", chatRoutes)
+    .route("/", playgroundRoute);
 }
