@@ -25,6 +25,7 @@ export function TabList<K extends string>({
   label,
   ids,
   className = "",
+  scrollable = false,
 }: {
   items: readonly TabItem<K>[];
   value: K;
@@ -32,6 +33,8 @@ export function TabList<K extends string>({
   label: string;
   ids: ReturnType<typeof useTabIds>;
   className?: string;
+  /** Tabs keep their width and the list scrolls sideways when they do not fit (a phone, many tabs). */
+  scrollable?: boolean;
 }) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -46,13 +49,14 @@ export function TabList<K extends string>({
     const key = items[next]!.key;
     onChange(key);
     refs.current[key]?.focus();
+    refs.current[key]?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   };
   return (
     <div
       role="tablist"
       aria-label={label}
       onKeyDown={onKeyDown}
-      className={`flex gap-1 rounded-lg bg-subtle p-1 ${className}`}
+      className={`flex gap-1 rounded-lg bg-subtle p-1 ${scrollable ? "overflow-x-auto overscroll-x-contain [scrollbar-width:thin]" : ""} ${className}`}
     >
       {items.map((t) => {
         const selected = t.key === value;
@@ -69,9 +73,10 @@ export function TabList<K extends string>({
             aria-controls={ids.panel(t.key)}
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(t.key)}
-            className={`flex-1 rounded-md px-2 py-1.5 text-sm leading-tight font-medium transition-colors sm:flex-none sm:whitespace-nowrap sm:px-3 focus-visible:outline-2 focus-visible:outline-accent ${
-              selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"
-            }`}
+            className={`rounded-md py-1.5 text-sm leading-tight font-medium transition-colors focus-visible:outline-2 focus-visible:outline-accent ${
+              // Inside a scrolling list an outline outside the tab would be clipped.
+              scrollable ? "shrink-0 px-3 whitespace-nowrap focus-visible:-outline-offset-2" : "flex-1 px-2 sm:flex-none sm:whitespace-nowrap sm:px-3"
+            } ${selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"}`}
           >
             {t.label}
           </button>
