@@ -207,10 +207,13 @@ export function routeInit(route: { method: string; body?: RouteBody }, auth: Cal
   return { ...auth, method: route.method };
 }
 
-/** POST …/playground with the owner's token: the message (a fresh clientMessageId unless given) and its earlier turns. */
+/**
+ * POST …/playground with the owner's token: the message (a fresh clientMessageId unless given) and
+ * its earlier turns. Loosely typed on purpose: the error tests send what the contract refuses.
+ */
 export const playgroundCall = (
   token: string | undefined,
   assistantId: string,
-  body: Partial<PlaygroundMessageBody> & Record<string, unknown>,
+  body: { [K in keyof PlaygroundMessageBody]?: unknown } & Record<string, unknown>,
   init: CallInit = {},
 ) => call(`/api/public-assistants/${assistantId}/playground`, { token, json: { clientMessageId: crypto.randomUUID(), ...body }, ...init });
