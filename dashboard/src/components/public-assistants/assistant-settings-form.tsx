@@ -4,7 +4,7 @@
  * starts from the contract's defaults; edit preloads everything. Saving toasts, and hands the
  * saved assistant to `onSaved`; a refusal shows the server's field messages on their tab.
  */
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import {
   publicAssistantFieldLimits as F,
   publicAssistantLimits as LIM,
@@ -110,9 +110,15 @@ export function useAssistantForm(assistant: PublicAssistant | null, onSaved: (sa
 
 export type AssistantForm = ReturnType<typeof useAssistantForm>;
 
-/** The form itself; its submit buttons live with the caller (`form={formId}`). */
-export function AssistantFormFields({ form, formId, label }: { form: AssistantForm; formId: string; label: string }) {
+/**
+ * The form itself; its submit buttons live with the caller (`form={formId}`). In a dialog its
+ * tabs keep the tallest one's height (`fixedHeight`: the dialog does not jump); on a page each
+ * tab takes its own.
+ */
+export function AssistantFormFields({ form, formId, label, fixedHeight = true }: { form: AssistantForm; formId: string; label: string; fixedHeight?: boolean }) {
   const ids = useTabIds();
+  const Panels = fixedHeight ? TabPanels : Fragment;
+  const panel = (key: AssistantFormTab) => (fixedHeight ? { inactive: tab !== key } : { hidden: tab !== key });
   const { values, set, tab, setTab, errors, submit } = form;
   const text = (key: keyof AssistantFormValues) => ({
     value: values[key] as string,
@@ -124,8 +130,8 @@ export function AssistantFormFields({ form, formId, label }: { form: AssistantFo
     <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
       <TabList items={tabs} value={tab} onChange={setTab} label={label} ids={ids} className="w-full" />
 
-      <TabPanels>
-        <TabPanel tabKey="basic" ids={ids} inactive={tab !== "basic"} className="space-y-4">
+      <Panels>
+        <TabPanel tabKey="basic" ids={ids} {...panel("basic")} className="space-y-4">
           <TextField label={L.name} name="name" autoComplete="off" placeholder={L.namePlaceholder} maxLength={F.maxNameChars} {...text("name")} />
           <TextAreaField
             label={L.description}
@@ -140,7 +146,7 @@ export function AssistantFormFields({ form, formId, label }: { form: AssistantFo
           </div>
         </TabPanel>
 
-        <TabPanel tabKey="limits" ids={ids} inactive={tab !== "limits"} className="space-y-6">
+        <TabPanel tabKey="limits" ids={ids} {...panel("limits")} className="space-y-6">
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
               label={L.maxMessagesPerSession}
@@ -212,7 +218,7 @@ export function AssistantFormFields({ form, formId, label }: { form: AssistantFo
           </div>
         </TabPanel>
 
-        <TabPanel tabKey="widget" ids={ids} inactive={tab !== "widget"} className="space-y-5">
+        <TabPanel tabKey="widget" ids={ids} {...panel("widget")} className="space-y-5">
           <RadioCards
             legend={L.widgetPosition}
             value={values.widgetPosition}
@@ -239,7 +245,7 @@ export function AssistantFormFields({ form, formId, label }: { form: AssistantFo
             {...text("allowedOrigins")}
           />
         </TabPanel>
-      </TabPanels>
+      </Panels>
     </form>
   );
 }

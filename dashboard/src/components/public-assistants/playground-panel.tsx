@@ -48,7 +48,7 @@ export function PlaygroundPanel({ assistant }: { assistant: PublicAssistant }) {
       })
       .then(() => dispatch({ type: "done" }))
       .catch((err: unknown) => {
-        if (c.signal.aborted) dispatch({ type: "done" });
+        if (c.signal.aborted) dispatch({ type: "done", stopped: true });
         else dispatch({ type: "failed", id, error: errorMessage(err, widgetMessages.replyFailed) });
       });
     return true;

@@ -62,6 +62,19 @@ describe("playgroundReducer", () => {
     expect(cut.messages[1]).toMatchObject({ status: "error", error: widgetMessages.replyFailed });
   });
 
+  it("keeps a stopped answer's text, as stopped (and it counts as history)", () => {
+    const stopped = run([
+      { type: "send", id: "c4", text: "hi", at: 1 },
+      frame({ event: "thinking", data: { chatId: "p", messageId: "a4" } }),
+      frame({ event: "message-delta", data: { chatId: "p", messageId: "a4", delta: "Half an", offset: 0 } }),
+      { type: "done", stopped: true },
+    ]);
+    expect(stopped.busy).toBe(false);
+    expect(stopped.messages[1]).toMatchObject({ status: "stopped", text: "Half an" });
+    expect(stopped.messages[1]!.error).toBeUndefined();
+    expect(playgroundHistory(stopped.messages).map((t) => t.content)).toEqual(["hi", "Half an"]);
+  });
+
   it("clears the conversation", () => {
     expect(run([{ type: "send", id: "c1", text: "hi", at: 1 }, { type: "clear" }])).toEqual(initialPlayground);
   });

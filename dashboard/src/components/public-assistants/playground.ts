@@ -32,8 +32,8 @@ export type PlaygroundAction =
   | { type: "frame"; frame: WidgetServerFrame; at: number }
   /** The request failed: refused before the answer (`error` from the server), or cut off. */
   | { type: "failed"; id: string; error: string }
-  /** The stream ended. */
-  | { type: "done" }
+  /** The stream ended; `stopped`: the owner stopped it (the answer keeps its text so far). */
+  | { type: "done"; stopped?: boolean }
   | { type: "clear" };
 
 export const initialPlayground: PlaygroundState = { messages: [], busy: false, remaining: null };
@@ -94,15 +94,17 @@ export function playgroundReducer(state: PlaygroundState, action: PlaygroundActi
       return onFrame(state, action.frame, action.at);
     case "failed":
       return { ...state, busy: false, messages: update(state.messages, action.id, (m) => (m.status === "sending" ? { ...m, status: "error", error: action.error } : m)) };
-    case "done":
-      // A stream that ended before its answer did: the answer is marked failed, never left spinning.
+    case "done": {
+      // A stream that ended before its answer did: the answer is stopped (the owner's doing) or
+      // failed, never left spinning.
+      const unfinished = (m: PlaygroundMessage): PlaygroundMessage =>
+        action.stopped ? { ...m, status: "stopped" } : { ...m, status: "error", error: widgetMessages.replyFailed };
       return {
         ...state,
         busy: false,
-        messages: state.messages.map((m) =>
-          m.status === "streaming" ? { ...m, status: "error", error: widgetMessages.replyFailed } : m.status === "sending" ? { ...m, status: "complete" } : m,
-        ),
+        messages: state.messages.map((m) => (m.status === "streaming" ? unfinished(m) : m.status === "sending" ? { ...m, status: "complete" } : m)),
       };
+    }
     case "clear":
       return initialPlayground;
   }

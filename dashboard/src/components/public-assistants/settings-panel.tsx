@@ -29,7 +29,7 @@ export function SettingsPanel({
   return (
     <div className="space-y-8">
       <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
-        <AssistantFormFields form={form} formId={formId} label={L.editTitle} />
+        <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} />
         <div className="mt-5 flex justify-end border-t border-line pt-4">
           <Button type="submit" form={formId} busy={form.saving}>
             {L.save}

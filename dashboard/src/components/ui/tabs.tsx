@@ -2,7 +2,7 @@
  * Tabs (WAI-ARIA tabs pattern): a tablist of buttons, arrow keys / Home / End move between tabs and
  * select them, only the selected tab is in the Tab order, each panel is labelled by its tab.
  */
-import { useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 
 export interface TabItem<K extends string> {
   key: K;
@@ -49,10 +49,23 @@ export function TabList<K extends string>({
     const key = items[next]!.key;
     onChange(key);
     refs.current[key]?.focus();
-    refs.current[key]?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   };
+
+  // A scrolling list keeps its selected tab in view (opened on a tab past the edge, Back, arrows),
+  // sideways only: the page itself does not move.
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = list.current;
+    const tab = refs.current[value];
+    if (!scrollable || !el || !tab) return;
+    const box = el.getBoundingClientRect();
+    const { left, right } = tab.getBoundingClientRect();
+    if (left < box.left) el.scrollLeft -= box.left - left + 4;
+    else if (right > box.right) el.scrollLeft += right - box.right + 4;
+  }, [scrollable, value]);
   return (
     <div
+      ref={list}
       role="tablist"
       aria-label={label}
       onKeyDown={onKeyDown}
@@ -97,16 +110,20 @@ export function TabPanel({
   children,
   className = "",
   inactive = false,
+  hidden = false,
 }: {
   tabKey: string;
   ids: ReturnType<typeof useTabIds>;
   children: ReactNode;
   className?: string;
   inactive?: boolean;
+  /** Not shown at all (takes no room), for panels that are not stacked. */
+  hidden?: boolean;
 }) {
   return (
     <div
       role="tabpanel"
+      hidden={hidden}
       id={ids.panel(tabKey)}
       aria-labelledby={ids.tab(tabKey)}
       tabIndex={inactive ? -1 : 0}

@@ -156,11 +156,9 @@ export default function PublicAssistantPage() {
       {assistantTabs
         .filter((t) => opened.has(t.key))
         .map((t) => (
-          <div key={t.key} hidden={t.key !== tab}>
-            <TabPanel tabKey={t.key} ids={ids} className="mt-6">
-              {t.render(context)}
-            </TabPanel>
-          </div>
+          <TabPanel key={t.key} tabKey={t.key} ids={ids} hidden={t.key !== tab} className="mt-6">
+            {t.render(context)}
+          </TabPanel>
         ))}
       {pending && (
         <ConfirmActions
