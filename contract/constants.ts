@@ -239,7 +239,8 @@ export type ThrottleName = keyof typeof throttles;
  * The largest request body (bytes) a JSON route reads, per route family (chosen for Tala): a body
  * over it is refused with 413 before it is read (worker/http/body-limit.ts). Each leaves room for
  * the family's largest valid body at 3 bytes per character: assistant settings (~23 000 chars),
- * a widget message with its attachments' text (~67 000), an OpenAI-style conversation
+ * a widget message with its attachments' text (~67 000; the owner's Playground adds its
+ * earlier turns: ~77 000), an OpenAI-style conversation
  * (openAiCompat: 100 × 32 000). Multipart uploads keep their own limits (knowledgeUpload, upload).
  */
 export const requestBodyLimits = {
@@ -422,6 +423,19 @@ export const openAiCompat = {
   maxMessageChars: 32_000,
   /** Messages before the last user message sent to the model as history. */
   historyMessages: 10,
+} as const;
+
+/**
+ * The owner's Playground (issue 12; chosen for Tala): POST /api/public-assistants/{id}/playground.
+ * The conversation lives in the browser, which sends its last turns with each message, bounded as
+ * the widget's own history is; nothing is stored and no visitor limit is counted. Each owner has
+ * their own throttle instead (per user, across their assistants).
+ */
+export const playground = {
+  maxHistoryMessages: widget.historyMessages,
+  /** Characters of those turns in all (the prompt keeps no more of a visitor's history either). */
+  maxHistoryChars: widget.historyChars,
+  throttle: { limit: 20, windowMs: 60 * 1000 },
 } as const;
 
 /**

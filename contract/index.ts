@@ -13,4 +13,5 @@ export * from "./schemas/openai-compat";
 export * from "./schemas/secret-keys";
 export * from "./schemas/web-sources";
 export * from "./schemas/insights";
+export * from "./schemas/playground";
 export * from "./widget-strings";

@@ -499,6 +499,39 @@ export const publicAssistantUi = {
     showPassage: (name: string) => `Passage from ${name}`,
     noPassage: "The passage was not kept for this answer.",
   },
+  /**
+   * One assistant's own page, /app/public-assistants/{id} (issue 12): its tabs and the few words
+   * the dialogs did not already have. E2E tests find controls by these.
+   */
+  page: {
+    back: "All assistants",
+    /** The card's link to the page. */
+    open: "Open",
+    openLabel: (name: string) => `Open ${name || "this assistant"}`,
+    tabsLabel: "Assistant sections",
+    tabs: { playground: "Playground", knowledge: "Knowledge", settings: "Settings", code: "Code", history: "History" },
+    loadError: "This assistant could not be loaded.",
+    notFound: "This assistant does not exist, or it belongs to another account.",
+    documents: "Documents",
+    deleteTitle: "Delete this assistant",
+    deleteText: "Its documents, conversations and keys are deleted with it, and its widget stops answering.",
+    sessionNotFound: "That conversation was not found.",
+    npm: {
+      title: "npm and React",
+      text: "Prefer a build step? The @tala/widget package loads the same widget from this server.",
+      npmLabel: "npm package example",
+      reactLabel: "React component example",
+    },
+    playground: {
+      description:
+        "Chat with this assistant as a visitor would. These messages do not count against its limits and do not appear in its history.",
+      empty: "Ask a question your visitors might ask and see what the assistant answers from its knowledge.",
+      conversationLabel: "Playground conversation",
+      you: "You",
+      newConversation: "New conversation",
+      left: (n: number) => `${n} test ${n === 1 ? "message" : "messages"} left this minute`,
+    },
+  },
   confirm: {
     cancel: "Cancel",
     delete: "Delete",
@@ -543,6 +576,13 @@ export const widgetMessages = {
   offlineSources: (names: readonly string[]) => `Sources: ${names.join(", ")}`,
   offlineNothing:
     "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
+} as const;
+
+/** The owner's Playground (POST /api/public-assistants/{id}/playground): errors of its body. Chosen for Tala. */
+export const playgroundMessages = {
+  tooManyTurns: (max: number) => `Send at most ${max} earlier messages of the conversation.`,
+  historyTooLong: (max: number) => `The earlier messages can be at most ${max} characters in all.`,
+  turnInvalid: 'Each earlier message needs a role ("user" or "assistant") and its text.',
 } as const;
 
 /** The owner's secret keys of an assistant (/api/public-assistants/{id}/secret-keys). Chosen for Tala. */

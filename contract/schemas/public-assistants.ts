@@ -286,6 +286,10 @@ export const chatHistoryResponse = z.object({
 });
 export type ChatHistoryResponse = z.infer<typeof chatHistoryResponse>;
 
+/** GET …/chats/{sessionId}: one visitor session with its messages (open or not). */
+export const visitorSessionResponse = z.object({ session: visitorSessionSchema });
+export type VisitorSessionResponse = z.infer<typeof visitorSessionResponse>;
+
 /** GET …/chats/export: the whole history, served as the attachment chat-history-{id}.json. */
 export const chatHistoryExport = z.object({
   assistantId: z.string(),

@@ -122,19 +122,23 @@ export const widgetAttachedFileSchema = z.object({
   text: z.string().max(widget.maxFileTextChars).optional().default(""),
 });
 
+/** A visitor message's fields, before the "text or a file" rule (the owner's Playground extends them: schemas/playground.ts). */
+export const widgetSendMessageFields = z.object({
+  content: z.string().max(widget.maxMessageChars, { error: widgetMessages.messageTooLong(widget.maxMessageChars) }),
+  files: z
+    .array(widgetAttachedFileSchema)
+    .max(widget.maxFiles, { error: widgetMessages.tooManyFiles(widget.maxFiles) })
+    .optional()
+    .default([]),
+  /** The widget's own id for the pending message, echoed back so it can swap it for the saved one. */
+  clientMessageId: z.string().min(1).max(widget.maxClientMessageIdChars),
+});
+
+/** A message needs text or at least one file. */
+export const hasMessageContent = (d: { content: string; files: readonly unknown[] }) => d.content.trim().length > 0 || d.files.length > 0;
+
 /** `send-message` on the socket; the JSON body of POST /api/widget/sessions/{id}/messages. */
-export const widgetSendMessageData = z
-  .object({
-    content: z.string().max(widget.maxMessageChars, { error: widgetMessages.messageTooLong(widget.maxMessageChars) }),
-    files: z
-      .array(widgetAttachedFileSchema)
-      .max(widget.maxFiles, { error: widgetMessages.tooManyFiles(widget.maxFiles) })
-      .optional()
-      .default([]),
-    /** The widget's own id for the pending message, echoed back so it can swap it for the saved one. */
-    clientMessageId: z.string().min(1).max(widget.maxClientMessageIdChars),
-  })
-  .refine((d) => d.content.trim().length > 0 || d.files.length > 0, { error: widgetMessages.emptyMessage });
+export const widgetSendMessageData = widgetSendMessageFields.refine(hasMessageContent, { error: widgetMessages.emptyMessage });
 export type WidgetSendMessageData = z.input<typeof widgetSendMessageData>;
 
 /** `stop`: end the answer being written, keeping its text (status stopped). Data may be `{}`. */

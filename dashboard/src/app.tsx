@@ -21,6 +21,7 @@ const pages = {
   projects: () => import("./pages/app/projects"),
   project: () => import("./pages/app/project"),
   publicAssistants: () => import("./pages/app/public-assistants"),
+  publicAssistant: () => import("./pages/app/public-assistant"),
   settings: () => import("./pages/app/settings"),
 };
 const LoginPage = lazy(pages.login);
@@ -32,6 +33,7 @@ const ChatPage = lazy(pages.chat);
 const ProjectsPage = lazy(pages.projects);
 const ProjectPage = lazy(pages.project);
 const PublicAssistantsPage = lazy(pages.publicAssistants);
+const PublicAssistantPage = lazy(pages.publicAssistant);
 const SettingsPage = lazy(pages.settings);
 
 /**
@@ -99,6 +101,11 @@ function AppArea() {
             <Route path={appRoutes.publicAssistants}>
               <RequireAccount>
                 <PublicAssistantsPage />
+              </RequireAccount>
+            </Route>
+            <Route path="/app/public-assistants/:id">
+              <RequireAccount>
+                <PublicAssistantPage />
               </RequireAccount>
             </Route>
             <Route path={appRoutes.settings}>

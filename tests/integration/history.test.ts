@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chatDebugResponse, chatHistoryExport, chatHistoryResponse, publicAssistantResponse } from "../../contract";
-import { call, json, registerUser } from "./helpers";
+import { chatDebugResponse, chatHistoryExport, chatHistoryResponse, publicAssistantResponse, serverMessages, visitorSessionResponse } from "../../contract";
+import { call, expectError, json, registerUser } from "./helpers";
 import { createAssistant, seedVisitorSession } from "./public-assistants-helpers";
 
 const base = Date.UTC(2026, 0, 1);
@@ -140,5 +140,35 @@ describe("GET /api/public-assistants/:id/chats/debug", () => {
     expect(second_.stats).toEqual({ totalChatsInDB: 5, assistantChats: 2 });
     const strangers = await json(await call(`/api/public-assistants/${theirs._id}/chats/debug`, { token: stranger.token }), chatDebugResponse);
     expect(strangers.stats).toEqual({ totalChatsInDB: 4, assistantChats: 4 });
+  });
+});
+
+describe("GET /api/public-assistants/:id/chats/:sessionId", () => {
+  it("answers one conversation with all its messages, wherever it falls in the pages, as the list shows it", async () => {
+    const { token } = await registerUser();
+    const assistant = await createAssistant(token);
+    const ids = await seedSessions(assistant._id, 12);
+    // The oldest session is on page 2 of the list: opened by id all the same.
+    const res = await call(`/api/public-assistants/${assistant._id}/chats/${ids[0]}`, { token });
+    expect(res.status).toBe(200);
+    const { session } = await json(res, visitorSessionResponse);
+    const page2 = await json(await call(`/api/public-assistants/${assistant._id}/chats?page=2`, { token }), chatHistoryResponse);
+    expect(session).toEqual(page2.sessions.find((s) => s._id === ids[0]));
+    expect(session.messages.map((m) => m.content.data)).toEqual(["question 0", "answer 0"]);
+  });
+
+  it("opens a session past the widget's 30-day window too (the owner's history keeps it)", async () => {
+    const { token } = await registerUser();
+    const assistant = await createAssistant(token);
+    const old = await seedVisitorSession(assistant._id, { startedAt: Date.UTC(2020, 0, 1), messages: [{ role: "user", text: "long ago" }] });
+    const { session } = await json(await call(`/api/public-assistants/${assistant._id}/chats/${old}`, { token }), visitorSessionResponse);
+    expect(session.messages[0]!.content.data).toBe("long ago");
+  });
+
+  it("answers 404 for an unknown session, and for an id longer than any session's", async () => {
+    const { token } = await registerUser();
+    const assistant = await createAssistant(token);
+    await expectError(await call(`/api/public-assistants/${assistant._id}/chats/${crypto.randomUUID()}`, { token }), 404, serverMessages.notFound);
+    await expectError(await call(`/api/public-assistants/${assistant._id}/chats/${"a".repeat(101)}`, { token }), 404, serverMessages.notFound);
   });
 });

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { expect } from "vitest";
-import { publicAssistantResponse, type PublicAssistant, type PublicAssistantBody } from "../../contract";
+import { publicAssistantResponse, type PlaygroundMessageBody, type PublicAssistant, type PublicAssistantBody } from "../../contract";
 import * as schema from "../../worker/db/schema";
 import type { ServiceContext } from "../../worker/services/context";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
@@ -175,8 +175,10 @@ function visitorSessionRows(options: { startedAt?: number; lastMessageAt?: numbe
   };
 }
 
-/** Every route of /api/public-assistants for `id` (and a file id), with its method: for the 401/404 sweeps. */
-export function everyRoute(id: string, fileId: string): { method: string; path: string; body?: "json" | "multipart" }[] {
+type RouteBody = "json" | "multipart" | "playground";
+
+/** Every route of /api/public-assistants for `id` (and a file id, a visitor session id), with its method: for the 401/404 sweeps. */
+export function everyRoute(id: string, fileId: string, sessionId: string = crypto.randomUUID()): { method: string; path: string; body?: RouteBody }[] {
   const base = `/api/public-assistants/${id}`;
   return [
     { method: "GET", path: base },
@@ -192,12 +194,26 @@ export function everyRoute(id: string, fileId: string): { method: string; path: 
     { method: "GET", path: `${base}/chats?page=1&limit=10` },
     { method: "GET", path: `${base}/chats/export` },
     { method: "GET", path: `${base}/chats/debug` },
+    { method: "GET", path: `${base}/chats/${sessionId}` },
+    { method: "POST", path: `${base}/playground`, body: "playground" },
   ];
 }
 
 /** The request init for one of `everyRoute`'s entries. */
-export function routeInit(route: { method: string; body?: "json" | "multipart" }, auth: CallInit = {}): CallInit {
+export function routeInit(route: { method: string; body?: RouteBody }, auth: CallInit = {}): CallInit {
+  if (route.body === "playground") return { ...auth, method: route.method, json: { content: "What is the warranty code word?", clientMessageId: "sweep" } };
   if (route.body === "json") return { ...auth, method: route.method, json: { name: "Hijacked", isActive: false } };
   if (route.body === "multipart") return { ...auth, method: route.method, body: uploadForm([{ name: "x.txt", bytes: "intruder text" }]) };
   return { ...auth, method: route.method };
 }
+
+/**
+ * POST …/playground with the owner's token: the message (a fresh clientMessageId unless given) and
+ * its earlier turns. Loosely typed on purpose: the error tests send what the contract refuses.
+ */
+export const playgroundCall = (
+  token: string | undefined,
+  assistantId: string,
+  body: { [K in keyof PlaygroundMessageBody]?: unknown } & Record<string, unknown>,
+  init: CallInit = {},
+) => call(`/api/public-assistants/${assistantId}/playground`, { token, json: { clientMessageId: crypto.randomUUID(), ...body }, ...init });

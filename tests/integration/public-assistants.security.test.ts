@@ -23,15 +23,15 @@ async function ownerWithEverything() {
     await uploadFiles(owner.token, assistant._id, [{ name: "secret.txt", bytes: "The warranty code word is Bellerophon.", type: "text/plain" }]),
     knowledgeUploadResponse,
   );
-  await seedVisitorSession(assistant._id, { messages: [{ role: "user", text: "private question" }] });
+  const sessionId = await seedVisitorSession(assistant._id, { messages: [{ role: "user", text: "private question" }] });
   const { apiKey } = await json(await call(`/api/public-assistants/${assistant._id}/raw-api-key`, { token: owner.token }), apiKeyResponse);
-  return { owner, assistantId: assistant._id, fileId: uploaded.files[0]!._id, apiKey };
+  return { owner, assistantId: assistant._id, fileId: uploaded.files[0]!._id, sessionId, apiKey };
 }
 
 describe("anonymous callers", () => {
   it("get 401 on every route, the list and create included", async () => {
-    const { assistantId, fileId } = await ownerWithEverything();
-    const routes = [{ method: "GET", path: "/api/public-assistants" }, { method: "POST", path: "/api/public-assistants", body: "json" as const }, ...everyRoute(assistantId, fileId)];
+    const { assistantId, fileId, sessionId } = await ownerWithEverything();
+    const routes = [{ method: "GET", path: "/api/public-assistants" }, { method: "POST", path: "/api/public-assistants", body: "json" as const }, ...everyRoute(assistantId, fileId, sessionId)];
     for (const route of routes) {
       const res = await call(route.path, routeInit(route));
       expect(res.status, `${route.method} ${route.path}`).toBe(401);
@@ -44,17 +44,19 @@ describe("anonymous callers", () => {
 
 describe("another owner", () => {
   it("gets 404 on every route of someone else's assistant, and changes nothing", async () => {
-    const { owner, assistantId, fileId, apiKey } = await ownerWithEverything();
+    const { owner, assistantId, fileId, sessionId, apiKey } = await ownerWithEverything();
     const before = await assistantFootprint(assistantId);
     const ownerView = await json(await call(`/api/public-assistants/${assistantId}`, { token: owner.token }), publicAssistantResponse);
     const intruder = await registerUser();
     await createAssistant(intruder.token, { name: "Intruder's own" });
 
-    for (const route of everyRoute(assistantId, fileId)) {
+    for (const route of everyRoute(assistantId, fileId, sessionId)) {
       const res = await call(route.path, routeInit(route, { token: intruder.token }));
       expect(res.status, `${route.method} ${route.path}`).toBe(404);
       const body = await res.text();
       expect(body).not.toContain("Private bot");
+      expect(body).not.toContain("private question");
+      expect(body).not.toContain("Bellerophon");
       expect(body).not.toContain(apiKey);
     }
 
@@ -65,6 +67,14 @@ describe("another owner", () => {
     expect((await findAssistantByKey(testServiceContext(), apiKey))?.id).toBe(assistantId);
     const intruderList = await json(await call("/api/public-assistants", { token: intruder.token }), publicAssistantListResponse);
     expect(intruderList.assistants.map((a) => a.name)).toEqual(["Intruder's own"]);
+  });
+
+  it("cannot read a conversation through their own assistant's id", async () => {
+    const { sessionId } = await ownerWithEverything();
+    const intruder = await registerUser();
+    const own = await createAssistant(intruder.token);
+    const res = await call(`/api/public-assistants/${own._id}/chats/${sessionId}`, { token: intruder.token });
+    await expectError(res, 404, serverMessages.notFound);
   });
 
   it("cannot reach a file through their own assistant's id", async () => {

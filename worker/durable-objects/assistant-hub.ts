@@ -156,6 +156,24 @@ export class AssistantHub extends DurableObject<Env> {
 
   // ── The owner's view (the caller checked ownership in D1) ────────────────────────────────────
 
+  /** One visitor session with its messages, open or not (the owner opens a conversation by id); null when it is not here. */
+  async visitorSession(input: { assistantId: string; sessionId: string }): Promise<VisitorSession | null> {
+    const opened = await this.open(input.assistantId);
+    const row = opened?.store.session(input.sessionId);
+    return opened && row ? (this.withMessages(opened.store, [row])[0] ?? null) : null;
+  }
+
+  /**
+   * The owner's Playground: the passages for `query` (null when retrieval failed), counting
+   * nothing: no session, no network share, not the day. `missing`: the assistant was deleted
+   * since the caller's D1 read.
+   */
+  async retrieveForOwner(input: { assistantId: string; query: string }): Promise<{ passages: Passage[] | null } | { missing: true }> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { missing: true };
+    return { passages: await this.retrieve(input.assistantId, input.query) };
+  }
+
   /** A page of the visitor history, newest activity first. */
   async listSessions(input: { assistantId: string; page: number; limit: number }): Promise<ChatHistoryResponse> {
     const opened = await this.open(input.assistantId);

@@ -13,7 +13,7 @@ import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { getAssistantHub } from "../widget/get-assistant-hub";
 import { readWidgetIdentity, type WidgetIdentity } from "../widget/room-identity";
-import { runVisitorTurn, turnMessage, type VisitorMessageInput } from "../widget/visitor-turn";
+import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 
 type WidgetConnection = Connection<WidgetIdentity>;
 
@@ -161,7 +161,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
           signal: controller.signal,
           finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
         },
-        begun,
+        visitorTurn(begun),
         message,
       );
     } finally {

@@ -30,12 +30,16 @@ const chatAttachmentCap: BodyCap = {
  * The cap of a request's body, by its path under /api, whatever its declared content type: a
  * route reads its body whatever the client declared (a JSON route sent `multipart/form-data`, a
  * CORS-safelisted type, still parses it as JSON), so the type never lifts a cap. Only the two
- * upload routes get larger caps (contract `knowledgeUpload`, `upload`).
+ * upload routes get larger caps (contract `knowledgeUpload`, `upload`); the widget's messages and
+ * the owner's Playground the widget's.
  */
 export function bodyCapFor(method: string, path: string): BodyCap {
   if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/files\/?$/.test(path)) return knowledgeUploadCap;
   if (method === "POST" && /^\/api\/chat\/attachments\/?$/.test(path)) return chatAttachmentCap;
-  if (path.startsWith("/api/widget/")) return jsonCap(requestBodyLimits.widgetBytes);
+  // A widget message carries its attachments' text; the owner's Playground sends the same message plus its earlier turns.
+  if (path.startsWith("/api/widget/") || (method === "POST" && /^\/api\/public-assistants\/[^/]+\/playground\/?$/.test(path))) {
+    return jsonCap(requestBodyLimits.widgetBytes);
+  }
   if (path.startsWith("/api/v1/")) return jsonCap(requestBodyLimits.openAiBytes);
   return jsonCap(requestBodyLimits.defaultBytes);
 }

@@ -9,6 +9,19 @@ export type VisitorMessageInput = z.output<typeof widgetSendMessageData>;
 
 export type AdmittedTurn = Extract<BeginTurnResult, { outcome: "admitted" }>;
 
+/**
+ * What a turn needs once its message is admitted: the assistant, the conversation (`session.id` is
+ * the frames' `chatId`), the question as saved, its passages, and the `remaining-messages` data that
+ * ends the turn. A visitor's comes from the assistant's object (`visitorTurn`); the owner's
+ * Playground builds its own (nothing saved, its throttle as what is left).
+ */
+export interface AnswerTurn extends Pick<AdmittedTurn, "assistant" | "session" | "history" | "saved" | "passages"> {
+  remaining: { remaining: number; limit: number };
+}
+
+/** A visitor's admitted turn, ending with what is left of the session's and the day's messages. */
+export const visitorTurn = (begun: AdmittedTurn): AnswerTurn => ({ ...begun, remaining: remainingFrame(begun.remaining, begun.assistant.config) });
+
 /** What the assistant's object stores of a visitor message: its text and its files' names (their text only goes to the model). */
 export const turnMessage = (message: VisitorMessageInput) => ({ content: message.content, files: message.files.map((f) => ({ name: f.name })) });
 
@@ -24,14 +37,14 @@ export interface VisitorTurnDeps {
 }
 
 /**
- * One visitor message the assistant's object admitted and saved (`AssistantHub.beginTurn`),
- * whatever the transport: echoes it (new-message with clientMessageId), announces the answer
- * (thinking), streams it (message-delta), has the object save it with its sources (`finish`,
- * then new-message) and ends with remaining-messages. The model streams here, in the caller,
+ * One visitor message the assistant's object admitted and saved (`AssistantHub.beginTurn`; or the
+ * owner's Playground message, which nothing saves), whatever the transport: echoes it (new-message
+ * with clientMessageId), announces the answer (thinking), streams it (message-delta), has the
+ * object save it with its sources (`finish`, then new-message) and ends with remaining-messages. The model streams here, in the caller,
  * never in the assistant's object. A failed answer sends message-error with its partial text and
  * is not saved: the visitor's message stays, and it was counted. Never throws.
  */
-export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AdmittedTurn, message: VisitorMessageInput): Promise<void> {
+export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, message: VisitorMessageInput): Promise<void> {
   const { emit } = deps;
   const now = deps.now ?? Date.now;
   const { assistant, session } = turn;
@@ -76,6 +89,6 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AdmittedTurn, 
     console.error(JSON.stringify({ event: "widget-turn-failed", sessionId: session.id, error: String(error) }));
     fail(widgetMessages.replyFailed);
   } finally {
-    emit({ event: "remaining-messages", data: remainingFrame(turn.remaining, assistant.config) });
+    emit({ event: "remaining-messages", data: turn.remaining });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The Public Assistants API (spec section 7), one function per call, each response parsed with the
  * contract's schema. The file upload goes through XMLHttpRequest instead of the shared client,
- * because only XHR reports upload progress; it sends the same Authorization header and cookies.
+ * because only XHR reports upload progress; the Playground reads a fetch stream (SSE, parsed as the
+ * widget parses it). Both send the same Authorization header and cookies.
  */
 import { z } from "zod";
 import {
@@ -17,14 +18,18 @@ import {
   knowledgeSearchResponse,
   knowledgeUpload,
   knowledgeUploadResponse,
+  parseWidgetSseEvent,
+  playgroundPath,
   publicAssistantListResponse,
   publicAssistantResponse,
   secretKeyListResponse,
+  visitorSessionResponse,
   api as apiConfig,
   type ChatHistoryResponse,
   type CreatedSecretKeyResponse,
   type KnowledgeSearchResponse,
   type KnowledgeUploadResponse,
+  type PlaygroundMessageBody,
   type PublicAssistant,
   type PublicAssistantBody,
   type SecretKey,
@@ -35,7 +40,10 @@ import {
   webPageListResponse,
   webSourceListResponse,
   webSourceResponse,
+  type VisitorSession,
+  type WidgetServerFrame,
 } from "../../../contract";
+import { createSseParser } from "../../../widget-sdk/src/core/sse";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
 
 const base = "/public-assistants";
@@ -69,13 +77,72 @@ export function readUploadResponse(status: number, text: string): KnowledgeUploa
     if (parsed.success) return parsed.data;
     throw new ApiError({ message: httpClientMessages.invalidResponse, status, code: "INVALID_RESPONSE" });
   }
+  throw errorFromResponse(status, raw);
+}
+
+/** The ApiError of a failed answer read outside the shared client: the server's envelope when it sent one. */
+export function errorFromResponse(status: number, raw: unknown, retryAfter?: number): ApiError {
   const envelope = errorBodySchema.safeParse(raw);
   if (envelope.success) {
     const b = envelope.data;
-    throw new ApiError({ message: b.error, status, code: b.code, fields: b.fields, requestId: b.requestId, fromServer: true });
+    return new ApiError({ message: b.error, status, code: b.code, fields: b.fields, requestId: b.requestId, retryAfter, fromServer: true });
   }
-  if (status === 0) throw new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
-  throw new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
+  if (status === 0) return new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
+  return new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
+}
+
+export interface PlaygroundStreamOptions {
+  /** Each server event, parsed with the contract (anything else is dropped). */
+  onFrame: (frame: WidgetServerFrame) => void;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  authorization?: () => string | null;
+}
+
+/**
+ * POST …/playground: the owner's message, answered as the widget's SSE stream is. Resolves when the
+ * stream ends. A refusal before the answer (400, 404, 429…) rejects with the server's ApiError; a
+ * network failure with NETWORK_ERROR; an abort with the AbortError of `signal`. Not retried (a
+ * retried message would be answered twice) and without the 10 s timeout (answers stream longer).
+ */
+export async function streamPlayground(url: string, body: PlaygroundMessageBody, options: PlaygroundStreamOptions): Promise<void> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  const auth = (options.authorization ?? authorizationHeader)();
+  if (auth) headers.authorization = auth;
+  let res: Response;
+  try {
+    res = await doFetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "include", signal: options.signal });
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw errorFromResponse(0, null);
+  }
+  if (!res.ok || !res.body) {
+    let raw: unknown = null;
+    try {
+      raw = await res.json();
+    } catch {
+      // no envelope
+    }
+    const retryAfter = Number(res.headers.get("retry-after")) || undefined;
+    throw errorFromResponse(res.status, raw, retryAfter);
+  }
+  const parser = createSseParser((event, data) => {
+    const frame = parseWidgetSseEvent(event, data);
+    if (frame) options.onFrame(frame);
+  });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(value);
+    }
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw errorFromResponse(0, null);
+  }
+  parser.end();
 }
 
 /**
@@ -112,6 +179,8 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
   return {
     list: async (signal?: AbortSignal): Promise<PublicAssistant[]> =>
       (await client.get(base, { schema: publicAssistantListResponse, signal })).assistants,
+    get: async (id: string, signal?: AbortSignal): Promise<PublicAssistant> =>
+      (await client.get(path(id), { schema: publicAssistantResponse, signal })).assistant,
     create: async (body: PublicAssistantBody): Promise<PublicAssistant> =>
       (await client.post(base, body, { schema: publicAssistantResponse })).assistant,
     update: async (id: string, body: PublicAssistantBody): Promise<PublicAssistant> =>
@@ -137,6 +206,11 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
         schema: chatHistoryResponse,
         signal,
       }),
+    /** GET …/chats/{sessionId}: one conversation, wherever it is in the pages. */
+    chatSession: async (id: string, sessionId: string, signal?: AbortSignal): Promise<VisitorSession> =>
+      (await client.get(path(id, `/chats/${encodeURIComponent(sessionId)}`), { schema: visitorSessionResponse, signal })).session,
+    /** POST …/playground (streamPlayground). */
+    playground: (id: string, body: PlaygroundMessageBody, options: PlaygroundStreamOptions) => streamPlayground(`${basePath}${playgroundPath(id)}`, body, options),
     /**
      * GET …/chats/export: the whole history. The body is checked against the contract, and the
      * file saved is the server's JSON as sent (parsing would drop fields a newer server adds).

@@ -7,6 +7,7 @@ import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
 import { listPublicAssistantsRoute } from "./list";
+import { playgroundRoute } from "./playground";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
 import { sourceRoutes } from "./sources";
@@ -29,5 +30,6 @@ export function publicAssistantRoutes() {
     .route("/", fileRoutes)
     .route("/", searchRoute)
     .route("/", sourceRoutes)
-    .route("/", chatRoutes);
+    .route("/", chatRoutes)
+    .route("/", playgroundRoute);
 }

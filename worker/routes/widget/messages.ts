@@ -1,12 +1,13 @@
 import { Hono } from "hono";
-import { formatWidgetSseEvent, widgetMessages, widgetSendMessageData, type WidgetServerFrame } from "../../../contract";
+import { widgetMessages, widgetSendMessageData } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
 import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
-import { runVisitorTurn, turnMessage } from "../../widget/visitor-turn";
+import { runVisitorTurn, turnMessage, visitorTurn } from "../../widget/visitor-turn";
 import { refuseCors } from "./cors";
+import { widgetEventStream } from "./event-stream";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 
 /**
@@ -47,29 +48,17 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     throw new AppError(refusal.code, refusal.error, refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {});
   }
 
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const encoder = new TextEncoder();
-  const emit = (frame: WidgetServerFrame) => {
-    // A visitor who went away makes writes fail: the turn goes on and is saved.
-    writer.write(encoder.encode(formatWidgetSseEvent(frame))).catch(() => {});
-  };
-  const turn = runVisitorTurn(
-    {
-      env: c.env,
-      emit,
-      signal: new AbortController().signal,
-      finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
-    },
-    begun,
-    message,
-  ).finally(() => writer.close().catch(() => {}));
-  c.executionCtx.waitUntil(turn);
-  return new Response(readable, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-store, no-transform",
-      "x-accel-buffering": "no",
-    },
-  });
+  // The answer runs to its end even if the visitor goes away: it is saved either way.
+  return widgetEventStream(c, (emit, signal) =>
+    runVisitorTurn(
+      {
+        env: c.env,
+        emit,
+        signal,
+        finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
+      },
+      visitorTurn(begun),
+      message,
+    ),
+  );
 });

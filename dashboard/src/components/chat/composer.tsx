@@ -50,9 +50,13 @@ export interface ComposerProps {
    * reload and a detour through sign-in after the session ended.
    */
   draftKey?: string;
+  /** The field's placeholder; default: the chat's. */
+  placeholder?: string;
+  /** Whether files can be attached (the owner's Playground sends text only). */
+  attachments?: boolean;
 }
 
-export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false, draftKey }: ComposerProps) {
+export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false, draftKey, placeholder, attachments: canAttach = true }: ComposerProps) {
   const [text, setText] = useState(() => (draftKey ? (readItem("session", draftStorageKey(draftKey)) ?? "") : ""));
   const savedUnder = useRef<string | undefined>(draftKey);
 
@@ -173,31 +177,37 @@ export function Composer({ busy, connected, onSend, onStop, aside, footer, autoF
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKeyDown}
             rows={1}
-            placeholder={chatUi.composerPlaceholder(ASSISTANT_NAME)}
+            placeholder={placeholder ?? chatUi.composerPlaceholder(ASSISTANT_NAME)}
             enterKeyHint="send"
             className="block max-h-[200px] w-full resize-none bg-transparent px-4 pt-3 pb-1 text-[15px] leading-6 text-fg placeholder:text-faint focus:outline-none"
           />
           <div className="flex items-center justify-between gap-2 px-2 pb-2">
-            <input
-              ref={picker}
-              type="file"
-              multiple
-              accept={acceptedExtensions.join(",")}
-              className="sr-only"
-              tabIndex={-1}
-              aria-hidden="true"
-              onChange={(e) => void onFiles(e)}
-            />
-            <Tooltip label={chatUi.attach}>
-              <button
-                type="button"
-                onClick={() => picker.current?.click()}
-                aria-label={chatUi.attach}
-                className="inline-flex size-9 items-center justify-center rounded-full text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
-              >
-                <PaperclipIcon size={18} />
-              </button>
-            </Tooltip>
+            {canAttach ? (
+              <>
+                <input
+                  ref={picker}
+                  type="file"
+                  multiple
+                  accept={acceptedExtensions.join(",")}
+                  className="sr-only"
+                  tabIndex={-1}
+                  aria-hidden="true"
+                  onChange={(e) => void onFiles(e)}
+                />
+                <Tooltip label={chatUi.attach}>
+                  <button
+                    type="button"
+                    onClick={() => picker.current?.click()}
+                    aria-label={chatUi.attach}
+                    className="inline-flex size-9 items-center justify-center rounded-full text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
+                  >
+                    <PaperclipIcon size={18} />
+                  </button>
+                </Tooltip>
+              </>
+            ) : (
+              <span aria-hidden="true" />
+            )}
             {busy ? (
               <Tooltip label={chatUi.stop}>
                 <button

@@ -2,11 +2,13 @@
  * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge,
  * the API key, the four figures, the knowledge files, and the buttons Upload Files, Get Code, Edit,
  * View History, Regenerate Key and Delete. The card only reports what was clicked; the page acts.
+ * Its name and Open lead to the assistant's own page.
  */
 import { useId, type ReactNode } from "react";
-import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
-import { Button } from "../ui/button";
-import { CodeIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
+import { Link } from "wouter";
+import { appRoutes, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
+import { Button, buttonClasses } from "../ui/button";
+import { ArrowRightIcon, CodeIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
 import { ApiKeyField } from "./api-key-field";
 import { KnowledgeFileList } from "./knowledge-file-list";
 
@@ -45,7 +47,9 @@ export function AssistantCard({
         <div className="min-w-0 flex-1">
           {/* No name (the spec does not require one): said as a placeholder, not passed off as a name. */}
           <h3 id={headingId} className={`truncate text-base font-semibold ${assistant.name ? "text-fg" : "text-muted italic"}`} title={assistant.name || undefined}>
-            {assistant.name || L.untitled}
+            <Link href={appRoutes.publicAssistant(assistant._id)} className="rounded-sm hover:underline focus-visible:outline-2 focus-visible:outline-accent">
+              {assistant.name || L.untitled}
+            </Link>
           </h3>
           <p className={`mt-0.5 line-clamp-2 text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>
             {assistant.description || L.noDescription}
@@ -76,6 +80,14 @@ export function AssistantCard({
       </section>
 
       <div className="mt-auto grid grid-cols-2 gap-2 border-t border-line pt-4 sm:grid-cols-3">
+        {/* The assistant's own page: the same panels as these dialogs, in tabs, plus the Playground. */}
+        <Link
+          href={appRoutes.publicAssistant(assistant._id)}
+          aria-label={publicAssistantUi.page.openLabel(assistant.name)}
+          className={buttonClasses("primary", "sm", "col-span-2 sm:col-span-3")}
+        >
+          {publicAssistantUi.page.open} <ArrowRightIcon size={15} />
+        </Link>
         <Button variant="secondary" size="sm" onClick={act("upload")}>
           <UploadIcon size={15} /> {L.uploadFiles}
         </Button>

@@ -1,74 +1,15 @@
 /**
- * Create/Edit Assistant (spec sections 2 and 4): tabs Basic Settings, Limits & Customization and
- * Widget Configuration. Create starts from the contract's defaults; edit preloads everything. After a
- * successful save the dialog closes and the list reloads (the page does both in `onSaved`).
+ * Create/Edit Assistant (spec sections 2 and 4): the form of assistant-settings-form.tsx in a
+ * dialog. After a successful save the dialog closes and the list reloads (the page does both in
+ * `onSaved`).
  */
-import { useId, useState, type FormEvent } from "react";
-import {
-  publicAssistantFieldLimits as F,
-  publicAssistantLimits as LIM,
-  publicAssistantMessages,
-  publicAssistantUi,
-  successMessages,
-  widgetPositions,
-  widgetSizes,
-  type PublicAssistant,
-} from "../../../../contract";
-import { ApiError, errorMessage } from "../../lib/api";
-import { publicAssistantsApi } from "../../lib/public-assistants-api";
-import { toast } from "../../stores/toast";
+import { useId } from "react";
+import { publicAssistantUi, type PublicAssistant } from "../../../../contract";
 import { Button } from "../ui/button";
 import { Modal } from "../ui/dialog";
-import { TextField } from "../ui/field";
-import { Switch } from "../ui/switch";
-import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
-import {
-  formValuesFrom,
-  mapFieldErrors,
-  pickerColor,
-  toRequestBody,
-  type AssistantFormTab,
-  type AssistantFormValues,
-} from "./assistant-form";
-import { CornerVisual, RadioCards, SizeVisual, TextAreaField } from "./form-fields";
+import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
 
 const L = publicAssistantUi.form;
-type Errors = Partial<Record<keyof AssistantFormValues, string>>;
-
-const tabs = [
-  { key: "basic", label: L.basic },
-  { key: "limits", label: L.limits },
-  { key: "widget", label: L.widget },
-] as const satisfies readonly { key: AssistantFormTab; label: string }[];
-
-/** The toast of a failed save: the catalogue's title, the server's message and its field message. */
-function saveFailedToast(err: unknown) {
-  const message = errorMessage(err, publicAssistantMessages.saveFailed);
-  const fieldMessages = err instanceof ApiError && err.fields ? Object.values(err.fields) : [];
-  const parts = [message === publicAssistantMessages.saveFailed ? null : message, ...fieldMessages.filter((m) => m !== message)];
-  const description = [...new Set(parts.filter(Boolean))].join(" ");
-  toast({ variant: "destructive", title: publicAssistantMessages.saveFailed, description: description || undefined });
-}
-
-function WidgetPreview({ values }: { values: AssistantFormValues }) {
-  return (
-    <div aria-hidden="true" className="overflow-hidden rounded-xl border border-line bg-canvas shadow-sm">
-      <div className="flex items-center gap-2 px-3 py-2.5 text-sm font-semibold text-white" style={{ backgroundColor: pickerColor(values.primaryColor) }}>
-        <span className="size-2 rounded-full bg-white/80" />
-        <span className="truncate">{values.headerText || "\u00a0"}</span>
-      </div>
-      <div className="space-y-2 p-3">
-        <p className="w-fit max-w-[85%] rounded-2xl rounded-tl-sm bg-subtle px-3 py-2 text-xs text-fg">{values.welcomeMessage || "\u00a0"}</p>
-        <p
-          className="ml-auto w-fit max-w-[70%] rounded-2xl rounded-tr-sm px-3 py-2 text-xs text-white"
-          style={{ backgroundColor: pickerColor(values.primaryColor) }}
-        >
-          …
-        </p>
-      </div>
-    </div>
-  );
-}
 
 export function AssistantFormDialog({
   open,
@@ -83,51 +24,16 @@ export function AssistantFormDialog({
   onSaved: (saved: PublicAssistant) => void;
 }) {
   const formId = useId();
-  const ids = useTabIds();
-  const editing = assistant !== null;
-  const [values, setValues] = useState<AssistantFormValues>(() => formValuesFrom(assistant));
-  const [tab, setTab] = useState<AssistantFormTab>("basic");
-  const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
-
-  const set = <K extends keyof AssistantFormValues>(key: K, value: AssistantFormValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-  const text = (key: keyof AssistantFormValues) => ({
-    value: values[key] as string,
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value as never),
-    error: errors[key],
-  });
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    setErrors({});
-    try {
-      const body = toRequestBody(values);
-      const saved = editing ? await publicAssistantsApi.update(assistant._id, body) : await publicAssistantsApi.create(body);
-      toast({ variant: "success", description: editing ? successMessages.assistantUpdated : successMessages.assistantCreated });
-      onSaved(saved);
-    } catch (err) {
-      setSaving(false);
-      if (err instanceof ApiError && err.fields) {
-        const mapped = mapFieldErrors(err.fields);
-        setErrors(mapped.errors);
-        if (mapped.tab) setTab(mapped.tab);
-      }
-      saveFailedToast(err);
-    }
-  };
+  const form = useAssistantForm(assistant, onSaved);
+  const title = form.editing ? L.editTitle : L.createTitle;
 
   const footer = (
     <>
-      <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={saving}>
+      <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={form.saving}>
         {L.cancel}
       </Button>
-      <Button type="submit" form={formId} busy={saving}>
-        {editing ? L.save : L.create}
+      <Button type="submit" form={formId} busy={form.saving}>
+        {form.editing ? L.save : L.create}
       </Button>
     </>
   );
@@ -136,132 +42,13 @@ export function AssistantFormDialog({
     <Modal
       open={open}
       onOpenChange={onOpenChange}
-      title={editing ? L.editTitle : L.createTitle}
-      description={editing ? L.editDescription : L.createDescription}
+      title={title}
+      description={form.editing ? L.editDescription : L.createDescription}
       size="lg"
       footer={footer}
-      locked={saving}
+      locked={form.saving}
     >
-      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
-        <TabList items={tabs} value={tab} onChange={setTab} label={editing ? L.editTitle : L.createTitle} ids={ids} className="w-full" />
-
-        <TabPanels>
-          <TabPanel tabKey="basic" ids={ids} inactive={tab !== "basic"} className="space-y-4">
-            <TextField label={L.name} name="name" autoComplete="off" placeholder={L.namePlaceholder} maxLength={F.maxNameChars} {...text("name")} />
-            <TextAreaField
-              label={L.description}
-              name="description"
-              rows={3}
-              placeholder={L.descriptionPlaceholder}
-              maxLength={F.maxDescriptionChars}
-              {...text("description")}
-            />
-            <div className="rounded-lg border border-line p-3">
-              <Switch label={L.active} checked={values.isActive} onChange={(v) => set("isActive", v)} hint={L.activeHint} />
-            </div>
-          </TabPanel>
-
-          <TabPanel tabKey="limits" ids={ids} inactive={tab !== "limits"} className="space-y-6">
-            <div className="grid gap-4 sm:grid-cols-2">
-              <TextField
-                label={L.maxMessagesPerSession}
-                name="maxMessagesPerSession"
-                type="number"
-                inputMode="numeric"
-                step={1}
-                min={LIM.maxMessagesPerSession.min}
-                max={LIM.maxMessagesPerSession.max}
-                hint={L.rangeHint(LIM.maxMessagesPerSession.min, LIM.maxMessagesPerSession.max)}
-                {...text("maxMessagesPerSession")}
-              />
-              <TextField
-                label={L.dailyLimit}
-                name="dailyLimit"
-                type="number"
-                inputMode="numeric"
-                step={1}
-                min={LIM.dailyLimit.min}
-                max={LIM.dailyLimit.max}
-                hint={L.rangeHint(LIM.dailyLimit.min, LIM.dailyLimit.max)}
-                {...text("dailyLimit")}
-              />
-            </div>
-
-            <div className="grid gap-5 sm:grid-cols-[1fr_220px]">
-              <div className="space-y-4">
-                <div className="flex items-end gap-2">
-                  <input
-                    type="color"
-                    aria-label={L.colorPicker}
-                    value={pickerColor(values.primaryColor)}
-                    onChange={(e) => set("primaryColor", e.target.value.toUpperCase())}
-                    className="h-10 w-12 shrink-0 cursor-pointer rounded-lg border border-line-strong bg-surface p-1"
-                  />
-                  <TextField
-                    label={L.primaryColor}
-                    name="primaryColor"
-                    autoComplete="off"
-                    spellCheck={false}
-                    maxLength={7}
-                    placeholder="#2962FF"
-                    className="flex-1"
-                    {...text("primaryColor")}
-                  />
-                </div>
-                <TextField label={L.headerText} name="headerText" maxLength={F.maxHeaderTextChars} {...text("headerText")} />
-                <TextAreaField label={L.welcomeMessage} name="welcomeMessage" rows={2} maxLength={F.maxWelcomeMessageChars} {...text("welcomeMessage")} />
-              </div>
-              <div>
-                <p className="mb-1.5 text-sm font-medium text-fg">{L.preview}</p>
-                <WidgetPreview values={values} />
-              </div>
-            </div>
-
-            <TextAreaField
-              label={L.instructions}
-              name="instructions"
-              rows={4}
-              placeholder={L.instructionsPlaceholder}
-              hint={L.instructionsHint}
-              maxLength={F.maxInstructionsChars}
-              {...text("instructions")}
-            />
-            <div className="space-y-3 rounded-lg border border-line p-3">
-              <Switch label={L.allowAttachments} checked={values.allowAttachments} onChange={(v) => set("allowAttachments", v)} hint={L.allowAttachmentsHint} />
-              <div className="border-t border-line" />
-              <Switch label={L.showSources} checked={values.showSources} onChange={(v) => set("showSources", v)} hint={L.showSourcesHint} />
-            </div>
-          </TabPanel>
-
-          <TabPanel tabKey="widget" ids={ids} inactive={tab !== "widget"} className="space-y-5">
-            <RadioCards
-              legend={L.widgetPosition}
-              value={values.widgetPosition}
-              onChange={(v) => set("widgetPosition", v)}
-              error={errors.widgetPosition}
-              options={widgetPositions.map((p) => ({ value: p, label: L.positions[p], visual: <CornerVisual corner={p} active={values.widgetPosition === p} /> }))}
-            />
-            <RadioCards
-              legend={L.widgetSize}
-              value={values.widgetSize}
-              onChange={(v) => set("widgetSize", v)}
-              error={errors.widgetSize}
-              columns="grid-cols-3"
-              options={widgetSizes.map((s) => ({ value: s, label: L.sizes[s], visual: <SizeVisual size={s} active={values.widgetSize === s} /> }))}
-            />
-            <TextAreaField
-              label={L.allowedOrigins}
-              name="allowedOrigins"
-              rows={4}
-              spellCheck={false}
-              placeholder={"https://example.com\nhttps://www.example.com"}
-              hint={L.allowedOriginsHint}
-              mono
-              {...text("allowedOrigins")}
-            />
-          </TabPanel>
-        </TabPanels>
-      </form>
+      <AssistantFormFields form={form} formId={formId} label={title} />
     </Modal>
   );
 }

@@ -25,13 +25,24 @@ export type PendingConfirmation =
 
 const C = publicAssistantUi.confirm;
 
-export function ConfirmActions({ pending, onDone }: { pending: PendingConfirmation; onDone: () => void }) {
+export function ConfirmActions({
+  pending,
+  onDone,
+  onChanged,
+}: {
+  pending: PendingConfirmation;
+  /** The dialog is done (confirmed or not, the action succeeded or not): close it. */
+  onDone: () => void;
+  /** After a confirmed action, whatever its outcome: what to read again. Default: the list of assistants. */
+  onChanged?: (result: { kind: PendingConfirmation["kind"]; ok: boolean }) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const { load, setFullKey, forgetKey } = usePublicAssistants.getState();
 
   const run = async () => {
     setBusy(true);
     const { assistant } = pending;
+    let ok = true;
     try {
       if (pending.kind === "delete") {
         await publicAssistantsApi.remove(assistant._id);
@@ -45,12 +56,14 @@ export function ConfirmActions({ pending, onDone }: { pending: PendingConfirmati
         toast({ variant: "success", description: successMessages.fileDeleted });
       }
     } catch (err) {
+      ok = false;
       if (pending.kind === "delete") failureToast(err, M.deleteFailed);
       else if (pending.kind === "regenerate") failureToast(err, M.regenerateKeyFailed);
       else toast({ variant: "destructive", title: M.deleteFileTitle, description: deleteFileFailureText(err) });
     }
     onDone();
-    void load({ quiet: true });
+    if (onChanged) onChanged({ kind: pending.kind, ok });
+    else void load({ quiet: true });
   };
 
   const text =

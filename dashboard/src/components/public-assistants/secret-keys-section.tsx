@@ -43,7 +43,7 @@ async function copyWithToast(text: string) {
 }
 
 /** A block of code with a Copy button; `label` names it for screen readers and tests. */
-function CodeBlock({ label, text, blockRef }: { label: string; text: string; blockRef?: Ref<HTMLPreElement> }) {
+export function CodeBlock({ label, text, blockRef }: { label: string; text: string; blockRef?: Ref<HTMLPreElement> }) {
   return (
     <div className="relative">
       <pre ref={blockRef} aria-label={label} tabIndex={0} className={codeClasses}>

@@ -3,12 +3,14 @@
  * HH:mm, the sources an answer drew on), the start time and the total message count. Text is shown
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { chatHistory, publicAssistantDefaults, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
 import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
-import { FileIcon } from "../ui/icons";
+import { MarkdownView } from "../chat/markdown-view";
+import { ExternalLinkIcon, FileIcon } from "../ui/icons";
+import { sourceHref } from "./source-link";
 
 const L = publicAssistantUi.session;
 /** The spec's session id display: its first 8 characters. */
@@ -16,28 +18,46 @@ export const shortSessionId = (id: string) => id.slice(0, chatHistory.sessionIdD
 
 type Source = NonNullable<VisitorMessage["sources"]>[number];
 
-/** A source as a chip; a click shows the passage the answer drew on, below the chips. */
-function SourceChips({ sources }: { sources: Source[] }) {
+/**
+ * A source as a chip; a click shows the passage the answer drew on, below the chips. A web page
+ * (a source with an http(s) `url`) also gets a link to it, opened in a new tab.
+ */
+export function SourceChips({ sources }: { sources: Source[] }) {
   const [open, setOpen] = useState<number | null>(null);
   const shown = open === null ? null : sources[open];
   return (
     <div className="mt-1.5 max-w-[85%] text-xs text-muted">
       <span className="font-medium">{L.sources}: </span>
-      {sources.map((s, i) => (
-        <button
-          key={`${s.fileId}-${i}`}
-          type="button"
-          aria-expanded={open === i}
-          aria-label={L.showPassage(s.name)}
-          onClick={() => setOpen(open === i ? null : i)}
-          className={`mr-1 mb-1 inline-flex max-w-full items-center gap-1 rounded-full border px-2 py-0.5 text-fg focus-visible:outline-2 focus-visible:outline-accent ${
-            open === i ? "border-accent bg-accent-soft" : "border-line bg-surface hover:bg-subtle"
-          }`}
-        >
-          <FileIcon size={11} className="shrink-0 text-faint" />
-          <span className="truncate">{s.name}</span>
-        </button>
-      ))}
+      {sources.map((s, i) => {
+        const href = sourceHref(s.url);
+        return (
+          <span key={`${s.fileId}-${i}`} className="mr-1 mb-1 inline-flex max-w-full items-center gap-0.5">
+            <button
+              type="button"
+              aria-expanded={open === i}
+              aria-label={L.showPassage(s.name)}
+              onClick={() => setOpen(open === i ? null : i)}
+              className={`inline-flex max-w-full items-center gap-1 rounded-full border px-2 py-0.5 text-fg focus-visible:outline-2 focus-visible:outline-accent ${
+                open === i ? "border-accent bg-accent-soft" : "border-line bg-surface hover:bg-subtle"
+              }`}
+            >
+              <FileIcon size={11} className="shrink-0 text-faint" />
+              <span className="truncate">{s.name}</span>
+            </button>
+            {href && (
+              <a
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                aria-label={publicAssistantUi.page.openLabel(s.name)}
+                className="inline-flex size-6 shrink-0 items-center justify-center rounded-full text-accent-text hover:bg-subtle focus-visible:outline-2 focus-visible:outline-accent"
+              >
+                <ExternalLinkIcon size={12} />
+              </a>
+            )}
+          </span>
+        );
+      })}
       {shown && (
         <blockquote className="mt-1 rounded-lg border-l-2 border-accent bg-subtle px-3 py-2 whitespace-pre-wrap text-fg">
           {shown.excerpt || L.noPassage}
@@ -52,22 +72,44 @@ function SourceChips({ sources }: { sources: Source[] }) {
   );
 }
 
-function MessageBubble({ message, color }: { message: VisitorMessage; color: { background: string; color: string } }) {
+/**
+ * One message of a conversation: who and when, the text, attachments, sources. The history shows a
+ * visitor's words as plain text; the Playground renders answers as the widget does (`markdown`),
+ * names the owner (`visitorLabel`) and adds what a message in progress needs (`children`, `note`).
+ */
+export function MessageBubble({
+  message,
+  color,
+  visitorLabel = L.visitor,
+  markdown = false,
+  children,
+  note,
+}: {
+  message: VisitorMessage;
+  color: { background: string; color: string };
+  visitorLabel?: string;
+  markdown?: boolean;
+  /** Inside the bubble, after the text. */
+  children?: ReactNode;
+  /** Under the bubble (what went wrong). */
+  note?: ReactNode;
+}) {
   const fromVisitor = message.role === "user";
   const text = message.content.type === "text" ? message.content.data : L.nonText(message.content.type);
   return (
     <li className={`flex flex-col ${fromVisitor ? "items-end" : "items-start"}`}>
       <div className="mb-1 flex items-center gap-2 text-[11px] text-muted">
-        <span className="font-medium">{fromVisitor ? L.visitor : L.assistant}</span>
+        <span className="font-medium">{fromVisitor ? visitorLabel : L.assistant}</span>
         <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp, timeFormat.message)}</time>
       </div>
       <div
-        className={`max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm break-words whitespace-pre-wrap ${
+        className={`max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm break-words ${markdown && !fromVisitor ? "" : "whitespace-pre-wrap"} ${
           fromVisitor ? "rounded-tr-sm" : "rounded-tl-sm border border-line bg-subtle text-fg"
         }`}
         style={fromVisitor ? color : undefined}
       >
-        {text}
+        {markdown && !fromVisitor ? <MarkdownView text={text} /> : text}
+        {children}
         {message.files.length > 0 && (
           <ul aria-label={L.attachments} className={`mt-2 space-y-1 border-t pt-2 text-xs ${fromVisitor ? "border-white/30" : "border-line"}`}>
             {message.files.map((f, i) => (
@@ -79,15 +121,20 @@ function MessageBubble({ message, color }: { message: VisitorMessage; color: { b
           </ul>
         )}
       </div>
+      {note}
       {message.sources && message.sources.length > 0 && <SourceChips sources={message.sources} />}
     </li>
   );
 }
 
 /** The visitor's bubbles in the assistant's own colour, as the widget shows them. */
-export function SessionDetailDialog({ session, primaryColor, onClose }: { session: VisitorSession; primaryColor?: string; onClose: () => void }) {
+export function bubbleColor(primaryColor: string | undefined) {
   const background = safeColor(primaryColor, publicAssistantDefaults.config.customization.primaryColor);
-  const color = { background, color: readableTextColor(background) };
+  return { background, color: readableTextColor(background) };
+}
+
+export function SessionDetailDialog({ session, primaryColor, onClose }: { session: VisitorSession; primaryColor?: string; onClose: () => void }) {
+  const color = bubbleColor(primaryColor);
   return (
     <Modal
       open

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snippetWithFullKey } from "./snippet";
+import { packageSamples, snippetWithFullKey } from "./snippet";
 
 const masked = "tala_pk_abcd…wxyz";
 const full = `tala_pk_abcd${"Q".repeat(35)}wxyz`;
@@ -18,5 +18,19 @@ describe("snippetWithFullKey (spec section 7)", () => {
   });
   it("treats the key as text, not a pattern", () => {
     expect(snippetWithFullKey("key=a.b$&", "a.b$&", "FULL")).toBe("key=FULL");
+  });
+});
+
+describe("packageSamples", () => {
+  it("says what the snippet says, for npm and React", () => {
+    const samples = packageSamples(snippet.replace(masked, full))!;
+    expect(samples.npm).toContain(`init({ apiKey: "${full}", host: "https://tala.test" });`);
+    expect(samples.npm.split("\n")[0]).toBe("npm install @tala/widget");
+    expect(samples.react).toContain(`<TalaWidget apiKey="${full}" host="https://tala.test" />`);
+    expect(samples.react).toContain('from "@tala/widget/react"');
+  });
+  it("is null for a snippet without a key or a host", () => {
+    expect(packageSamples("<script></script>")).toBeNull();
+    expect(packageSamples(`<script data-assistant-key="${masked}"></script>`)).toBeNull();
   });
 });

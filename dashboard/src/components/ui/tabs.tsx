@@ -2,7 +2,7 @@
  * Tabs (WAI-ARIA tabs pattern): a tablist of buttons, arrow keys / Home / End move between tabs and
  * select them, only the selected tab is in the Tab order, each panel is labelled by its tab.
  */
-import { useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 
 export interface TabItem<K extends string> {
   key: K;
@@ -25,6 +25,7 @@ export function TabList<K extends string>({
   label,
   ids,
   className = "",
+  scrollable = false,
 }: {
   items: readonly TabItem<K>[];
   value: K;
@@ -32,6 +33,8 @@ export function TabList<K extends string>({
   label: string;
   ids: ReturnType<typeof useTabIds>;
   className?: string;
+  /** Tabs keep their width and the list scrolls sideways when they do not fit (a phone, many tabs). */
+  scrollable?: boolean;
 }) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -47,12 +50,26 @@ export function TabList<K extends string>({
     onChange(key);
     refs.current[key]?.focus();
   };
+
+  // A scrolling list keeps its selected tab in view (opened on a tab past the edge, Back, arrows),
+  // sideways only: the page itself does not move.
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = list.current;
+    const tab = refs.current[value];
+    if (!scrollable || !el || !tab) return;
+    const box = el.getBoundingClientRect();
+    const { left, right } = tab.getBoundingClientRect();
+    if (left < box.left) el.scrollLeft -= box.left - left + 4;
+    else if (right > box.right) el.scrollLeft += right - box.right + 4;
+  }, [scrollable, value]);
   return (
     <div
+      ref={list}
       role="tablist"
       aria-label={label}
       onKeyDown={onKeyDown}
-      className={`flex gap-1 rounded-lg bg-subtle p-1 ${className}`}
+      className={`flex gap-1 rounded-lg bg-subtle p-1 ${scrollable ? "overflow-x-auto overscroll-x-contain [scrollbar-width:thin]" : ""} ${className}`}
     >
       {items.map((t) => {
         const selected = t.key === value;
@@ -69,9 +86,10 @@ export function TabList<K extends string>({
             aria-controls={ids.panel(t.key)}
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(t.key)}
-            className={`flex-1 rounded-md px-2 py-1.5 text-sm leading-tight font-medium transition-colors sm:flex-none sm:whitespace-nowrap sm:px-3 focus-visible:outline-2 focus-visible:outline-accent ${
-              selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"
-            }`}
+            className={`rounded-md py-1.5 text-sm leading-tight font-medium transition-colors focus-visible:outline-2 focus-visible:outline-accent ${
+              // Inside a scrolling list an outline outside the tab would be clipped.
+              scrollable ? "shrink-0 px-3 whitespace-nowrap focus-visible:-outline-offset-2" : "flex-1 px-2 sm:flex-none sm:whitespace-nowrap sm:px-3"
+            } ${selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"}`}
           >
             {t.label}
           </button>
@@ -92,16 +110,20 @@ export function TabPanel({
   children,
   className = "",
   inactive = false,
+  hidden = false,
 }: {
   tabKey: string;
   ids: ReturnType<typeof useTabIds>;
   children: ReactNode;
   className?: string;
   inactive?: boolean;
+  /** Not shown at all (takes no room), for panels that are not stacked. */
+  hidden?: boolean;
 }) {
   return (
     <div
       role="tabpanel"
+      hidden={hidden}
       id={ids.panel(tabKey)}
       aria-labelledby={ids.tab(tabKey)}
       tabIndex={inactive ? -1 : 0}

@@ -1,9 +1,10 @@
 /**
  * /app/public-assistants (spec section 2): Back to Dashboard, the title, Create New Assistant, and the
  * tabs My Assistants (spinner, then the empty state or a grid of cards) and How It Works. The page
- * owns which dialog is open; the cards and dialogs do the rest.
+ * owns which dialog is open; the cards and dialogs do the rest. Each card also leads to the
+ * assistant's own page (../public-assistant/), where the same panels sit in tabs.
  */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
 import { AssistantCard, type CardAction } from "../../../components/public-assistants/assistant-card";
@@ -12,6 +13,7 @@ import { ChatHistoryDialog } from "../../../components/public-assistants/chat-hi
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { IntegrationCodeDialog } from "../../../components/public-assistants/integration-code-dialog";
 import { UploadDialog } from "../../../components/public-assistants/upload-dialog";
+import { useProcessingPoll } from "../../../components/public-assistants/use-processing-poll";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { AlertIcon, ArrowLeftIcon, BotIcon, PlusIcon } from "../../../components/ui/icons";
 import { EmptyState, PageContainer, PageHeader } from "../../../components/ui/page";
@@ -33,9 +35,6 @@ type OpenDialog =
   | { kind: "confirm"; pending: PendingConfirmation }
   | null;
 
-/** While a knowledge file is still processing, the list is re-read this often. */
-const PROCESSING_POLL_MS = 3000;
-
 export default function PublicAssistantsPage() {
   const ids = useTabIds();
   const [tab, setTab] = useState<Tab>("mine");
@@ -49,15 +48,10 @@ export default function PublicAssistantsPage() {
     return () => usePublicAssistants.getState().reset();
   }, [load]);
 
-  const processing = assistants.some((a) => a.files.some((f) => f.status === "processing"));
-  useEffect(() => {
-    if (!processing) return;
-    const id = setTimeout(() => void load({ quiet: true }), PROCESSING_POLL_MS);
-    return () => clearTimeout(id);
-  }, [processing, assistants, load]);
+  const reload = useCallback(() => void load({ quiet: true }), [load]);
+  useProcessingPoll(assistants, reload);
 
   const close = () => setDialog(null);
-  const reload = () => void load({ quiet: true });
   const openCreate = () => setDialog({ kind: "form", assistant: null });
 
   const onAction = (action: CardAction, assistant: PublicAssistant) => {

@@ -1,0 +1,205 @@
+/**
+ * Chat History of an assistant (spec sections 2 and 4), shared by the View History dialog and the
+ * assistant page's History tab: the visitor sessions, ten a page, with Refresh, Export
+ * (chat-history-{id}.json) and Debug; 'Page x of y' only when there is more than one page.
+ * Selecting a session opens its detail. The selection is the caller's (`selectedId`): the dialog
+ * keeps it in state, the page in its URL (?session=), so a conversation opens by id, fetched
+ * (GET …/chats/{sessionId}) when it is not on the page shown.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import {
+  appMessages,
+  publicAssistantMessages as M,
+  publicAssistantUi,
+  successMessages,
+  timeFormat,
+  type ChatHistoryResponse,
+  type PublicAssistant,
+  type VisitorSession,
+} from "../../../../contract";
+import { ApiError } from "../../lib/api";
+import { saveBlob } from "../../lib/clipboard";
+import { formatTime } from "../../lib/format";
+import { exportFileName, publicAssistantsApi } from "../../lib/public-assistants-api";
+import { toast } from "../../stores/toast";
+import { Button } from "../ui/button";
+import { BugIcon, ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, RefreshIcon } from "../ui/icons";
+import { Spinner } from "../ui/spinner";
+import { debugFailureText, historyFailureText } from "./failure-text";
+import { SessionDetailDialog, shortSessionId } from "./session-detail-dialog";
+
+const L = publicAssistantUi.history;
+
+/** The visitor's first question in a session, on one line. */
+const firstQuestion = (s: VisitorSession) => s.messages.find((m) => m.role === "user" && m.content.type === "text")?.content.data.replace(/\s+/g, " ").trim() ?? "";
+
+/**
+ * The selected session: from the page on screen when it is there, else fetched by id. A session
+ * that does not exist (or a failed fetch) says so and clears the selection.
+ */
+function useSelectedSession(assistantId: string, selectedId: string | null, onPage: VisitorSession | undefined, onSelect: (id: string | null) => void) {
+  const [fetched, setFetched] = useState<VisitorSession | null>(null);
+  // The caller's callback may change identity on every render: the fetch must not restart for that.
+  const select = useRef(onSelect);
+  useEffect(() => {
+    select.current = onSelect;
+  });
+  const needsFetch = selectedId !== null && !onPage && fetched?.sessionId !== selectedId;
+  useEffect(() => {
+    if (!needsFetch || selectedId === null) return;
+    const controller = new AbortController();
+    publicAssistantsApi
+      .chatSession(assistantId, selectedId, controller.signal)
+      .then(setFetched)
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        if (err instanceof ApiError && err.status === 404) toast({ variant: "destructive", title: publicAssistantUi.page.sessionNotFound });
+        else toast({ variant: "destructive", title: M.historyErrorTitle, description: historyFailureText(err) });
+        select.current(null);
+      });
+    return () => controller.abort();
+  }, [assistantId, selectedId, needsFetch]);
+  if (selectedId === null) return null;
+  return onPage ?? (fetched?.sessionId === selectedId ? fetched : null);
+}
+
+export function ChatHistoryPanel({
+  assistant,
+  selectedId,
+  onSelect,
+}: {
+  assistant: PublicAssistant;
+  /** The visitor session whose detail is open (its id), or null. */
+  selectedId: string | null;
+  onSelect: (sessionId: string | null) => void;
+}) {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<ChatHistoryResponse | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [reloadKey, setReloadKey] = useState(0);
+  const [busy, setBusy] = useState<"export" | "debug" | null>(null);
+  const selected = useSelectedSession(
+    assistant._id,
+    selectedId,
+    data?.sessions.find((s) => s.sessionId === selectedId),
+    onSelect,
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    publicAssistantsApi
+      .chats(assistant._id, page, controller.signal)
+      .then((res) => {
+        setData(res);
+        setLoading(false);
+      })
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoading(false);
+        toast({ variant: "destructive", title: M.historyErrorTitle, description: historyFailureText(err) });
+      });
+    return () => controller.abort();
+  }, [assistant._id, page, reloadKey]);
+
+  const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
+
+  const exportHistory = async () => {
+    setBusy("export");
+    try {
+      saveBlob(await publicAssistantsApi.exportChats(assistant._id), exportFileName(assistant._id));
+      toast({ variant: "success", description: successMessages.historyExported });
+    } catch {
+      toast({ variant: "destructive", title: M.exportFailed });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const debug = async () => {
+    setBusy("debug");
+    try {
+      const stats = await publicAssistantsApi.debug(assistant._id);
+      toast({ title: successMessages.debugTitle, description: successMessages.debugStats(stats.totalChatsInDB, stats.assistantChats) });
+    } catch (err) {
+      toast({ variant: "destructive", title: M.debugErrorTitle, description: debugFailureText(err) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const totalPages = data?.totalPages ?? 0;
+  const current = data?.currentPage ?? page;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <Button variant="secondary" size="sm" onClick={refresh} disabled={loading}>
+          <RefreshIcon size={15} /> {L.refresh}
+        </Button>
+        <Button variant="secondary" size="sm" onClick={() => void exportHistory()} busy={busy === "export"} disabled={busy !== null}>
+          <DownloadIcon size={15} /> {L.export}
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => void debug()} busy={busy === "debug"} disabled={busy !== null}>
+          <BugIcon size={15} /> {L.debug}
+        </Button>
+        {data ? <span className="ml-auto text-xs text-muted tabular-nums">{L.sessionCount(data.total)}</span> : null}
+      </div>
+
+      <div className="relative min-h-32" aria-busy={loading}>
+        {loading && !data && (
+          <div className="flex h-32 items-center justify-center text-faint" role="status">
+            <Spinner size={20} />
+            <span className="sr-only">{appMessages.loading}</span>
+          </div>
+        )}
+        {data && data.sessions.length === 0 && !loading && (
+          <div className="flex flex-col items-center rounded-xl border border-dashed border-line-strong px-6 py-10 text-center">
+            <MessageIcon size={20} className="text-faint" />
+            <p className="mt-2 max-w-sm text-sm text-muted">{L.empty}</p>
+          </div>
+        )}
+        {data && data.sessions.length > 0 && (
+          <ul aria-label={L.sessionsLabel} className={`divide-y divide-line rounded-lg border border-line ${loading ? "opacity-60" : ""}`}>
+            {data.sessions.map((s) => (
+              <li key={s._id}>
+                <button
+                  type="button"
+                  onClick={() => onSelect(s.sessionId)}
+                  className="grid w-full grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 text-left transition-colors hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+                >
+                  {/* What the visitor asked first says more than an id; the id (first 8 characters) stays, small. */}
+                  <span className={`min-w-0 truncate text-sm ${firstQuestion(s) ? "font-medium text-fg" : "text-muted italic"}`}>{firstQuestion(s) || L.noQuestion}</span>
+                  <span className="text-right text-xs text-muted tabular-nums">{L.messages(s.messageCount)}</span>
+                  <span className="col-span-2 min-w-0 text-xs text-muted">
+                    <span className="sr-only">{L.lastMessage}: </span>
+                    {s.lastMessageAt ? formatTime(s.lastMessageAt, timeFormat.elsewhere) : formatTime(s.sessionInfo.startedAt, timeFormat.elsewhere)}
+                    <span aria-hidden="true"> · </span>
+                    <span className="sr-only">{L.referrer}: </span>
+                    <span className="[overflow-wrap:anywhere]">{s.sessionInfo.referrer || L.directVisit}</span>
+                    <span aria-hidden="true"> · </span>
+                    <span className="sr-only">{L.session}: </span>
+                    <span className="font-mono">{shortSessionId(s.sessionId)}</span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      {totalPages > 1 && (
+        <nav aria-label={L.pagination} className="flex items-center justify-between gap-2">
+          <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={current <= 1 || loading}>
+            <ChevronLeftIcon size={15} /> {L.previous}
+          </Button>
+          <span className="text-sm text-muted tabular-nums">{L.pageOf(current, totalPages)}</span>
+          <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.min(totalPages, p + 1))} disabled={current >= totalPages || loading}>
+            {L.next} <ChevronRightIcon size={15} />
+          </Button>
+        </nav>
+      )}
+      {selected && <SessionDetailDialog session={selected} primaryColor={assistant.config.customization.primaryColor} onClose={() => onSelect(null)} />}
+    </div>
+  );
+}

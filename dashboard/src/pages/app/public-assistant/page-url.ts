@@ -1,0 +1,24 @@
+/**
+ * The assistant page's address (`appRoutes.publicAssistant`): `?tab=` names the tab shown (the
+ * default one when absent or unknown) and, on the History tab, `&session=` the conversation open.
+ * Pure, unit-tested.
+ */
+import { appRoutes } from "../../../../../contract";
+
+export interface AssistantPageParams<K extends string> {
+  tab: K;
+  /** The visitor session whose conversation is open (History tab only). */
+  session: string | null;
+}
+
+export function readAssistantPageParams<K extends string>(search: string, keys: readonly K[], fallback: K): AssistantPageParams<K> {
+  const params = new URLSearchParams(search);
+  const asked = params.get("tab");
+  const tab = keys.find((k) => k === asked) ?? fallback;
+  return { tab, session: tab === "history" ? params.get("session") || null : null };
+}
+
+export function assistantPageHref(id: string, params: { tab: string; session?: string | null }): string {
+  const base = appRoutes.publicAssistant(id, params.tab);
+  return params.session ? `${base}&session=${encodeURIComponent(params.session)}` : base;
+}

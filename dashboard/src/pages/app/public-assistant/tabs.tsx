@@ -1,0 +1,64 @@
+/**
+ * The tabs of an assistant's page, in order. A tab is one entry: its key (the `?tab=` of the
+ * address), its label (contract/messages.ts), and what it shows given the page's context. Issue
+ * 11's Insights tab is one more entry:
+ *
+ *   { key: "insights", label: insightsUi.title,
+ *     render: ({ assistant, openConversation }) => <InsightsPanel assistantId={assistant._id} onOpenConversation={openConversation} /> },
+ *
+ * Sections of the Knowledge tab are entries of `knowledgeSections` (components/public-assistants/knowledge-panel.tsx).
+ */
+import type { ReactNode } from "react";
+import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import { ChatHistoryPanel } from "../../../components/public-assistants/chat-history-panel";
+import type { PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
+import { IntegrationCodePanel } from "../../../components/public-assistants/integration-code-panel";
+import { KnowledgePanel } from "../../../components/public-assistants/knowledge-panel";
+import { PlaygroundPanel } from "../../../components/public-assistants/playground-panel";
+import { SettingsPanel } from "../../../components/public-assistants/settings-panel";
+
+const T = publicAssistantUi.page.tabs;
+
+export interface AssistantTabContext {
+  assistant: PublicAssistant;
+  /** Reads the assistant again (after an upload, a save). */
+  reload: () => void;
+  /** Asks for one of the confirmed actions (Delete, Regenerate Key, removing a file), then runs it. */
+  confirm: (pending: PendingConfirmation) => void;
+  /** Opens one visitor conversation: the History tab with `?session=<id>` (fetched when it is not on the page shown). */
+  openConversation: (sessionId: string) => void;
+  /** The conversation open in the History tab, from the address. */
+  session: string | null;
+  /** Opens or closes (null) a conversation in place (the address is replaced, not pushed). */
+  selectSession: (sessionId: string | null) => void;
+}
+
+export interface AssistantTab {
+  key: string;
+  label: string;
+  render: (context: AssistantTabContext) => ReactNode;
+}
+
+export const assistantTabs = [
+  { key: "playground", label: T.playground, render: ({ assistant }) => <PlaygroundPanel assistant={assistant} /> },
+  {
+    key: "knowledge",
+    label: T.knowledge,
+    render: ({ assistant, reload, confirm }) => (
+      <KnowledgePanel assistant={assistant} reload={reload} onRemoveFile={(file: KnowledgeFile) => confirm({ kind: "deleteFile", assistant, file })} />
+    ),
+  },
+  { key: "settings", label: T.settings, render: ({ assistant, reload, confirm }) => <SettingsPanel assistant={assistant} onSaved={reload} onConfirm={confirm} /> },
+  { key: "code", label: T.code, render: ({ assistant }) => <IntegrationCodePanel assistant={assistant} /> },
+  {
+    key: "history",
+    label: T.history,
+    render: ({ assistant, session, selectSession }) => <ChatHistoryPanel assistant={assistant} selectedId={session} onSelect={selectSession} />,
+  },
+] as const satisfies readonly AssistantTab[];
+
+export type AssistantTabKey = (typeof assistantTabs)[number]["key"];
+
+/** The tab an address without `?tab=` shows. */
+export const defaultAssistantTab: AssistantTabKey = "knowledge";
+export const assistantTabKeys: readonly AssistantTabKey[] = assistantTabs.map((t) => t.key);
