@@ -35,6 +35,7 @@ const special = set(
 /** Boundaries of an element's "scope": an end tag does not reach past them. */
 const scopeBoundaries = set("applet caption html table td th marquee object template svg math");
 const headings = set("h1 h2 h3 h4 h5 h6");
+const tableParts = set("caption tbody thead tfoot tr td th");
 const headContent = set("base basefont bgsound link meta noscript script style template title");
 
 interface OpenElement extends HtmlElement {
@@ -105,7 +106,9 @@ class HtmlTree implements HtmlTokenSink {
     const element = this.stack.pop()!;
     const at = this.byName.get(element.name)!;
     at.pop();
-    if (!at.length) this.byName.delete(element.name);
+    // Empty lists are kept for reuse (a <li> opens and closes thousands of times) unless a flood of
+    // distinct names would pile them up.
+    if (!at.length && this.byName.size > 1024) this.byName.delete(element.name);
     if (scopeBoundaries.has(element.name)) this.scopes.pop();
     if (special.has(element.name)) this.specials.pop();
     if (element.foreign) this.foreignDepth--;
@@ -162,9 +165,16 @@ class HtmlTree implements HtmlTokenSink {
     if (name === "br" && this.foreignDepth === 0) return this.startTag("br", new Map(), false);
     const at = this.top(name);
     if (at < 0) return;
-    // A special element closes when in scope; any other only when no special element is open above it.
-    const boundary = special.has(name) || scopeBoundaries.has(name) ? this.scopeTop : this.specials.length ? this.specials[this.specials.length - 1]! : -1;
-    if (at >= boundary || this.current?.foreign) this.popTo(at);
+    if (this.current?.foreign) return this.popTo(at);
+    // Table parts close within the innermost table ("table scope": a cell's </td> passes a <div> or a
+    // <p>, a </table> passes its cells); other special elements within the default scope; any other
+    // element only when no special element is open above it.
+    let boundary: number;
+    if (name === "table") boundary = Math.max(this.top("template"), this.top("html"));
+    else if (tableParts.has(name)) boundary = Math.max(this.top("table"), this.top("template"), this.top("html"));
+    else if (special.has(name) || scopeBoundaries.has(name)) boundary = at === this.scopeTop ? at - 1 : this.scopeTop;
+    else boundary = this.specials.length ? this.specials[this.specials.length - 1]! - 1 : -1;
+    if (at > boundary) this.popTo(at);
   }
 
   text(raw: string): void {
