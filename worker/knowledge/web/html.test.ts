@@ -186,7 +186,7 @@ describe("extractHtmlPage: markup gone wrong", () => {
     expect(texts('<p>kept</p><style>p::after{content:"</p><p>css"}</style><textarea><p>typed</textarea><title>t</title><p>end</p>')).toEqual(["kept", "end"]);
     expect(texts("<table><tr><td>a</div>b<td>c</table><p>after</p>")).toEqual(["ab; c", "after"]);
     // </body> and </html> in the middle close nothing: the rest is still the page's main text.
-    expect(texts("<main><p>first</p></body></html><p>second</p></main><nav>menu</nav>")).toEqual(["first", "second"]);
+    expect(texts("<html><body><main><p>first</p></body></html><p>second</p></main><nav>menu</nav>")).toEqual(["first", "second"]);
     // A start tag or quoted value left open at the end is dropped, as browsers do.
     expect(texts('<p>text</p><a href="x')).toEqual(["text"]);
   });

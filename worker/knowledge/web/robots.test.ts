@@ -72,6 +72,10 @@ describe("parseRobots: matching", () => {
     expect(robots.isAllowed("/tie")).toBe(true);
     expect(robots.isAllowed("/")).toBe(true);
     expect(robots.isAllowed("/page")).toBe(false);
+    // The order of the lines does not matter.
+    const reversed = parseRobots("User-agent: *\nDisallow: /tie\nAllow: /tie\nDisallow: /example/page/disallowed.gif\nAllow: /example/page/");
+    expect(reversed.isAllowed("/tie")).toBe(true);
+    expect(reversed.isAllowed("/example/page/disallowed.gif")).toBe(false);
   });
 
   it("matches * and $ wildcards", () => {
@@ -85,6 +89,10 @@ describe("parseRobots: matching", () => {
     expect(robots.isAllowed("/a-b-c")).toBe(false);
     expect(robots.isAllowed("/a-c-b")).toBe(true);
     expect(robots.isAllowed("/abcbc")).toBe(false);
+    // An anchored last piece may not overlap the pieces before it.
+    const overlap = parseRobots("User-agent: *\nDisallow: /*x*yx$");
+    expect(overlap.isAllowed("/ayx")).toBe(true);
+    expect(overlap.isAllowed("/xayx")).toBe(false);
     // "$" before the end is a literal character.
     expect(robots.isAllowed("/x$y")).toBe(false);
     expect(robots.isAllowed("/x")).toBe(true);
