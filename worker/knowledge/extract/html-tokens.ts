@@ -155,7 +155,7 @@ export function scanHtml(html: string, sink: HtmlTokenSink): void {
       flushText(lt);
       const tag = readTag(html, lt + 1);
       if (!tag) {
-        textStart = i = n;
+        textStart = n;
         break;
       }
       textStart = i = tag.end;
@@ -175,7 +175,7 @@ export function scanHtml(html: string, sink: HtmlTokenSink): void {
       if (isLetter(after)) {
         const tag = readTag(html, lt + 2);
         if (!tag) {
-          textStart = i = n;
+          textStart = n;
           break;
         }
         textStart = i = tag.end;

@@ -31,6 +31,7 @@ describe("walkHtml", () => {
     expect(tree("<span><div>a</span>b</div>")).toBe("span(div(ab))");
     expect(tree("<div><table><tr><td>a</div>b</td></tr></table>c</div>")).toBe("div(table(tr(td(ab)))c)");
     expect(tree("<table><tr><td><p>a</td>b</table>")).toBe("table(tr(td(p(a))b))");
+    expect(tree("<table><tr><td>a</tr>b</table>")).toBe("table(tr(td(a))b)");
     expect(tree("<table><tr><td><table><tr><td>in</table>out</td></tr></table>")).toBe("table(tr(td(table(tr(td(in)))out)))");
     expect(tree("</p></div>text</x>")).toBe("text");
   });

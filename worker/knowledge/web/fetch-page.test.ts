@@ -264,7 +264,7 @@ describe("fetchPage: decoding", () => {
   });
 
   it("inflates a gzip sitemap, and refuses one that inflates past maxBytes", async () => {
-    const gzip = async (bytes: Uint8Array) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+    const gzip = async (bytes: Uint8Array<ArrayBuffer>) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
     const xml = '<urlset><url><loc>https://a.test/</loc></url></urlset>';
     const small = await gzip(encoder.encode(xml));
     const bomb = await gzip(new Uint8Array(20 * 1024 * 1024));
