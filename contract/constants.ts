@@ -468,6 +468,10 @@ export const webSources = {
   maxRedirects: 5,
   /** Links taken from one page. */
   maxLinksPerPage: 1_000,
+  /** A page's title (from <title>, og:title or its first h1) is cut to this many characters. */
+  maxTitleChars: 300,
+  /** Time for the DNS-over-HTTPS look-up that checks a host resolves to public addresses only. */
+  dnsTimeoutMs: 5_000,
   /** Pages one consumer run fetches before it hands over to the next message (bounded time per run). */
   pagesPerRun: 10,
   /** Re-sync periods of the schedules. */
