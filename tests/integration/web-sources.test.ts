@@ -11,7 +11,6 @@ import {
   type AddWebSourceBody,
 } from "../../contract";
 import { createApp } from "../../worker/app";
-import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import type { Env } from "../../worker/env";
 import type { CrawlQueueMessage } from "../../worker/services/web-sources/enqueue-crawl";
 import { crawlSource } from "../../worker/services/web-sources/crawl-source";
@@ -216,7 +215,7 @@ describe("website sources: crawling", () => {
     expect(ready!.nextSyncAt).toBe(ready!.lastSyncedAt! + webSources.scheduleMs.daily);
 
     const stub = getAssistantHub(env, t.assistant._id);
-    await runInDurableObject(stub, (_hub: AssistantHub, state) => {
+    await runInDurableObject(stub, (_hub, state) => {
       state.storage.sql.exec("UPDATE web_sources SET next_sync_at = ? WHERE id = ?", Date.now() - 1, source._id);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);

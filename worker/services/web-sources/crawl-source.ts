@@ -3,12 +3,19 @@ import { hubWebSources, type HubWebSources } from "../../assistant/hub-web-sourc
 import type { CrawlPage, RemovedFile } from "../../assistant/web-source-store";
 import { isLocal, type Env } from "../../env";
 import { ingestBlocks, type Block } from "../../knowledge";
-import { resolvePublic } from "../../knowledge/web/address";
-import { fetchPage, type FetchPageOptions } from "../../knowledge/web/fetch-page";
-import { extractHtmlPage } from "../../knowledge/web/html";
-import { parseRobots, robotsForStatus, type Robots } from "../../knowledge/web/robots";
-import { parseSitemap } from "../../knowledge/web/sitemap";
-import { inScope, normalizePageUrl } from "../../knowledge/web/url";
+import {
+  extractHtmlPage,
+  fetchPage,
+  inScope,
+  normalizePageUrl,
+  parseSitemap,
+  resolvePublic,
+  robotsDirectives,
+  robotsFromFetch,
+  type FetchPageOptions,
+  type ResolveResult,
+  type Robots,
+} from "../../knowledge/web";
 import { knowledgeIndex, knowledgeStores } from "../public-assistants/knowledge-stores";
 import { enqueueCrawl, type CrawlQueueMessage } from "./enqueue-crawl";
 
@@ -90,13 +97,21 @@ class Crawler {
     this.stores = knowledgeStores(env);
   }
 
+  /** Each host is resolved once a run (every hop of every request is still checked against the answer). */
+  private readonly resolved = new Map<string, Promise<ResolveResult>>();
+
   private options(extra: Partial<FetchPageOptions>): FetchPageOptions {
     const fetcher: typeof fetch = (input, init) => fetch(input, init);
     const allowPrivate = isLocal(this.env);
+    const resolver = (host: string) => {
+      let answer = this.resolved.get(host);
+      if (!answer) this.resolved.set(host, (answer = resolvePublic(host, fetcher)));
+      return answer;
+    };
     return {
       fetcher,
       allowPrivate,
-      ...(allowPrivate ? {} : { resolver: (host: string) => resolvePublic(host, fetcher) }),
+      ...(allowPrivate ? {} : { resolver }),
       userAgent: webSources.userAgent,
       timeoutMs: webSources.fetchTimeoutMs,
       maxBytes: webSources.maxPageBytes,
@@ -108,10 +123,7 @@ class Crawler {
   /** The site's robots.txt (RFC 9309: 4xx allows everything, 5xx or no answer disallows everything). */
   async robots(): Promise<Robots> {
     const url = new URL("/robots.txt", this.site).href;
-    const res = await fetchPage(url, this.options({ kinds: "text", maxBytes: webSources.maxRobotsBytes }));
-    if (res.ok && res.status === 200) return parseRobots(res.body);
-    if (!res.ok && res.reason === "too-large") return robotsForStatus(200) ?? parseRobots("");
-    return robotsForStatus(res.ok ? res.status : res.reason === "http" && res.status ? res.status : "unreachable") ?? parseRobots("");
+    return robotsFromFetch(await fetchPage(url, this.options({ kinds: "text", overflow: "truncate", maxBytes: webSources.maxRobotsBytes })));
   }
 
   spacingMs(robots: Robots): number {
@@ -126,7 +138,10 @@ class Crawler {
     for (let read = 0; queue.length && read < webSources.maxSitemapFiles && pages.size < this.source.maxPages; read++) {
       const url = queue.shift()!;
       if (read > 0) await sleep(this.spacingMs(robots));
-      const res = await fetchPage(url, this.options({ kinds: "text", maxBytes: webSources.maxSitemapBytes, allowed: (u) => this.onSite(u) && robots.isAllowed(pathOf(u)) }));
+      const res = await fetchPage(
+        url,
+        this.options({ kinds: "text", gzip: true, maxBytes: webSources.maxSitemapBytes, allowed: (u) => this.onSite(u) && robots.isAllowed(pathOf(u)) }),
+      );
       if (!res.ok || res.status !== 200) continue;
       const { urls, sitemaps } = parseSitemap(res.body, this.source.maxPages * 4);
       for (const u of urls) {
@@ -162,9 +177,11 @@ class Crawler {
     }
     if (res.status === 304) return this.hub.pageUnchanged(page.id, this.syncId, res, now).then(() => undefined);
 
-    const isHtml = !/^text\/plain\b/i.test(res.contentType);
+    const isHtml = res.contentType !== "text/plain";
     const read = isHtml ? extractHtmlPage(res.body, res.url) : plainTextPage(res.body, res.url);
-    if (read.noindex) return this.failed(page, P.noindex, false);
+    const header = robotsDirectives(res.robotsTag ?? "");
+    if (read.noindex || header.noindex) return this.failed(page, P.noindex, false);
+    if (header.nofollow) read.nofollow = true;
     if (followLinks && !read.nofollow && this.source.scope === "site") {
       const links = read.links.map((l) => normalizePageUrl(l)).filter((l): l is string => l !== null && inScope(l, this.source.url));
       if (links.length) await this.hub.addPages(this.source._id, this.syncId, links, now);
@@ -174,7 +191,7 @@ class Crawler {
 
     const hash = await sha256(text);
     const fetched = await this.hub.pageFetched(
-      { pageId: page.id, syncId: this.syncId, hash, title: read.title.slice(0, 300), url: page.url, size: text.length, etag: res.etag, lastModified: res.lastModified, duplicateError: P.duplicate },
+      { pageId: page.id, syncId: this.syncId, hash, title: read.title.slice(0, webSources.maxTitleChars), url: res.url, size: text.length, etag: res.etag, lastModified: res.lastModified, duplicateError: P.duplicate },
       now,
     );
     if (!fetched || fetched.action === "unchanged") return;
