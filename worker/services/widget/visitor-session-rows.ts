@@ -10,7 +10,7 @@ import { toVisitorMessage } from "../visitor-sessions/to-visitor-session";
 /** A stored visitor message in the widget's shape; sources only when the owner shows them. */
 export function toWidgetMessage(row: VisitorMessageRow, showSources: boolean): WidgetMessage {
   const stored = toVisitorMessage(row);
-  const sources = (stored.sources ?? []).map((s) => ({ fileId: s.fileId, name: s.name, excerpt: s.excerpt ?? "" }));
+  const sources = (stored.sources ?? []).map((s) => ({ fileId: s.fileId, name: s.name, excerpt: s.excerpt ?? "", ...(s.url ? { url: s.url } : {}) }));
   return {
     id: row.id,
     chatId: row.sessionId,
