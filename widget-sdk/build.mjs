@@ -87,17 +87,9 @@ async function mangledNames() {
   return new RegExp(`^(${[...names].filter((n) => !KEEP.has(n) && /^[a-zA-Z]\w*$/.test(n)).join("|")})$`);
 }
 
-/** widget-core.js builds its JSX with preact's createElement (src/core/jsx-runtime.ts). */
-const lightJsx = {
-  name: "light-jsx",
-  setup(b) {
-    b.onResolve({ filter: /^preact\/jsx-runtime$/ }, () => ({ path: join(here, "src/core/jsx-runtime.ts") }));
-  },
-};
-
 /** Builds one IIFE in memory and returns its text. */
 async function iife(entry, define = {}, mangleProps) {
-  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [lightJsx, inlineContract] });
+  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [inlineContract] });
   return result.outputFiles[0].text;
 }
 
