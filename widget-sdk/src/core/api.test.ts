@@ -7,8 +7,8 @@ describe("api paths", () => {
   it("match the contract's", () => {
     expect(paths.config).toBe(widgetApiPaths.config);
     expect(paths.sessions).toBe(widgetApiPaths.sessions);
-    expect(paths.session("a/b c")).toBe(widgetApiPaths.session("a/b c"));
     expect(paths.messages("a/b c")).toBe(widgetApiPaths.messages("a/b c"));
+    expect(paths.feedback("a/b c", "m?1")).toBe(widgetApiPaths.feedback("a/b c", "m?1"));
     expect(paths.socket("a/b c")).toBe(widgetRoomPath("a/b c"));
   });
 

@@ -5,7 +5,6 @@
  * contract stays the single source, and the core carries only what it uses.
  */
 import { api, publicAssistantDefaults, realtime, upload, widget } from "../../../contract/constants";
-import { widgetMessages } from "../../../contract/messages";
 
 export const C = {
   basePath: api.basePath,
@@ -27,6 +26,4 @@ export const C = {
   maxReferrerChars: widget.maxReferrerChars,
   maxLocaleChars: widget.maxLocaleChars,
   defaultColor: publicAssistantDefaults.config.customization.primaryColor,
-  sessionLimitReached: widgetMessages.sessionLimitReached,
-  dailyLimitReached: widgetMessages.dailyLimitReached,
 };

@@ -1,6 +1,6 @@
 import { C } from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
-import { errorOf, headers, paths } from "./api";
+import { errorOf, paths, request } from "./api";
 import { parseFrame, toFrame } from "./frames";
 import { createSseParser } from "./sse";
 
@@ -94,13 +94,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     const id = data.clientMessageId;
     const abort = (stream = new AbortController());
     try {
-      const res = await fetch(host + paths.messages(sessionId), {
-        method: "POST",
-        headers: { ...headers(key, true), accept: "text/event-stream" },
-        body: JSON.stringify(data),
-        credentials: "omit",
-        signal: abort.signal,
-      });
+      const res = await request(host, key, paths.messages(sessionId), data, abort.signal, "text/event-stream");
       if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
       const parser = createSseParser((event, text) => {
         try {
