@@ -1,5 +1,5 @@
 import { widgetStrings } from "../../../contract/widget-strings";
-import { C } from "./contract";
+import * as C from "./contract";
 
 /**
  * The widget's HTTP calls. Paths mirror `widgetApiPaths` of contract/schemas/widget.ts (that file
@@ -8,15 +8,10 @@ import { C } from "./contract";
  * error is not: to a page, an Origin the assistant refuses looks the same, and retrying it would
  * only repeat the browser's CORS error in the host's console.
  */
-const sessions = `${C.basePath}/widget/sessions`;
-const messages = (id: string) => `${sessions}/${encodeURIComponent(id)}/messages`;
-export const paths = {
-  config: `${C.basePath}/widget/config`,
-  sessions,
-  messages,
-  feedback: (id: string, messageId: string) => `${messages(id)}/${encodeURIComponent(messageId)}/feedback`,
-  socket: (id: string) => `/parties/widget/${encodeURIComponent(id)}`,
-};
+export const sessionsPath = `${C.basePath}/widget/sessions`;
+export const configPath = `${C.basePath}/widget/config`;
+export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/messages`;
+export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
 
 export type Failure = { ok: false; status: number; error: string | null; reason?: string };
 export type Result = { ok: true; status: number; data: unknown } | Failure;

@@ -1,12 +1,12 @@
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import { widgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
-import { call, paths, reasonOf } from "./api";
-import { C } from "./contract";
+import { call, configPath, reasonOf, sessionsPath } from "./api";
+import * as C from "./contract";
 import { readAttachment } from "./files";
 import { isConfig, isSession } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
-import { sessionStore } from "./storage";
+import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
 
 export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
@@ -123,7 +123,7 @@ export class Controller {
   }
 
   async start() {
-    const res = await call(this.#host, this.#key, paths.config);
+    const res = await call(this.#host, this.#key, configPath);
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
       // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
@@ -133,14 +133,15 @@ export class Controller {
     }
     this.#limits = res.data.limits;
     this.set({ config: res.data.assistant });
-    if (this.state.open) void this.#resume();
+    if (this.state.open) void this.#ensureSession(true);
   }
 
   setOpen(open: boolean) {
     if (open === this.state.open) return;
     this.set({ open });
     this.#emit(open ? "open" : "close", undefined);
-    if (open && this.state.config) void this.#resume();
+    // Shows the conversation this browser had with the assistant, if any.
+    if (open && this.state.config) void this.#ensureSession(true);
   }
 
   setLocale(locale: string) {
@@ -148,16 +149,11 @@ export class Controller {
     this.set({ locale: pickLocale(locale, ...pageLocales()) });
   }
 
-  /** Shows the conversation this browser had with the assistant, if any. */
-  #resume() {
-    void this.#ensureSession(true);
-  }
-
   /** The session to send in: the open one, the one being opened, the stored one, or a new one. */
   #ensureSession(resumeOnly: boolean): Promise<boolean> {
     if (this.#sessionId) return Promise.resolve(true);
     if (this.#opening) return this.#opening;
-    const stored = sessionStore.get(this.#assistantId) ?? undefined;
+    const stored = storedSession(this.#assistantId) ?? undefined;
     if (resumeOnly && !stored) return Promise.resolve(false);
     return (this.#opening = this.#openSession(stored).finally(() => (this.#opening = null)));
   }
@@ -165,7 +161,7 @@ export class Controller {
   /** POST /api/widget/sessions: resumes `visitorSessionId` (or starts a new one). */
   async #openSession(visitorSessionId?: string): Promise<boolean> {
     const epoch = this.#epoch;
-    const res = await call(this.#host, this.#key, paths.sessions, {
+    const res = await call(this.#host, this.#key, sessionsPath, {
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
       locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
@@ -177,7 +173,7 @@ export class Controller {
     }
     const { sessionId, messages, remaining } = res.data;
     this.#sessionId = sessionId;
-    sessionStore.set(this.#assistantId, sessionId);
+    storeSession(this.#assistantId, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
     this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
@@ -321,7 +317,7 @@ export class Controller {
     this.#sessionId = null;
     this.#opening = null;
     this.#epoch++;
-    sessionStore.clear(this.#assistantId);
+    forgetSession(this.#assistantId);
     this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "" });
   }
 

@@ -12,7 +12,7 @@ export const css = `:host{all:initial!important;position:fixed!important;z-index
 button,summary{cursor:pointer}
 :focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .h :focus-visible{outline-color:var(--op)}
-.l,.p,.h,.sd{background:var(--p);color:var(--op)}
+.l,.h,.sd{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
 .l{width:56px;height:56px;border-radius:50%}
 .l,.i{display:flex;align-items:center;justify-content:center}

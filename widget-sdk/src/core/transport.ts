@@ -1,6 +1,6 @@
-import { C } from "./contract";
+import * as C from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
-import { errorOf, paths, request } from "./api";
+import { errorOf, messagesPath, request, socketPath } from "./api";
 import { parseFrame, toFrame } from "./frames";
 import { createSseParser } from "./sse";
 
@@ -59,7 +59,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     if (closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(`${host.replace(/^http/, "ws")}${paths.socket(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
+      ws = new WebSocket(`${host.replace(/^http/, "ws")}${socketPath(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
     } catch {
       return;
     }
@@ -94,7 +94,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     const id = data.clientMessageId;
     const abort = (stream = new AbortController());
     try {
-      const res = await request(host, key, paths.messages(sessionId), data, abort.signal, "text/event-stream");
+      const res = await request(host, key, messagesPath(sessionId), data, abort.signal, "text/event-stream");
       if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
       const parser = createSseParser((event, text) => {
         try {

@@ -3,11 +3,11 @@
 /** @jsxFrag Fragment */
 // Classic JSX: h("p", props, ...children) is shorter in the bundle than the automatic runtime's
 // jsx("p", { ...props, children }) and needs no runtime wrapper (~90 bytes gzip).
-import { Component, createRef, Fragment, h } from "preact";
+import { Component, createRef, Fragment, h, type ButtonHTMLAttributes, type Ref } from "preact";
 import { widgetStrings, type WidgetStrings } from "../../../contract/widget-strings";
 import type { TalaPosition } from "../types";
 import { readableTextColor, safeColor } from "./color";
-import { C } from "./contract";
+import * as C from "./contract";
 import type { Controller, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
@@ -16,10 +16,13 @@ import { renderMarkdown } from "./markdown";
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
 
-const Icon = ({ d }: { d: string }) => (
-  <svg viewBox="0 0 24 24" aria-hidden="true">
-    <path d={d} />
-  </svg>
+/** A square icon button (class "i" unless `props` says otherwise), named by `label`. */
+const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { ref?: Ref<HTMLButtonElement> }) => (
+  <button type="button" class="i" aria-label={label} {...props}>
+    <svg viewBox="0 0 24 24" aria-hidden="true">
+      <path d={d} />
+    </svg>
+  </button>
 );
 const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z";
 const CLOSE = "M6 6l12 12M18 6L6 18";
@@ -30,7 +33,7 @@ const NEW = "M12 5v14M5 12h14";
 
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
-const FOCUSABLE = "button:not([disabled]),textarea:not([disabled]),summary,a[href]";
+const FOCUSABLE = ":is(button,textarea):enabled,summary,a[href]";
 
 /** One message: the visitor's as plain text, answers as safe markdown, with their sources. */
 function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
@@ -149,19 +152,13 @@ export class App extends Component<AppProps> {
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
         style={{ "--p": color, "--op": readableTextColor(color) }}
       >
-        <button ref={this.launcher} type="button" class="l" aria-label={s.open ? t.closeChat : t.openChat} aria-expanded={s.open} onClick={() => c.setOpen(!s.open)}>
-          <Icon d={s.open ? CLOSE : CHAT} />
-        </button>
+        {iconButton(s.open ? t.closeChat : t.openChat, s.open ? CLOSE : CHAT, { ref: this.launcher, class: "l", "aria-expanded": s.open, onClick: () => c.setOpen(!s.open) })}
         {s.open && (
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
               <b>{cfg.headerText}</b>
-              <button type="button" class="i" aria-label={t.newConversation} onClick={this.fresh}>
-                <Icon d={NEW} />
-              </button>
-              <button type="button" class="i" aria-label={t.closeChat} onClick={() => c.setOpen(false)}>
-                <Icon d={CLOSE} />
-              </button>
+              {iconButton(t.newConversation, NEW, { onClick: this.fresh })}
+              {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             <div
               ref={this.log}
@@ -202,9 +199,7 @@ export class App extends Component<AppProps> {
               {s.attachments.map((f, i) => (
                 <span class="ch">
                   {f.name}
-                  <button type="button" class="i" aria-label={t.removeFile(f.name)} onClick={() => c.removeFile(i)}>
-                    <Icon d={CLOSE} />
-                  </button>
+                  {iconButton(t.removeFile(f.name), CLOSE, { onClick: () => c.removeFile(i) })}
                 </span>
               ))}
               {cfg.allowAttachments && (
@@ -221,9 +216,7 @@ export class App extends Component<AppProps> {
                       el.value = "";
                     }}
                   />
-                  <button type="button" class="i" aria-label={t.attach} disabled={blocked} onClick={() => this.file.current?.click()}>
-                    <Icon d={CLIP} />
-                  </button>
+                  {iconButton(t.attach, CLIP, { disabled: blocked, onClick: () => this.file.current?.click() })}
                 </>
               )}
               <textarea
@@ -236,15 +229,9 @@ export class App extends Component<AppProps> {
                 onInput={(e) => c.set({ draft: e.currentTarget.value })}
                 onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
               />
-              {s.busy ? (
-                <button type="button" class="i sd" aria-label={t.stop} onClick={() => c.stop()}>
-                  <Icon d={STOP} />
-                </button>
-              ) : (
-                <button type="submit" class="i sd" aria-label={t.send} disabled={blocked || !(s.draft.trim() || s.attachments.length)}>
-                  <Icon d={SEND} />
-                </button>
-              )}
+              {s.busy
+                ? iconButton(t.stop, STOP, { class: "i sd", onClick: () => c.stop() })
+                : iconButton(t.send, SEND, { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
           </div>
         )}
