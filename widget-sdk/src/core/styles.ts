@@ -18,7 +18,7 @@ button,summary{cursor:pointer}
 .l,.i{display:flex;align-items:center;justify-content:center}
 svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px;height:18px}
 .l svg{width:26px;height:26px}
-.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br .l,.bl .l{bottom:20px}.tr .l,.tl .l{top:20px}.br .p,.bl .p{bottom:88px}.tr .p,.tl .p{top:88px}
+.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br>*,.bl>*{bottom:var(--y)}.tr>*,.tl>*{top:var(--y)}.l{--y:20px}.p{--y:88px}
 .p{width:var(--pw,380px);height:var(--ph,560px);max-width:calc(100vw - 40px);max-height:calc(100vh - 108px);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:16px;display:flex;flex-direction:column;overflow:hidden}
 .s{--pw:320px;--ph:460px}.lg{--pw:440px;--ph:680px}
 .h{display:flex;align-items:center;gap:4px;padding:10px 8px;padding-inline-start:16px}

@@ -24,11 +24,11 @@ const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { re
     </svg>
   </button>
 );
-const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z";
-const CLOSE = "M6 6l12 12M18 6L6 18";
-const SEND = "M4 12l16-8-6 16-2-7z";
+const CHAT = "M21 12a9 9 0 0 1-13 8l-5 1 1-5a9 9 0 1 1 17-4z";
+const CLOSE = "m6 6 12 12M18 6 6 18";
+const SEND = "m4 12 16-8-6 16-2-7z";
 const STOP = "M7 7h10v10H7z";
-const CLIP = "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7";
+const CLIP = "m20 12-8 8a5 5 0 0 1-7-7l9-9a3 3 0 0 1 4 4l-8 8a1.5 1.5 0 0 1-2-2l7-7";
 const NEW = "M12 5v14M5 12h14";
 
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
