@@ -25,8 +25,6 @@ export interface Transport {
   close(): void;
 }
 
-const CONNECTING = 0;
-const OPEN = 1;
 
 export function createTransport(host: string, key: string, sessionId: string, events: TransportEvents): Transport {
   let socket: WebSocket | null = null;
@@ -119,8 +117,9 @@ export function createTransport(host: string, key: string, sessionId: string, ev
   return {
     send(data) {
       inFlight = data.clientMessageId;
-      if (socket?.readyState === OPEN) viaSocket(socket, "send-message", data);
-      else if (socket?.readyState === CONNECTING) waiting = data;
+      // readyState 1: OPEN, 0: CONNECTING.
+      if (socket?.readyState === 1) viaSocket(socket, "send-message", data);
+      else if (socket?.readyState === 0) waiting = data;
       else void post(data);
     },
     stop() {
@@ -130,7 +129,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
         inFlight = waiting = null;
         return true;
       }
-      if (socket?.readyState === OPEN) viaSocket(socket, "stop", {});
+      if (socket?.readyState === 1) viaSocket(socket, "stop", {});
       return false;
     },
     close() {

@@ -24,16 +24,10 @@ const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { re
     </svg>
   </button>
 );
-const CHAT = "M21 12a9 9 0 0 1-13 8l-5 1 1-5a9 9 0 1 1 17-4z";
 const CLOSE = "m6 6 12 12M18 6 6 18";
-const SEND = "m4 12 16-8-6 16-2-7z";
-const STOP = "M7 7h10v10H7z";
-const CLIP = "m20 12-8 8a5 5 0 0 1-7-7l9-9a3 3 0 0 1 4 4l-8 8a1.5 1.5 0 0 1-2-2l7-7";
-const NEW = "M12 5v14M5 12h14";
 
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
-const FOCUSABLE = ":is(button,textarea):enabled,summary,a[href]";
 
 /** One message: the visitor's as plain text, answers as safe markdown, with their sources. */
 function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
@@ -116,7 +110,7 @@ export class App extends Component<AppProps> {
       e.stopPropagation();
       this.props.c.setOpen(false);
     } else if (e.key === "Tab") {
-      const items = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length);
+      const items = [...panel.querySelectorAll<HTMLElement>(":is(button,textarea):enabled,summary,a[href]")].filter((el) => el.getClientRects().length);
       const active = this.props.root.activeElement;
       const [first, last] = [items[0], items[items.length - 1]];
       if (e.shiftKey ? active === first || !panel.contains(active) : active === last) {
@@ -152,12 +146,12 @@ export class App extends Component<AppProps> {
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
         style={{ "--p": color, "--op": readableTextColor(color) }}
       >
-        {iconButton(s.open ? t.closeChat : t.openChat, s.open ? CLOSE : CHAT, { ref: this.launcher, class: "l", "aria-expanded": s.open, onClick: () => c.setOpen(!s.open) })}
+        {iconButton(s.open ? t.closeChat : t.openChat, s.open ? CLOSE : "M21 12a9 9 0 0 1-13 8l-5 1 1-5a9 9 0 1 1 17-4z", { ref: this.launcher, class: "l", "aria-expanded": s.open, onClick: () => c.setOpen(!s.open) })}
         {s.open && (
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
               <b>{cfg.headerText}</b>
-              {iconButton(t.newConversation, NEW, { onClick: this.fresh })}
+              {iconButton(t.newConversation, "M12 5v14M5 12h14", { onClick: this.fresh })}
               {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             <div
@@ -216,7 +210,7 @@ export class App extends Component<AppProps> {
                       el.value = "";
                     }}
                   />
-                  {iconButton(t.attach, CLIP, { disabled: blocked, onClick: () => this.file.current?.click() })}
+                  {iconButton(t.attach, "m20 12-8 8a5 5 0 0 1-7-7l9-9a3 3 0 0 1 4 4l-8 8a1.5 1.5 0 0 1-2-2l7-7", { disabled: blocked, onClick: () => this.file.current?.click() })}
                 </>
               )}
               <textarea
@@ -230,8 +224,8 @@ export class App extends Component<AppProps> {
                 onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
               />
               {s.busy
-                ? iconButton(t.stop, STOP, { class: "i sd", onClick: () => c.stop() })
-                : iconButton(t.send, SEND, { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
+                ? iconButton(t.stop, "M7 7h10v10H7z", { class: "i sd", onClick: () => c.stop() })
+                : iconButton(t.send, "m4 12 16-8-6 16-2-7z", { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
           </div>
         )}
