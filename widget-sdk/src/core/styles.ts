@@ -34,7 +34,7 @@ a,summary{text-decoration:underline}
 code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
 pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr;text-align:left}
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
-.src{border-top:1px solid var(--bd);padding-top:6px}
+.src{border-top:1px solid var(--bd);padding-top:6px;display:grid}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}
 @keyframes b{50%{opacity:.4}}

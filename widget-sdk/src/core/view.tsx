@@ -11,12 +11,12 @@ import * as C from "./contract";
 import type { Controller, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown, safeHref } from "./markdown";
 
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
 
-/** A square icon button (class "i" unless `props` says otherwise), named by `label`. */
+/** A square icon button (class "i" unless `props` says otherwise), named by `label`; `d`: its 24×24 stroked path. */
 const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { ref?: Ref<HTMLButtonElement> }) => (
   <button type="button" class="i" aria-label={label} {...props}>
     <svg viewBox="0 0 24 24" aria-hidden="true">
@@ -29,8 +29,11 @@ const CLOSE = "m6 6 12 12M18 6 6 18";
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
 
-/** One message: the visitor's as plain text, answers as safe markdown, with their sources. */
-function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
+/**
+ * One message: the visitor's as plain text, answers as safe markdown, with their sources (a web
+ * page's as a link, when its address is http or https).
+ */
+export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
   const user = m.role === "user";
   return (
     (user || m.text) && (
@@ -46,12 +49,19 @@ function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | 
         {sources && !!m.sources?.length && (
           <div class="src">
             <span class="t">{t.sources}</span>
-            {m.sources.map((s) => (
-              <details>
-                <summary>{s.name}</summary>
-                <p>{s.excerpt}</p>
-              </details>
-            ))}
+            {m.sources.map((s) => {
+              const href = s.url && safeHref(s.url, true);
+              return href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                  {s.name}
+                </a>
+              ) : (
+                <details>
+                  <summary>{s.name}</summary>
+                  <p>{s.excerpt}</p>
+                </details>
+              );
+            })}
           </div>
         )}
       </div>
