@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { widgetApiPaths, widgetRoomPath } from "../../../contract/schemas/widget";
 import { widgetMessages } from "../../../contract/messages";
-import { configPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
+import { configPath, feedbackPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
 
 describe("api paths", () => {
   it("match the contract's", () => {
     expect(configPath).toBe(widgetApiPaths.config);
     expect(sessionsPath).toBe(widgetApiPaths.sessions);
     expect(messagesPath("a/b c")).toBe(widgetApiPaths.messages("a/b c"));
+    expect(feedbackPath("a/b c", "m?1")).toBe(widgetApiPaths.feedback("a/b c", "m?1"));
     expect(socketPath("a/b c")).toBe(widgetRoomPath("a/b c"));
   });
 

@@ -11,6 +11,7 @@ import * as C from "./contract";
 export const sessionsPath = `${C.basePath}/widget/sessions`;
 export const configPath = `${C.basePath}/widget/config`;
 export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/messages`;
+export const feedbackPath = (id: string, messageId: string) => `${messagesPath(id)}/${encodeURIComponent(messageId)}/feedback`;
 export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
 
 export type Failure = { ok: false; status: number; error: string | null; reason?: string };

@@ -1,7 +1,7 @@
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import { widgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
-import { call, configPath, reasonOf, sessionsPath } from "./api";
+import { call, configPath, feedbackPath, reasonOf, sessionsPath } from "./api";
 import * as C from "./contract";
 import { readAttachment } from "./files";
 import { isConfig, isSession } from "./frames";
@@ -10,6 +10,7 @@ import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
 
 export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
+export type Rating = "up" | "down";
 export interface UiMessage {
   /** Stable render key: the clientMessageId of the visitor's messages, else the server id. */
   key: string;
@@ -19,6 +20,8 @@ export interface UiMessage {
   files: string[];
   status: MessageStatus;
   sources?: WidgetSource[];
+  /** The visitor's rating of an answer, as shown (set at once on a click, put back if refused). */
+  rating?: Rating;
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -57,6 +60,7 @@ const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
   files: m.files.map((f) => f.name),
   status: m.status,
   sources,
+  rating: m.rating,
 });
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -80,6 +84,8 @@ export class Controller {
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
   #destroyed = false;
+  /** Answers whose rating is being sent: one request per answer at a time. */
+  #rating = new Set<string>();
 
   #emit: CoreEmit;
 
@@ -309,6 +315,41 @@ export class Controller {
     if (this.#transport?.stop()) settle();
     // Over the socket the server answers with the stopped message; if it does not, stop here.
     else setTimeout(settle, 4000);
+  }
+
+  /**
+   * The visitor rates an answer (one with a server id): the button shows it at once, and the
+   * rating shown is sent until the server has it. At most one request per answer is in flight;
+   * a click meanwhile only changes what is sent next. A refused or failed request (after the
+   * usual retries of 5xx) puts back the last rating the server accepted, without a notice: a
+   * rating is optional and the visitor may click again.
+   */
+  rate(id: string, rating: Rating) {
+    const m = this.state.messages.find((x) => x.id === id);
+    if (!m || m.rating === rating || !this.#sessionId) return;
+    const before = m.rating;
+    this.#setRating(id, rating);
+    if (!this.#rating.has(id)) void this.#sendRating(this.#sessionId, id, before);
+  }
+
+  async #sendRating(sessionId: string, id: string, before?: Rating) {
+    this.#rating.add(id);
+    let m: UiMessage | undefined;
+    while ((m = this.state.messages.find((x) => x.id === id))?.rating && m.rating !== before) {
+      const rating = m.rating!;
+      const res = await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating });
+      if (!res.ok) {
+        this.#setRating(id, before);
+        break;
+      }
+      before = rating;
+      this.#emit("feedback", { rating, text: m.text });
+    }
+    this.#rating.delete(id);
+  }
+
+  #setRating(id: string, rating?: Rating) {
+    this.set({ messages: this.state.messages.map((m) => (m.id === id ? { ...m, rating } : m)) });
   }
 
   newConversation() {

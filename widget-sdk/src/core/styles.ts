@@ -12,7 +12,7 @@ export const css = `:host{all:initial!important;position:fixed!important;z-index
 button,summary{cursor:pointer}
 :focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .h :focus-visible{outline-color:var(--op)}
-.l,.h,.sd{background:var(--p);color:var(--op)}
+.l,.h,.sd,[aria-pressed=true]{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
 .l{width:56px;height:56px;border-radius:50%}
 .l,.i{display:flex;align-items:center;justify-content:center}
@@ -35,6 +35,7 @@ code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
 pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr;text-align:left}
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 .src{border-top:1px solid var(--bd);padding-top:6px;display:grid}
+.rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}
 @keyframes b{50%{opacity:.4}}

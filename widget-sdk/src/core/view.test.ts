@@ -1,5 +1,5 @@
 import type { VNode } from "preact";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { widgetStrings } from "../../../contract/widget-strings";
 import type { UiMessage } from "./controller";
 import { message } from "./view";
@@ -16,6 +16,33 @@ function elements(node: unknown, out: VNode<Props>[] = []): VNode<Props>[] {
 }
 const t = widgetStrings.en;
 const answer = (m: Partial<UiMessage> = {}): UiMessage => ({ key: "a1", id: "a1", role: "assistant", text: "Returns are free.", files: [], status: "complete", ...m });
+const ratingButtons = (tree: unknown) => elements(tree).filter((e) => e.type === "button");
+
+describe("an answer's rating buttons", () => {
+  it("sit under a completed answer with a server id: Helpful and Not helpful, pressed as rated", () => {
+    const rate = vi.fn();
+    const [up, down] = ratingButtons(message(answer({ rating: "down" }), t, false, "ltr", rate));
+    expect(up!.props).toMatchObject({ type: "button", "aria-label": t.helpful, "aria-pressed": false });
+    expect(down!.props).toMatchObject({ type: "button", "aria-label": t.notHelpful, "aria-pressed": true });
+    (up!.props.onClick as () => void)();
+    expect(rate).toHaveBeenCalledWith("a1", "up");
+    (down!.props.onClick as () => void)();
+    expect(rate).toHaveBeenLastCalledWith("a1", "down");
+  });
+
+  it("are not under the welcome message, the visitor's messages, streaming, stopped or failed answers", () => {
+    const rate = vi.fn();
+    expect(ratingButtons(message(answer({ key: "", id: undefined }), t, false, "ltr"))).toEqual([]);
+    expect(ratingButtons(message(answer({ key: "", id: undefined }), t, false, "ltr", rate))).toEqual([]);
+    expect(ratingButtons(message(answer({ role: "user" }), t, false, "ltr", rate))).toEqual([]);
+    for (const status of ["streaming", "stopped", "error"] as const) expect(ratingButtons(message(answer({ status }), t, false, "ltr", rate))).toEqual([]);
+  });
+
+  it("use the panel's language", () => {
+    const [up, down] = ratingButtons(message(answer(), widgetStrings.ar, false, "rtl", vi.fn()));
+    expect([up!.props["aria-label"], down!.props["aria-label"]]).toEqual([widgetStrings.ar.helpful, widgetStrings.ar.notHelpful]);
+  });
+});
 
 describe("an answer's sources", () => {
   const sources = [

@@ -8,7 +8,7 @@ import { widgetStrings, type WidgetStrings } from "../../../contract/widget-stri
 import type { TalaPosition } from "../types";
 import { readableTextColor, safeColor } from "./color";
 import * as C from "./contract";
-import type { Controller, UiMessage } from "./controller";
+import type { Controller, Rating, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
 import { renderMarkdown, safeHref } from "./markdown";
@@ -31,9 +31,9 @@ const SIZE = { small: "s", medium: "m", large: "lg" } as const;
 
 /**
  * One message: the visitor's as plain text, answers as safe markdown, with their sources (a web
- * page's as a link, when its address is http or https).
+ * page's as a link, when its address is http or https) and, given `rate`, the rating buttons.
  */
-export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
+export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr", rate?: (id: string, rating: Rating) => void) {
   const user = m.role === "user";
   return (
     (user || m.text) && (
@@ -62,6 +62,17 @@ export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "
                 </details>
               );
             })}
+          </div>
+        )}
+        {!user && rate && m.id && m.status === "complete" && (
+          <div class="rt">
+            {(["up", "down"] as const).map((r) =>
+              // One thumb, turned over for "down" (styles.ts).
+              iconButton(r === "up" ? t.helpful : t.notHelpful, "M3 10h4v11H3zm4 0 4-7q3 0 3 3v3h6l-2 12H7", {
+                "aria-pressed": m.rating === r,
+                onClick: () => rate(m.id!, r),
+              }),
+            )}
           </div>
         )}
       </div>
@@ -176,7 +187,7 @@ export class App extends Component<AppProps> {
               }}
             >
               {cfg.welcomeMessage && message({ key: "", role: "assistant", text: cfg.welcomeMessage, files: [], status: "complete" }, t, false, dir)}
-              {s.messages.map((m) => message(m, t, cfg.showSources, dir))}
+              {s.messages.map((m) => message(m, t, cfg.showSources, dir, (id, r) => c.rate(id, r)))}
               {typing && (
                 <div class="m1 ty" role="status">
                   {t.thinking}
