@@ -324,26 +324,22 @@ export class Controller {
    * usual retries of 5xx) puts back the last rating the server accepted, without a notice: a
    * rating is optional and the visitor may click again.
    */
-  rate(id: string, rating: Rating) {
-    const m = this.state.messages.find((x) => x.id === id);
-    if (!m || m.rating === rating || !this.#sessionId) return;
-    const before = m.rating;
+  async rate(id: string, rating: Rating) {
+    const sessionId = this.#sessionId;
+    const shown = () => this.state.messages.find((m) => m.id === id);
+    let before = shown()?.rating;
+    if (!sessionId || !shown() || before === rating) return;
     this.#setRating(id, rating);
-    if (!this.#rating.has(id)) void this.#sendRating(this.#sessionId, id, before);
-  }
-
-  async #sendRating(sessionId: string, id: string, before?: Rating) {
+    if (this.#rating.has(id)) return;
     this.#rating.add(id);
-    let m: UiMessage | undefined;
-    while ((m = this.state.messages.find((x) => x.id === id))?.rating && m.rating !== before) {
-      const rating = m.rating!;
-      const res = await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating });
-      if (!res.ok) {
+    for (let m; (m = shown())?.rating && m.rating !== before; ) {
+      const sent = m.rating;
+      if (!(await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating: sent })).ok) {
         this.#setRating(id, before);
         break;
       }
-      before = rating;
-      this.#emit("feedback", { rating, text: m.text });
+      before = sent;
+      this.#emit("feedback", { rating: sent, text: m.text });
     }
     this.#rating.delete(id);
   }
