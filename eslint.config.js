@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // widget-core.js compiles its JSX to preact's h() (classic runtime, see widget-sdk/src/core/view.tsx).
+    files: ["widget-sdk/src/core/**/*.tsx"],
+    languageOptions: { parserOptions: { jsxPragma: "h", jsxFragmentName: "Fragment" } },
+  },
+  {
     files: ["**/*.{mjs,js}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", fetch: "readonly" } },
   },

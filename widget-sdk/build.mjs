@@ -4,7 +4,7 @@
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
 // Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -20,10 +20,11 @@ const only = args.includes("--public") ? "public" : args.includes("--package") ?
 const outIndex = args.indexOf("--out");
 const out = outIndex >= 0 ? resolve(args[outIndex + 1]) : join(root, "dist/public");
 
+const cssTarget = ["chrome100", "firefox100", "safari15.4"];
 export const common = {
   bundle: true,
   platform: "browser",
-  target: ["es2022", "chrome100", "firefox100", "safari15.4"],
+  target: ["es2022", ...cssTarget],
   jsx: "automatic",
   jsxImportSource: "preact",
   legalComments: "none",
@@ -68,12 +69,29 @@ export const inlineContract = {
 };
 
 /**
+ * styles.ts's stylesheet through esbuild's CSS minifier (the source keeps a rule a line): ~30
+ * bytes gzip. The template must stay plain text (no `${}`), as the build checks.
+ */
+const minifyCss = {
+  name: "minify-css",
+  setup(b) {
+    b.onLoad({ filter: /widget-sdk[\\/]src[\\/]core[\\/]styles\.ts$/ }, async ({ path }) => {
+      const text = readFileSync(path, "utf8");
+      const m = /export const css = `([^`$]*)`;/.exec(text);
+      if (!m) throw new Error("widget build: styles.ts must export `css` as one plain template literal");
+      const { code } = await transform(m[1], { loader: "css", minify: true, target: cssTarget });
+      return { contents: text.replace(m[0], `export const css = ${JSON.stringify(code.trim())};`), loader: "ts" };
+    });
+  },
+};
+
+/**
  * Property names only the core itself reads (the contract values it carries, its UI strings, its
  * internal state), shortened by the minifier. Never a name that crosses a boundary: the wire's
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy"]);
-const INTERNAL = ["busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed"];
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed"];
 async function mangledNames() {
   const names = new Set(INTERNAL);
   for (const file of ["src/core/contract.ts", "../contract/widget-strings.ts"]) {
@@ -87,18 +105,18 @@ async function mangledNames() {
   return new RegExp(`^(${[...names].filter((n) => !KEEP.has(n) && /^[a-zA-Z]\w*$/.test(n)).join("|")})$`);
 }
 
-/** widget-core.js builds its JSX with preact's createElement (src/core/jsx-runtime.ts). */
-const lightJsx = {
-  name: "light-jsx",
-  setup(b) {
-    b.onResolve({ filter: /^preact\/jsx-runtime$/ }, () => ({ path: join(here, "src/core/jsx-runtime.ts") }));
-  },
-};
-
-/** Builds one IIFE in memory and returns its text. */
+/**
+ * Builds one IIFE in memory and returns its text. esbuild bundles, inlines the contract and
+ * shortens the internal property names; oxc's minifier (vite's `minifySync`) then renames the
+ * variables again and compresses a little further: ~240 bytes gzip less on widget-core.js than
+ * esbuild's minifier alone, for the same code.
+ */
 async function iife(entry, define = {}, mangleProps) {
-  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [lightJsx, inlineContract] });
-  return result.outputFiles[0].text;
+  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [inlineContract, minifyCss] });
+  const { minifySync } = await import("vite");
+  const oxc = minifySync(entry, result.outputFiles[0].text, { compress: { target: "es2022" }, mangle: true });
+  if (oxc.errors.length) throw new Error(`widget build: oxc minify of ${entry}: ${oxc.errors[0].message}`);
+  return oxc.code;
 }
 
 export async function buildPublic(dir = out) {

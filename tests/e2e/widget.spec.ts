@@ -2,6 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
   widgetApiPaths,
+  widgetSessionResponse,
+  feedbackBody,
+  feedbackResponse,
   apiKeyResponse,
   authResponse,
   chatHistoryResponse,
@@ -151,6 +154,64 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
   await chip.click();
   await expect(chip).toHaveAttribute("aria-expanded", "true");
   await expect(detail.locator("blockquote")).toContainText("seven years");
+});
+
+test("a visitor rates an answer: pressed at once, sent as the contract says, changed, and put back when the request fails", async ({ page, request, baseURL }) => {
+  const { id, key } = await createAssistant(request);
+  await uploadText(request, id, "faq.txt", "Shipping takes three days.\n");
+  // The feedback route is built on another branch: until it is merged, this test answers it here,
+  // as contract/schemas/insights.ts says (feedbackBody → feedbackResponse). After the merge, drop
+  // the page.route and read the rating back from GET /api/widget/sessions/{id} instead.
+  const sent: { url: string; method: string; key?: string; body: unknown }[] = [];
+  let failNext = false;
+  await page.route(/\/api\/widget\/sessions\/[^/]+\/messages\/[^/]+\/feedback$/, async (route) => {
+    const req = route.request();
+    const cors = { "access-control-allow-origin": hostOrigin, "access-control-allow-headers": "content-type, x-assistant-key", "access-control-allow-methods": "POST" };
+    if (req.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
+    const body = feedbackBody.parse(req.postDataJSON());
+    sent.push({ url: new URL(req.url()).pathname, method: req.method(), key: req.headers()["x-assistant-key"], body });
+    if (failNext) return route.abort("internetdisconnected");
+    const messageId = decodeURIComponent(new URL(req.url()).pathname.split("/").at(-2)!);
+    await route.fulfill({ status: 200, headers: cors, contentType: "application/json", body: JSON.stringify(feedbackResponse.parse({ messageId, rating: body.rating })) });
+  });
+
+  await page.goto(hostPage(baseURL!, key));
+  await launcher(page).click();
+  const log = page.getByRole("dialog").getByRole("log");
+  await ask(page, "How long does shipping take?");
+  await expect(log).toContainText("three days");
+  const helpful = log.getByRole("button", { name: en.helpful, exact: true });
+  const notHelpful = log.getByRole("button", { name: en.notHelpful, exact: true });
+  // Only under the answer: not under the welcome message or the visitor's question.
+  await expect(helpful).toHaveCount(1);
+  await expect(helpful).toHaveAttribute("aria-pressed", "false");
+  await expect(notHelpful).toHaveAttribute("aria-pressed", "false");
+
+  await helpful.click();
+  await expect(helpful).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(() => sent.length).toBe(1);
+  const sessionId = await page.evaluate((assistantId) => localStorage.getItem(`tala:session:${assistantId}`), id);
+  const session = widgetSessionResponse.parse(await (await request.get(widgetApiPaths.session(sessionId!), { headers: { "x-assistant-key": key } })).json());
+  const answerId = session.messages.find((m) => m.role === "assistant")!.id;
+  expect(sent[0]).toEqual({ url: widgetApiPaths.feedback(sessionId!, answerId), method: "POST", key, body: { rating: "up" } });
+
+  // Changing it sends again (keyboard: the button is a real button).
+  await notHelpful.focus();
+  await page.keyboard.press("Enter");
+  await expect(notHelpful).toHaveAttribute("aria-pressed", "true");
+  await expect(helpful).toHaveAttribute("aria-pressed", "false");
+  await expect.poll(() => sent.length).toBe(2);
+  expect(sent[1]!.body).toEqual({ rating: "down" });
+
+  // Offline: the choice shows, then the last rating the server has comes back; no alarm, no retry.
+  failNext = true;
+  await helpful.click();
+  await expect.poll(() => sent.length).toBe(3);
+  await expect(notHelpful).toHaveAttribute("aria-pressed", "true");
+  await expect(helpful).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByRole("dialog").getByRole("alert")).toHaveCount(0);
+  await page.waitForTimeout(500);
+  expect(sent).toHaveLength(3);
 });
 
 test("the session limit stops the visitor with a clear message at exactly the configured count (over the SSE fallback)", async ({ page, request, baseURL }) => {

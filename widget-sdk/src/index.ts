@@ -13,7 +13,7 @@ import { loadCoreScript } from "./load-script";
 import { whenIdleOrInteraction } from "./schedule";
 
 export type { TalaApi } from "./facade";
-export type { TalaErrorEvent, TalaEvent, TalaEventMap, TalaListener, TalaMessageEvent, TalaOptions, TalaPosition } from "./types";
+export type { TalaErrorEvent, TalaEvent, TalaEventMap, TalaFeedbackEvent, TalaListener, TalaMessageEvent, TalaOptions, TalaPosition } from "./types";
 
 const noop = () => {};
 const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";

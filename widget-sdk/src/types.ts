@@ -27,8 +27,8 @@ export interface TalaMessageEvent {
   role: "user" | "assistant";
   /** The message's text (markdown for answers). */
   text: string;
-  /** Knowledge files an answer drew on, when the owner shows sources. */
-  sources?: { name: string }[];
+  /** Knowledge files and web pages an answer drew on, when the owner shows sources. */
+  sources?: { name: string; url?: string }[];
 }
 
 export interface TalaErrorEvent {
@@ -38,11 +38,19 @@ export interface TalaErrorEvent {
   reason?: string;
 }
 
+/** The visitor rated an answer, and the server saved it. */
+export interface TalaFeedbackEvent {
+  rating: "up" | "down";
+  /** The rated answer's text (markdown). */
+  text: string;
+}
+
 export interface TalaEventMap {
   open: undefined;
   close: undefined;
   message: TalaMessageEvent;
   error: TalaErrorEvent;
+  feedback: TalaFeedbackEvent;
 }
 export type TalaEvent = keyof TalaEventMap;
 export type TalaListener<E extends TalaEvent> = (payload: TalaEventMap[E]) => void;

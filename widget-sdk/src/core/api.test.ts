@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { widgetApiPaths, widgetRoomPath } from "../../../contract/schemas/widget";
 import { widgetMessages } from "../../../contract/messages";
-import { paths, reasonOf } from "./api";
+import { configPath, feedbackPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
 
 describe("api paths", () => {
   it("match the contract's", () => {
-    expect(paths.config).toBe(widgetApiPaths.config);
-    expect(paths.sessions).toBe(widgetApiPaths.sessions);
-    expect(paths.session("a/b c")).toBe(widgetApiPaths.session("a/b c"));
-    expect(paths.messages("a/b c")).toBe(widgetApiPaths.messages("a/b c"));
-    expect(paths.socket("a/b c")).toBe(widgetRoomPath("a/b c"));
+    expect(configPath).toBe(widgetApiPaths.config);
+    expect(sessionsPath).toBe(widgetApiPaths.sessions);
+    expect(messagesPath("a/b c")).toBe(widgetApiPaths.messages("a/b c"));
+    expect(feedbackPath("a/b c", "m?1")).toBe(widgetApiPaths.feedback("a/b c", "m?1"));
+    expect(socketPath("a/b c")).toBe(widgetRoomPath("a/b c"));
   });
 
   it("reads refusal reasons from the server's messages and statuses", () => {

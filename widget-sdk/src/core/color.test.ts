@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publicAssistantDefaults } from "../../../contract/constants";
-import { DARK_TEXT, LIGHT_TEXT, contrastRatio, parseHex, readableTextColor, safeColor } from "./color";
+import { DARK_TEXT, LIGHT_TEXT, THRESHOLD, contrastRatio, luminance, parseHex, readableTextColor, safeColor } from "./color";
 
 describe("colour contrast", () => {
   it("parses #rrggbb colours only", () => {
@@ -22,6 +22,12 @@ describe("colour contrast", () => {
     expect(readableTextColor("#FFEB3B")).toBe(DARK_TEXT);
     expect(readableTextColor("#FFFFFF")).toBe(DARK_TEXT);
     expect(readableTextColor("#00E5FF")).toBe(DARK_TEXT);
+  });
+
+  it("switches at the luminance where both text colours contrast equally", () => {
+    const equal = Math.sqrt(1.05 * (luminance(parseHex(DARK_TEXT)!) + 0.05)) - 0.05;
+    expect(THRESHOLD).toBeCloseTo(equal, 4);
+    expect((1 + 0.05) / (equal + 0.05)).toBeCloseTo((equal + 0.05) / (luminance(parseHex(DARK_TEXT)!) + 0.05), 9);
   });
 
   it("the chosen text colour is the better of the two, and never poor", () => {

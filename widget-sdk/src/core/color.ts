@@ -29,9 +29,10 @@ export function contrastRatio(a: string, b: string): number {
 
 /**
  * Text colour for a background of `color`: white or near-black, whichever contrasts more. Both
- * ratios are equal at the luminance L where (1 + 0.05) / (L + 0.05) = (L + 0.05) / (Ld + 0.05).
+ * ratios are equal at the luminance L where (1 + 0.05) / (L + 0.05) = (L + 0.05) / (Ld + 0.05),
+ * i.e. L = √(1.05 × (Ld + 0.05)) − 0.05 with Ld the luminance of DARK_TEXT (color.test.ts).
  */
-const THRESHOLD = Math.sqrt(1.05 * (luminance(parseHex(DARK_TEXT)!) + 0.05)) - 0.05;
+export const THRESHOLD = 0.1993;
 export function readableTextColor(color: string): string {
   const rgb = parseHex(color);
   return rgb && luminance(rgb) > THRESHOLD ? DARK_TEXT : LIGHT_TEXT;

@@ -2,31 +2,28 @@
  * Every contract value the core reads, in one place. The contract's modules are large objects the
  * bundler cannot shake property by property (knowledge, e-mail and dashboard texts would ride
  * along), so build.mjs replaces this module in widget-core.js with its evaluated values: the
- * contract stays the single source, and the core carries only what it uses.
+ * contract stays the single source, and the core carries only what it uses. One export per value
+ * (read as `C.name` through `import * as C`): the minifier then writes the numbers and short
+ * strings where they are used instead of reading an object's properties.
  */
 import { api, publicAssistantDefaults, realtime, upload, widget } from "../../../contract/constants";
-import { widgetMessages } from "../../../contract/messages";
 
-export const C = {
-  basePath: api.basePath,
-  timeoutMs: api.timeoutMs,
-  retryDelaysMs: api.retryDelaysMs as readonly number[],
-  retryStatuses: api.retryStatuses as readonly number[],
-  reconnectDelayMinMs: realtime.reconnectDelayMinMs,
-  reconnectDelayMaxMs: realtime.reconnectDelayMaxMs,
-  reconnectAttempts: realtime.reconnectAttempts,
-  connectTimeoutMs: realtime.connectTimeoutMs,
-  /** The spec's upload size limit (15 MB). */
-  maxFileBytes: upload.maxFileBytes,
-  keyHeader: widget.keyHeader,
-  keyQuery: widget.keyQuery,
-  maxMessageChars: widget.maxMessageChars,
-  maxFiles: widget.maxFiles,
-  maxFileNameChars: widget.maxFileNameChars,
-  maxFileTextChars: widget.maxFileTextChars,
-  maxReferrerChars: widget.maxReferrerChars,
-  maxLocaleChars: widget.maxLocaleChars,
-  defaultColor: publicAssistantDefaults.config.customization.primaryColor,
-  sessionLimitReached: widgetMessages.sessionLimitReached,
-  dailyLimitReached: widgetMessages.dailyLimitReached,
-};
+export const basePath = api.basePath;
+export const timeoutMs = api.timeoutMs;
+export const retryDelaysMs = api.retryDelaysMs as readonly number[];
+export const retryStatuses = api.retryStatuses as readonly number[];
+export const reconnectDelayMinMs = realtime.reconnectDelayMinMs;
+export const reconnectDelayMaxMs = realtime.reconnectDelayMaxMs;
+export const reconnectAttempts = realtime.reconnectAttempts;
+export const connectTimeoutMs = realtime.connectTimeoutMs;
+/** The spec's upload size limit (15 MB). */
+export const maxFileBytes = upload.maxFileBytes;
+export const keyHeader = widget.keyHeader;
+export const keyQuery = widget.keyQuery;
+export const maxMessageChars = widget.maxMessageChars;
+export const maxFiles = widget.maxFiles;
+export const maxFileNameChars = widget.maxFileNameChars;
+export const maxFileTextChars = widget.maxFileTextChars;
+export const maxReferrerChars = widget.maxReferrerChars;
+export const maxLocaleChars = widget.maxLocaleChars;
+export const defaultColor = publicAssistantDefaults.config.customization.primaryColor;

@@ -1,15 +1,16 @@
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import { widgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
-import { call, paths, reasonOf } from "./api";
-import { C } from "./contract";
+import { call, configPath, feedbackPath, reasonOf, sessionsPath } from "./api";
+import * as C from "./contract";
 import { readAttachment } from "./files";
 import { isConfig, isSession } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
-import { sessionStore } from "./storage";
+import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
 
 export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
+export type Rating = "up" | "down";
 export interface UiMessage {
   /** Stable render key: the clientMessageId of the visitor's messages, else the server id. */
   key: string;
@@ -19,6 +20,8 @@ export interface UiMessage {
   files: string[];
   status: MessageStatus;
   sources?: WidgetSource[];
+  /** The visitor's rating of an answer, as shown (set at once on a click, put back if refused). */
+  rating?: Rating;
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -57,6 +60,7 @@ const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
   files: m.files.map((f) => f.name),
   status: m.status,
   sources,
+  rating: m.rating,
 });
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -80,6 +84,8 @@ export class Controller {
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
   #destroyed = false;
+  /** Answers whose rating is being sent: one request per answer at a time. */
+  #rating = new Set<string>();
 
   #emit: CoreEmit;
 
@@ -123,7 +129,7 @@ export class Controller {
   }
 
   async start() {
-    const res = await call(this.#host, this.#key, paths.config);
+    const res = await call(this.#host, this.#key, configPath);
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
       // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
@@ -133,14 +139,15 @@ export class Controller {
     }
     this.#limits = res.data.limits;
     this.set({ config: res.data.assistant });
-    if (this.state.open) void this.#resume();
+    if (this.state.open) void this.#ensureSession(true);
   }
 
   setOpen(open: boolean) {
     if (open === this.state.open) return;
     this.set({ open });
     this.#emit(open ? "open" : "close", undefined);
-    if (open && this.state.config) void this.#resume();
+    // Shows the conversation this browser had with the assistant, if any.
+    if (open && this.state.config) void this.#ensureSession(true);
   }
 
   setLocale(locale: string) {
@@ -148,16 +155,11 @@ export class Controller {
     this.set({ locale: pickLocale(locale, ...pageLocales()) });
   }
 
-  /** Shows the conversation this browser had with the assistant, if any. */
-  #resume() {
-    void this.#ensureSession(true);
-  }
-
   /** The session to send in: the open one, the one being opened, the stored one, or a new one. */
   #ensureSession(resumeOnly: boolean): Promise<boolean> {
     if (this.#sessionId) return Promise.resolve(true);
     if (this.#opening) return this.#opening;
-    const stored = sessionStore.get(this.#assistantId) ?? undefined;
+    const stored = storedSession(this.#assistantId) ?? undefined;
     if (resumeOnly && !stored) return Promise.resolve(false);
     return (this.#opening = this.#openSession(stored).finally(() => (this.#opening = null)));
   }
@@ -165,7 +167,7 @@ export class Controller {
   /** POST /api/widget/sessions: resumes `visitorSessionId` (or starts a new one). */
   async #openSession(visitorSessionId?: string): Promise<boolean> {
     const epoch = this.#epoch;
-    const res = await call(this.#host, this.#key, paths.sessions, {
+    const res = await call(this.#host, this.#key, sessionsPath, {
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
       locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
@@ -177,7 +179,7 @@ export class Controller {
     }
     const { sessionId, messages, remaining } = res.data;
     this.#sessionId = sessionId;
-    sessionStore.set(this.#assistantId, sessionId);
+    storeSession(this.#assistantId, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
     this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
@@ -315,13 +317,44 @@ export class Controller {
     else setTimeout(settle, 4000);
   }
 
+  /**
+   * The visitor rates an answer (one with a server id): the button shows it at once, and the
+   * rating shown is sent until the server has it. At most one request per answer is in flight;
+   * a click meanwhile only changes what is sent next. A refused or failed request (after the
+   * usual retries of 5xx) puts back the last rating the server accepted, without a notice: a
+   * rating is optional and the visitor may click again.
+   */
+  async rate(id: string, rating: Rating) {
+    const sessionId = this.#sessionId;
+    const shown = () => this.state.messages.find((m) => m.id === id);
+    let before = shown()?.rating;
+    if (!sessionId || !shown() || before === rating) return;
+    this.#setRating(id, rating);
+    if (this.#rating.has(id)) return;
+    this.#rating.add(id);
+    for (let m; (m = shown())?.rating && m.rating !== before; ) {
+      const sent = m.rating;
+      if (!(await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating: sent })).ok) {
+        this.#setRating(id, before);
+        break;
+      }
+      before = sent;
+      this.#emit("feedback", { rating: sent, text: m.text });
+    }
+    this.#rating.delete(id);
+  }
+
+  #setRating(id: string, rating?: Rating) {
+    this.set({ messages: this.state.messages.map((m) => (m.id === id ? { ...m, rating } : m)) });
+  }
+
   newConversation() {
     this.#transport?.close();
     this.#transport = null;
     this.#sessionId = null;
     this.#opening = null;
     this.#epoch++;
-    sessionStore.clear(this.#assistantId);
+    forgetSession(this.#assistantId);
     this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "" });
   }
 

@@ -1,4 +1,4 @@
-import { C } from "./contract";
+import * as C from "./contract";
 import type { WidgetStrings } from "../../../contract/widget-strings";
 
 /**

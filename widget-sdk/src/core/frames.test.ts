@@ -23,6 +23,8 @@ const samples: unknown[] = [
   { event: "new-message", data: { message, clientMessageId: "c1", sources: message.sources } },
   { event: "new-message", data: { message: { ...message, files: [{}] } } },
   { event: "new-message", data: { message: { ...message, sources: [{ name: "x" }] } } },
+  { event: "new-message", data: { message: { ...message, rating: "up", sources: [{ fileId: "w1", name: "Returns", excerpt: "…", url: "https://shop.example/returns" }] } } },
+  { event: "new-message", data: { message: { ...message, sources: [{ fileId: "w1", name: "Returns", excerpt: "…", url: 5 }] } } },
   { event: "message-error", data: { error: "Nope", reason: "session-limit", clientMessageId: "c1" } },
   { event: "message-error", data: { reason: "session-limit" } },
   { event: "remaining-messages", data: { remaining: 2, limit: 10 } },
@@ -39,6 +41,8 @@ const lenient: unknown[] = [
   { event: "thinking", data: { messageId: "m1" } },
   { event: "message-delta", data: { messageId: "m1", delta: "He", offset: 0 } },
   { event: "new-message", data: { message: { ...message, chatId: undefined, timestamp: "x" } } },
+  // A rating the widget does not know shows no button pressed (view.tsx compares with "up"/"down").
+  { event: "new-message", data: { message: { ...message, rating: "meh" } } },
 ];
 
 describe("frames: the widget's guards and the contract's parsers", () => {

@@ -5,43 +5,41 @@
  * everything the contract's parsers accept, and refuse what would break the widget. Anything that
  * does not match is dropped, never thrown.
  */
-import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSessionResponse, WidgetSource } from "../../../contract/schemas/widget";
+import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSessionResponse } from "../../../contract/schemas/widget";
 
 type Obj = Record<string, unknown>;
+type Check = (v: unknown) => boolean;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === "string";
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const optStr = (v: unknown) => v === undefined || isStr(v);
+const isBool = (v: unknown) => typeof v === "boolean";
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const opt = (check: Check) => (v: unknown) => v === undefined || check(v);
+const list = (check: Check) => (v: unknown) => Array.isArray(v) && v.every(check);
+/** An object whose listed fields pass their checks (other fields are not looked at). */
+const shape = (fields: Record<string, Check>) => (v: unknown) => isObj(v) && Object.entries(fields).every(([k, check]) => check(v[k]));
 
-const isSource = (v: unknown): v is WidgetSource => isObj(v) && isStr(v.fileId) && isStr(v.name) && isStr(v.excerpt);
-const isSources = (v: unknown) => v === undefined || (Array.isArray(v) && v.every(isSource));
+const isSources = opt(list(shape({ fileId: isStr, name: isStr, excerpt: isStr, url: opt(isStr) })));
 
-export function isMessage(v: unknown): v is WidgetMessage {
-  return (
-    isObj(v) &&
-    isStr(v.id) &&
-    /^(user|assistant|system)$/.test(v.role as string) &&
-    isObj(v.content) &&
-    isStr(v.content.data) &&
-    Array.isArray(v.files) &&
-    v.files.every((f) => isObj(f) && isStr(f.name)) &&
-    isStr(v.status) &&
-    isSources(v.sources)
-  );
-}
+export const isMessage = shape({
+  id: isStr,
+  role: (v) => /^(user|assistant|system)$/.test(v as string),
+  content: shape({ data: isStr }),
+  files: list(shape({ name: isStr })),
+  status: isStr,
+  sources: isSources,
+}) as (v: unknown) => v is WidgetMessage;
 
-const checks: Record<string, (d: Obj) => boolean> = {
-  thinking: (d) => isStr(d.messageId),
-  "message-delta": (d) => isStr(d.messageId) && isStr(d.delta) && isCount(d.offset),
-  "new-message": (d) => isMessage(d.message) && optStr(d.clientMessageId) && isSources(d.sources),
-  "message-error": (d) => isStr(d.error) && optStr(d.reason) && optStr(d.clientMessageId) && (d.message === undefined || isMessage(d.message)),
-  "remaining-messages": (d) => isCount(d.remaining) && isCount(d.limit),
+const checks: Record<string, Check> = {
+  thinking: shape({ messageId: isStr }),
+  "message-delta": shape({ messageId: isStr, delta: isStr, offset: isCount }),
+  "new-message": shape({ message: isMessage, clientMessageId: opt(isStr), sources: isSources }),
+  "message-error": shape({ error: isStr, reason: opt(isStr), clientMessageId: opt(isStr), message: opt(isMessage) }),
+  "remaining-messages": shape({ remaining: isCount, limit: isCount }),
 };
 
 /** One server event (a socket frame's `event` + `data`, or an SSE event's name + parsed data). */
 export function toFrame(event: unknown, data: unknown): WidgetServerFrame | null {
-  const check = isStr(event) && Object.hasOwn(checks, event) ? checks[event] : null;
-  return check && isObj(data) && check(data) ? ({ event, data } as WidgetServerFrame) : null;
+  return isStr(event) && Object.hasOwn(checks, event) && checks[event]!(data) ? ({ event, data } as WidgetServerFrame) : null;
 }
 
 /** A socket frame's text. */
@@ -54,16 +52,22 @@ export function parseFrame(raw: unknown): WidgetServerFrame | null {
   }
 }
 
-export function isConfig(v: unknown): v is WidgetConfigResponse {
-  const a = isObj(v) && isObj(v.limits) && v.assistant;
-  return (
-    isObj(a) &&
-    [a.id, a.headerText, a.welcomeMessage, a.primaryColor, a.position, a.size].every(isStr) &&
-    typeof a.allowAttachments === "boolean" &&
-    typeof a.showSources === "boolean"
-  );
-}
+export const isConfig = shape({
+  limits: isObj,
+  assistant: shape({
+    id: isStr,
+    headerText: isStr,
+    welcomeMessage: isStr,
+    primaryColor: isStr,
+    position: isStr,
+    size: isStr,
+    allowAttachments: isBool,
+    showSources: isBool,
+  }),
+}) as (v: unknown) => v is WidgetConfigResponse;
 
-export function isSession(v: unknown): v is WidgetSessionResponse {
-  return isObj(v) && isStr(v.sessionId) && Array.isArray(v.messages) && v.messages.every(isMessage) && isObj(v.remaining) && isCount(v.remaining.session) && isCount(v.remaining.daily);
-}
+export const isSession = shape({
+  sessionId: isStr,
+  messages: list(isMessage),
+  remaining: shape({ session: isCount, daily: isCount }),
+}) as (v: unknown) => v is WidgetSessionResponse;

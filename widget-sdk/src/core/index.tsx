@@ -1,10 +1,12 @@
-/** @jsxImportSource preact */
+/** @jsxRuntime classic */
+/** @jsx h */
+/** @jsxFrag Fragment */
 /**
  * widget-core.js: the widget itself (Preact, ≤ 15 KB gzip). Loaded by widget.js or the npm facade,
  * it defines `window.__talaWidgetCore(options, emit)`, which mounts one widget: a <tala-widget>
  * element on <body> whose shadow root holds all of the widget's markup and styles.
  */
-import { render } from "preact";
+import { h, render } from "preact";
 import { CORE_GLOBAL, type CoreFactory } from "../types";
 import { Controller } from "./controller";
 import { css } from "./styles";

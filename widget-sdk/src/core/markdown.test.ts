@@ -118,4 +118,14 @@ describe("renderMarkdown: the supported subset", () => {
     expect(safeHref("ftp://a.example")).toBeNull();
     expect(safeHref("javascript:alert(1)")).toBeNull();
   });
+
+  it("safeHref(url, web) is for web pages: absolute http and https only", () => {
+    expect(safeHref("https://shop.example/returns?x=1#y", true)).toBe("https://shop.example/returns?x=1#y");
+    expect(safeHref(" HTTP://Shop.Example/a b ", true)).toBe("http://shop.example/a%20b");
+    for (const bad of ["mailto:a@shop.example", "javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,<b>x</b>", "/returns", "//shop.example/x", "returns.html", "", "vbscript:x", "file:///etc/passwd"]) {
+      expect(safeHref(bad, true)).toBeNull();
+    }
+    // Markdown links keep mailto.
+    expect(safeHref("mailto:a@shop.example")).toBe("mailto:a@shop.example");
+  });
 });

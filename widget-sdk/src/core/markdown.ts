@@ -8,11 +8,14 @@
  */
 import { h, type ComponentChildren, type VNode } from "preact";
 
-/** The link's normalised address when it is http, https or mailto; null otherwise. */
-export function safeHref(raw: string): string | null {
+/**
+ * The link's normalised address when it is absolute and http or https (or mailto, unless `web`);
+ * null otherwise: never a live javascript:, data: or relative address.
+ */
+export function safeHref(raw: string, web?: boolean): string | null {
   try {
     const url = new URL(raw.trim());
-    return /^(https?|mailto):$/.test(url.protocol) ? url.href : null;
+    return (web ? /^https?:$/ : /^(https?|mailto):$/).test(url.protocol) ? url.href : null;
   } catch {
     return null;
   }

@@ -5,26 +5,26 @@
  */
 export const sessionKey = (assistantId: string) => `tala:session:${assistantId}`;
 
-export const sessionStore = {
-  get(assistantId: string): string | null {
-    try {
-      return localStorage.getItem(sessionKey(assistantId));
-    } catch {
-      return null;
-    }
-  },
-  set(assistantId: string, sessionId: string) {
-    try {
-      localStorage.setItem(sessionKey(assistantId), sessionId);
-    } catch {
-      // this page only
-    }
-  },
-  clear(assistantId: string) {
-    try {
-      localStorage.removeItem(sessionKey(assistantId));
-    } catch {
-      // this page only
-    }
-  },
-};
+export function storedSession(assistantId: string): string | null {
+  try {
+    return localStorage.getItem(sessionKey(assistantId));
+  } catch {
+    return null;
+  }
+}
+
+export function storeSession(assistantId: string, sessionId: string) {
+  try {
+    localStorage.setItem(sessionKey(assistantId), sessionId);
+  } catch {
+    // this page only
+  }
+}
+
+export function forgetSession(assistantId: string) {
+  try {
+    localStorage.removeItem(sessionKey(assistantId));
+  } catch {
+    // this page only
+  }
+}

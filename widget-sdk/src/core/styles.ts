@@ -12,13 +12,13 @@ export const css = `:host{all:initial!important;position:fixed!important;z-index
 button,summary{cursor:pointer}
 :focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .h :focus-visible{outline-color:var(--op)}
-.l,.p,.h,.sd{background:var(--p);color:var(--op)}
+.l,.h,.sd,[aria-pressed=true]{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
 .l{width:56px;height:56px;border-radius:50%}
 .l,.i{display:flex;align-items:center;justify-content:center}
 svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px;height:18px}
 .l svg{width:26px;height:26px}
-.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br .l,.bl .l{bottom:20px}.tr .l,.tl .l{top:20px}.br .p,.bl .p{bottom:88px}.tr .p,.tl .p{top:88px}
+.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br>*,.bl>*{bottom:var(--y)}.tr>*,.tl>*{top:var(--y)}.l{--y:20px}.p{--y:88px}
 .p{width:var(--pw,380px);height:var(--ph,560px);max-width:calc(100vw - 40px);max-height:calc(100vh - 108px);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:16px;display:flex;flex-direction:column;overflow:hidden}
 .s{--pw:320px;--ph:460px}.lg{--pw:440px;--ph:680px}
 .h{display:flex;align-items:center;gap:4px;padding:10px 8px;padding-inline-start:16px}
@@ -34,7 +34,8 @@ a,summary{text-decoration:underline}
 code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
 pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr;text-align:left}
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
-.src{border-top:1px solid var(--bd);padding-top:6px}
+.src{border-top:1px solid var(--bd);padding-top:6px;display:grid}
+.rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}
 @keyframes b{50%{opacity:.4}}

@@ -1,6 +1,6 @@
-import { C } from "./contract";
+import * as C from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
-import { errorOf, headers, paths } from "./api";
+import { errorOf, messagesPath, request, socketPath } from "./api";
 import { parseFrame, toFrame } from "./frames";
 import { createSseParser } from "./sse";
 
@@ -25,8 +25,6 @@ export interface Transport {
   close(): void;
 }
 
-const CONNECTING = 0;
-const OPEN = 1;
 
 export function createTransport(host: string, key: string, sessionId: string, events: TransportEvents): Transport {
   let socket: WebSocket | null = null;
@@ -59,7 +57,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     if (closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(`${host.replace(/^http/, "ws")}${paths.socket(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
+      ws = new WebSocket(`${host.replace(/^http/, "ws")}${socketPath(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
     } catch {
       return;
     }
@@ -94,13 +92,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     const id = data.clientMessageId;
     const abort = (stream = new AbortController());
     try {
-      const res = await fetch(host + paths.messages(sessionId), {
-        method: "POST",
-        headers: { ...headers(key, true), accept: "text/event-stream" },
-        body: JSON.stringify(data),
-        credentials: "omit",
-        signal: abort.signal,
-      });
+      const res = await request(host, key, messagesPath(sessionId), data, abort.signal, "text/event-stream");
       if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
       const parser = createSseParser((event, text) => {
         try {
@@ -125,8 +117,9 @@ export function createTransport(host: string, key: string, sessionId: string, ev
   return {
     send(data) {
       inFlight = data.clientMessageId;
-      if (socket?.readyState === OPEN) viaSocket(socket, "send-message", data);
-      else if (socket?.readyState === CONNECTING) waiting = data;
+      // readyState 1: OPEN, 0: CONNECTING.
+      if (socket?.readyState === 1) viaSocket(socket, "send-message", data);
+      else if (socket?.readyState === 0) waiting = data;
       else void post(data);
     },
     stop() {
@@ -136,7 +129,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
         inFlight = waiting = null;
         return true;
       }
-      if (socket?.readyState === OPEN) viaSocket(socket, "stop", {});
+      if (socket?.readyState === 1) viaSocket(socket, "stop", {});
       return false;
     },
     close() {

@@ -1,35 +1,39 @@
-/** @jsxImportSource preact */
-import { Component, createRef } from "preact";
+/** @jsxRuntime classic */
+/** @jsx h */
+/** @jsxFrag Fragment */
+// Classic JSX: h("p", props, ...children) is shorter in the bundle than the automatic runtime's
+// jsx("p", { ...props, children }) and needs no runtime wrapper (~90 bytes gzip).
+import { Component, createRef, Fragment, h, type ButtonHTMLAttributes, type Ref } from "preact";
 import { widgetStrings, type WidgetStrings } from "../../../contract/widget-strings";
 import type { TalaPosition } from "../types";
 import { readableTextColor, safeColor } from "./color";
-import { C } from "./contract";
-import type { Controller, UiMessage } from "./controller";
+import * as C from "./contract";
+import type { Controller, Rating, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown, safeHref } from "./markdown";
 
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
 
-const Icon = ({ d }: { d: string }) => (
-  <svg viewBox="0 0 24 24" aria-hidden="true">
-    <path d={d} />
-  </svg>
+/** A square icon button (class "i" unless `props` says otherwise), named by `label`; `d`: its 24×24 stroked path. */
+const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { ref?: Ref<HTMLButtonElement> }) => (
+  <button type="button" class="i" aria-label={label} {...props}>
+    <svg viewBox="0 0 24 24" aria-hidden="true">
+      <path d={d} />
+    </svg>
+  </button>
 );
-const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z";
-const CLOSE = "M6 6l12 12M18 6L6 18";
-const SEND = "M4 12l16-8-6 16-2-7z";
-const STOP = "M7 7h10v10H7z";
-const CLIP = "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7";
-const NEW = "M12 5v14M5 12h14";
+const CLOSE = "m6 6 12 12M18 6 6 18";
 
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
-const FOCUSABLE = "button:not([disabled]),textarea:not([disabled]),summary,a[href]";
 
-/** One message: the visitor's as plain text, answers as safe markdown, with their sources. */
-function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr") {
+/**
+ * One message: the visitor's as plain text, answers as safe markdown, with their sources (a web
+ * page's as a link, when its address is http or https) and, given `rate`, the rating buttons.
+ */
+export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr", rate?: (id: string, rating: Rating) => void) {
   const user = m.role === "user";
   return (
     (user || m.text) && (
@@ -45,12 +49,30 @@ function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | 
         {sources && !!m.sources?.length && (
           <div class="src">
             <span class="t">{t.sources}</span>
-            {m.sources.map((s) => (
-              <details>
-                <summary>{s.name}</summary>
-                <p>{s.excerpt}</p>
-              </details>
-            ))}
+            {m.sources.map((s) => {
+              const href = s.url && safeHref(s.url, true);
+              return href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                  {s.name}
+                </a>
+              ) : (
+                <details>
+                  <summary>{s.name}</summary>
+                  <p>{s.excerpt}</p>
+                </details>
+              );
+            })}
+          </div>
+        )}
+        {!user && rate && m.id && m.status === "complete" && (
+          <div class="rt">
+            {(["up", "down"] as const).map((r) =>
+              // One thumb, turned over for "down" (styles.ts).
+              iconButton(r === "up" ? t.helpful : t.notHelpful, "M3 10h4v11H3zm4 0 4-7q3 0 3 3v3h6l-2 12H7", {
+                "aria-pressed": m.rating === r,
+                onClick: () => rate(m.id!, r),
+              }),
+            )}
           </div>
         )}
       </div>
@@ -109,7 +131,7 @@ export class App extends Component<AppProps> {
       e.stopPropagation();
       this.props.c.setOpen(false);
     } else if (e.key === "Tab") {
-      const items = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length);
+      const items = [...panel.querySelectorAll<HTMLElement>(":is(button,textarea):enabled,summary,a[href]")].filter((el) => el.getClientRects().length);
       const active = this.props.root.activeElement;
       const [first, last] = [items[0], items[items.length - 1]];
       if (e.shiftKey ? active === first || !panel.contains(active) : active === last) {
@@ -145,19 +167,13 @@ export class App extends Component<AppProps> {
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
         style={{ "--p": color, "--op": readableTextColor(color) }}
       >
-        <button ref={this.launcher} type="button" class="l" aria-label={s.open ? t.closeChat : t.openChat} aria-expanded={s.open} onClick={() => c.setOpen(!s.open)}>
-          <Icon d={s.open ? CLOSE : CHAT} />
-        </button>
+        {iconButton(s.open ? t.closeChat : t.openChat, s.open ? CLOSE : "M21 12a9 9 0 0 1-13 8l-5 1 1-5a9 9 0 1 1 17-4z", { ref: this.launcher, class: "l", "aria-expanded": s.open, onClick: () => c.setOpen(!s.open) })}
         {s.open && (
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
               <b>{cfg.headerText}</b>
-              <button type="button" class="i" aria-label={t.newConversation} onClick={this.fresh}>
-                <Icon d={NEW} />
-              </button>
-              <button type="button" class="i" aria-label={t.closeChat} onClick={() => c.setOpen(false)}>
-                <Icon d={CLOSE} />
-              </button>
+              {iconButton(t.newConversation, "M12 5v14M5 12h14", { onClick: this.fresh })}
+              {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             <div
               ref={this.log}
@@ -171,7 +187,7 @@ export class App extends Component<AppProps> {
               }}
             >
               {cfg.welcomeMessage && message({ key: "", role: "assistant", text: cfg.welcomeMessage, files: [], status: "complete" }, t, false, dir)}
-              {s.messages.map((m) => message(m, t, cfg.showSources, dir))}
+              {s.messages.map((m) => message(m, t, cfg.showSources, dir, (id, r) => c.rate(id, r)))}
               {typing && (
                 <div class="m1 ty" role="status">
                   {t.thinking}
@@ -198,9 +214,7 @@ export class App extends Component<AppProps> {
               {s.attachments.map((f, i) => (
                 <span class="ch">
                   {f.name}
-                  <button type="button" class="i" aria-label={t.removeFile(f.name)} onClick={() => c.removeFile(i)}>
-                    <Icon d={CLOSE} />
-                  </button>
+                  {iconButton(t.removeFile(f.name), CLOSE, { onClick: () => c.removeFile(i) })}
                 </span>
               ))}
               {cfg.allowAttachments && (
@@ -217,9 +231,7 @@ export class App extends Component<AppProps> {
                       el.value = "";
                     }}
                   />
-                  <button type="button" class="i" aria-label={t.attach} disabled={blocked} onClick={() => this.file.current?.click()}>
-                    <Icon d={CLIP} />
-                  </button>
+                  {iconButton(t.attach, "m20 12-8 8a5 5 0 0 1-7-7l9-9a3 3 0 0 1 4 4l-8 8a1.5 1.5 0 0 1-2-2l7-7", { disabled: blocked, onClick: () => this.file.current?.click() })}
                 </>
               )}
               <textarea
@@ -232,15 +244,9 @@ export class App extends Component<AppProps> {
                 onInput={(e) => c.set({ draft: e.currentTarget.value })}
                 onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
               />
-              {s.busy ? (
-                <button type="button" class="i sd" aria-label={t.stop} onClick={() => c.stop()}>
-                  <Icon d={STOP} />
-                </button>
-              ) : (
-                <button type="submit" class="i sd" aria-label={t.send} disabled={blocked || !(s.draft.trim() || s.attachments.length)}>
-                  <Icon d={SEND} />
-                </button>
-              )}
+              {s.busy
+                ? iconButton(t.stop, "M7 7h10v10H7z", { class: "i sd", onClick: () => c.stop() })
+                : iconButton(t.send, "m4 12 16-8-6 16-2-7z", { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
           </div>
         )}

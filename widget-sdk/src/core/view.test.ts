@@ -1,0 +1,68 @@
+import type { VNode } from "preact";
+import { describe, expect, it, vi } from "vitest";
+import { widgetStrings } from "../../../contract/widget-strings";
+import type { UiMessage } from "./controller";
+import { message } from "./view";
+
+type Props = Record<string, unknown>;
+/** Every element VNode of a tree (depth first). */
+function elements(node: unknown, out: VNode<Props>[] = []): VNode<Props>[] {
+  if (Array.isArray(node)) node.forEach((n) => elements(n, out));
+  else if (node && typeof node === "object" && "type" in node) {
+    out.push(node as VNode<Props>);
+    elements((node as VNode<Props>).props.children, out);
+  }
+  return out;
+}
+const t = widgetStrings.en;
+const answer = (m: Partial<UiMessage> = {}): UiMessage => ({ key: "a1", id: "a1", role: "assistant", text: "Returns are free.", files: [], status: "complete", ...m });
+const ratingButtons = (tree: unknown) => elements(tree).filter((e) => e.type === "button");
+
+describe("an answer's rating buttons", () => {
+  it("sit under a completed answer with a server id: Helpful and Not helpful, pressed as rated", () => {
+    const rate = vi.fn();
+    const [up, down] = ratingButtons(message(answer({ rating: "down" }), t, false, "ltr", rate));
+    expect(up!.props).toMatchObject({ type: "button", "aria-label": t.helpful, "aria-pressed": false });
+    expect(down!.props).toMatchObject({ type: "button", "aria-label": t.notHelpful, "aria-pressed": true });
+    (up!.props.onClick as () => void)();
+    expect(rate).toHaveBeenCalledWith("a1", "up");
+    (down!.props.onClick as () => void)();
+    expect(rate).toHaveBeenLastCalledWith("a1", "down");
+  });
+
+  it("are not under the welcome message, the visitor's messages, streaming, stopped or failed answers", () => {
+    const rate = vi.fn();
+    expect(ratingButtons(message(answer({ key: "", id: undefined }), t, false, "ltr"))).toEqual([]);
+    expect(ratingButtons(message(answer({ key: "", id: undefined }), t, false, "ltr", rate))).toEqual([]);
+    expect(ratingButtons(message(answer({ role: "user" }), t, false, "ltr", rate))).toEqual([]);
+    for (const status of ["streaming", "stopped", "error"] as const) expect(ratingButtons(message(answer({ status }), t, false, "ltr", rate))).toEqual([]);
+  });
+
+  it("use the panel's language", () => {
+    const [up, down] = ratingButtons(message(answer(), widgetStrings.ar, false, "rtl", vi.fn()));
+    expect([up!.props["aria-label"], down!.props["aria-label"]]).toEqual([widgetStrings.ar.helpful, widgetStrings.ar.notHelpful]);
+  });
+});
+
+describe("an answer's sources", () => {
+  const sources = [
+    { fileId: "f1", name: "faq.txt", excerpt: "Refunds within 30 days." },
+    { fileId: "w1", name: "Returns | Shop", excerpt: "Free returns.", url: "https://shop.example/returns" },
+    { fileId: "w2", name: "Evil", excerpt: "x", url: "javascript:alert(1)" },
+    { fileId: "w3", name: "Relative", excerpt: "y", url: "/about" },
+    { fileId: "w4", name: "Mail", excerpt: "z", url: "mailto:a@shop.example" },
+  ];
+
+  it("show a web page as a link named by its title, files (and unsafe addresses) as today", () => {
+    const tree = message(answer({ sources }), t, true, "ltr");
+    const links = elements(tree).filter((e) => e.type === "a");
+    expect(links).toHaveLength(1);
+    expect(links[0]!.props).toMatchObject({ href: "https://shop.example/returns", target: "_blank", rel: "noopener noreferrer nofollow", children: "Returns | Shop" });
+    const summaries = elements(tree).filter((e) => e.type === "summary").map((e) => e.props.children);
+    expect(summaries).toEqual(["faq.txt", "Evil", "Relative", "Mail"]);
+  });
+
+  it("are shown only when the owner turned them on", () => {
+    expect(elements(message(answer({ sources }), t, false, "ltr")).filter((e) => e.type === "a" || e.type === "details")).toEqual([]);
+  });
+});
