@@ -266,7 +266,7 @@ function SourceRow({ assistantId, source, onChange, onRemove }: { assistantId: s
 
   return (
     <li className="px-3 py-3">
-      <div className="flex flex-wrap items-start gap-2">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <a href={source.url} target="_blank" rel="noopener noreferrer" className="block truncate text-sm font-medium text-fg hover:underline" title={source.url}>
             {source.url}
