@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import {
   type ChatHistoryResponse,
+  type FeedbackRating,
+  type InsightsResponse,
   type VisitorSession,
   type WidgetMessage,
   type WidgetRemaining,
@@ -13,6 +15,7 @@ import { HubGate } from "../assistant/hub-gate";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
 import { HubSockets } from "../assistant/hub-sockets";
 import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
+import { InsightsStore } from "../assistant/insights-store";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import type { Env } from "../env";
@@ -26,6 +29,11 @@ import type { Passage } from "../widget/prompt";
 export type { BeginTurnInput, BeginTurnResult } from "../assistant/hub-visitor-turn";
 
 const USER_AGENT_CHARS = 512;
+
+/** `rateAnswer`'s answer: a sentinel, never a throw (the feedback route maps it to its status). */
+export type RateAnswerResult =
+  | { ok: true; messageId: string; rating: FeedbackRating }
+  | { ok: false; reason: "missing" | "no-session" | "not-found" | "not-answer" };
 
 export interface StartSessionInput {
   assistantId: string;
@@ -178,6 +186,27 @@ export class AssistantHub extends DurableObject<Env> {
   async countSessions(input: { assistantId: string }): Promise<number> {
     const opened = await this.open(input.assistantId);
     return opened ? opened.store.countSessions() : 0;
+  }
+
+  // ── Insights (assistant/insights-store.ts; counted inside beginTurn) ───────────────────────────
+
+  /**
+   * POST …/messages/:messageId/feedback: a visitor rates an answer of their open session (the
+   * caller authorised the key). The last rating wins. `not-found`: no such message in this
+   * session; `not-answer`: the visitor's own message; `missing`: the assistant is gone.
+   */
+  async rateAnswer(input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating }): Promise<RateAnswerResult> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    if (!opened.store.openSession(input.sessionId)) return { ok: false, reason: "no-session" };
+    const outcome = new InsightsStore(this.ctx.storage).rate({ sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, at: Date.now() });
+    return outcome === "rated" ? { ok: true, messageId: input.messageId, rating: input.rating } : { ok: false, reason: outcome };
+  }
+
+  /** The owner's insights over the last `days` UTC days (the caller checked ownership in D1); null: the assistant is gone. */
+  async insights(input: { assistantId: string; days: number }): Promise<InsightsResponse | null> {
+    const opened = await this.open(input.assistantId);
+    return opened ? new InsightsStore(this.ctx.storage).insights(input.days) : null;
   }
 
   // ── Knowledge (file records, chunks, FTS5, local vectors) ──────────────────────────────────────

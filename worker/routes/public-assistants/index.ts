@@ -6,6 +6,7 @@ import { chatRoutes } from "./chats";
 import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
+import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
@@ -27,5 +28,6 @@ export function publicAssistantRoutes() {
     .route("/", secretKeyRoutes)
     .route("/", fileRoutes)
     .route("/", searchRoute)
-    .route("/", chatRoutes);
+    .route("/", chatRoutes)
+    .route("/", insightsRoute);
 }
