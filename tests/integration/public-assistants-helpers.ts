@@ -192,6 +192,7 @@ export function everyRoute(id: string, fileId: string): { method: string; path: 
     { method: "GET", path: `${base}/chats?page=1&limit=10` },
     { method: "GET", path: `${base}/chats/export` },
     { method: "GET", path: `${base}/chats/debug` },
+    { method: "GET", path: `${base}/insights?days=7` },
   ];
 }
 

@@ -1,6 +1,6 @@
-import type { InsightsResponse } from "../../../contract";
+import { publicAssistantServerMessages, type InsightsResponse } from "../../../contract";
 import { notFound } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 
@@ -17,8 +17,10 @@ export async function getInsights({
   input: { userId: string; assistantId: string; days: number };
 }): Promise<InsightsResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  const insights = await reachAssistantHub(ctx.env, assistant.id).insights({ assistantId: assistant.id, days: input.days });
-  // Deleted since the D1 read.
-  if (!insights) throw notFound();
-  return insights;
+  const result = await reachAssistantHub(ctx.env, assistant.id).insights({ assistantId: assistant.id, days: input.days });
+  if (result.ok) return result.insights;
+  // Deleted since the D1 read: as for a missing assistant.
+  if (result.reason === "missing") throw notFound();
+  // The object's storage failed (it logged why): the same retryable 503 as an object that does not answer.
+  throw assistantHubUnavailable(assistant.id, "insights", result.reason, publicAssistantServerMessages.assistantBusy);
 }

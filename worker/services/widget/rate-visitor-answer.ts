@@ -1,6 +1,6 @@
 import { insightsMessages, widgetMessages, type FeedbackRating } from "../../../contract";
 import { AppError, rateLimited, unauthorized } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { retryAfterSeconds } from "../rate-limit";
 import { consumeIpFeedback } from "./widget-limits";
@@ -38,5 +38,8 @@ export async function rateVisitorAnswer({
       throw new AppError("NOT_FOUND", insightsMessages.messageNotRatable);
     case "not-answer":
       throw new AppError("VALIDATION_ERROR", insightsMessages.messageNotRatable);
+    // The object's storage failed (it logged why): retryable, as when it cannot be reached.
+    case "failed":
+      throw assistantHubUnavailable(input.assistantId, "rateAnswer", result.reason, widgetMessages.assistantUnreachable);
   }
 }
