@@ -13,6 +13,7 @@ import {
   createdSecretKeyResponse,
   errorBodySchema,
   httpClientMessages,
+  insightsResponse,
   integrationCodeResponse,
   knowledgeSearchResponse,
   knowledgeUpload,
@@ -23,11 +24,13 @@ import {
   api as apiConfig,
   type ChatHistoryResponse,
   type CreatedSecretKeyResponse,
+  type InsightsResponse,
   type KnowledgeSearchResponse,
   type KnowledgeUploadResponse,
   type PublicAssistant,
   type PublicAssistantBody,
   type SecretKey,
+  insightsLimits,
 } from "../../../contract";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
 
@@ -142,9 +145,19 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
       return new Blob([JSON.stringify(raw, null, 2)], { type: "application/json" });
     },
     debug: async (id: string) => (await client.get(path(id, "/chats/debug"), { schema: chatDebugResponse })).stats,
+    /** GET …/insights?days=: the owner's insights over the last `days` UTC days (7, 30 or 90). */
+    getInsights: (id: string, days: InsightsPeriod, signal?: AbortSignal): Promise<InsightsResponse> =>
+      client.get(`${path(id, "/insights")}?${new URLSearchParams({ days: String(days) })}`, { schema: insightsResponse, signal }),
   };
 }
+
+/** A period the insights offer (contract `insightsLimits.periods`). */
+export type InsightsPeriod = (typeof insightsLimits.periods)[number];
 
 export type PublicAssistantsApi = ReturnType<typeof createPublicAssistantsApi>;
 
 export const publicAssistantsApi: PublicAssistantsApi = createPublicAssistantsApi(apiClient);
+
+/** The owner's insights of one assistant over the last `days` days, parsed with the contract (issue 11). */
+export const getInsights = (assistantId: string, days: InsightsPeriod, signal?: AbortSignal): Promise<InsightsResponse> =>
+  publicAssistantsApi.getInsights(assistantId, days, signal);
