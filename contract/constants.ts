@@ -410,6 +410,8 @@ export const widget = {
      * up the day for every other visitor.
      */
     dailyShare: { fraction: 0.2, minimum: 5 },
+    /** Answer ratings (POST …/messages/{id}/feedback) per IP across all assistants: a counter of its own, so rating never costs a message. */
+    feedback: { limit: 60, windowMs: 60 * 1000 },
   },
   /** The daily limit counts per UTC day; the per-session counter lives this long after its first message. */
   sessionCounterWindowMs: 30 * 24 * 60 * 60 * 1000,
@@ -494,4 +496,6 @@ export const insightsLimits = {
   sessionsPerQuestion: 5,
   /** Days of daily counts kept (the longest period with room to spare). */
   daysKept: 400,
+  /** Characters of a rated answer shown in the insights (its start). */
+  answerPreviewChars: 280,
 } as const;

@@ -15,6 +15,7 @@ export type FeedbackRating = (typeof feedbackRatings)[number];
 export const feedbackBody = z.object({ rating: z.enum(feedbackRatings, { error: M.ratingInvalid }) });
 export type FeedbackBody = z.input<typeof feedbackBody>;
 export const feedbackResponse = z.object({ messageId: z.string(), rating: z.enum(feedbackRatings) });
+export type FeedbackResponse = z.infer<typeof feedbackResponse>;
 
 const daysMessage = M.daysInvalid(insightsLimits.periods);
 export const insightsQuery = z.object({

@@ -196,6 +196,7 @@ export function everyRoute(id: string, fileId: string, sessionId: string = crypt
     { method: "GET", path: `${base}/chats/debug` },
     { method: "GET", path: `${base}/chats/${sessionId}` },
     { method: "POST", path: `${base}/playground`, body: "playground" },
+    { method: "GET", path: `${base}/insights?days=7` },
   ];
 }
 

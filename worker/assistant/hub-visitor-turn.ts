@@ -9,6 +9,7 @@ import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt
 import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
+import { InsightsStore } from "./insights-store";
 import { KnowledgeStore } from "./knowledge-store";
 
 /**
@@ -47,7 +48,10 @@ export type BeginTurnResult =
 /**
  * Before the model: the key, active flag and origin against the copy; the session (open, this
  * assistant's); attachments; the per-IP throttle; then the session's, the network's and the
- * day's counters in one synchronous check-and-increment; the history; the visitor's message saved.
+ * day's counters in one synchronous check-and-increment; the history; the visitor's message saved
+ * and counted in the owner's insights (its day, and a conversation when it is the session's
+ * first), in the same synchronous step; after the retrieval, its question (a gap when retrieval
+ * found nothing). Insights never fail a turn: a counting error is logged and the turn goes on.
  */
 export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, opened: OpenedHub | null, input: BeginTurnInput): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
@@ -75,7 +79,13 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
     sources: [],
     at: Date.now(),
   });
+  const insights = new InsightsStore(storage);
+  countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
   const passages = await retrieveNearIndex(env, storage, input.assistantId, retrievalQuery(input.message.content, history));
+  // null: retrieval failed, which says nothing about the knowledge (not a gap); [] found nothing.
+  countInsight(input.assistantId, () =>
+    insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: passages !== null && passages.length === 0 }),
+  );
   return {
     outcome: "admitted",
     assistant: record,
@@ -85,6 +95,15 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
     remaining: admission.remaining,
     passages,
   };
+}
+
+/** Runs one insights count; a failure (a bug, never an input) is logged, never thrown into the turn. */
+function countInsight(assistantId: string, count: () => void) {
+  try {
+    count();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "insights-count-failed", assistantId, error: String(error) }));
+  }
 }
 
 /** Hybrid search next to the index (BM25 here; vectors from Vectorize or the chunks' blobs). Null when it failed. */

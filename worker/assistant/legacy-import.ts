@@ -1,3 +1,5 @@
+import { InsightsStore } from "./insights-store";
+
 /**
  * The move of one assistant's legacy D1 rows (visitor_sessions, visitor_messages, and
  * knowledge_files / knowledge_chunks: `importLegacyKnowledge`) into its own
@@ -80,9 +82,9 @@ function copySession(storage: SqlHost, s: LegacySession, messages: LegacyMessage
   const { sql } = storage;
   const counted = messages.filter((m) => m.role === "user").length;
   storage.transactionSync(() => {
-    sql.exec(
+    const inserted = sql.exec(
       `INSERT OR IGNORE INTO visitor_sessions (id, referrer, origin, user_agent, locale, message_count, started_at, last_message_at, counted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       s.id,
       s.referrer ?? "",
       s.origin ?? "",
@@ -92,7 +94,7 @@ function copySession(storage: SqlHost, s: LegacySession, messages: LegacyMessage
       s.started_at,
       s.last_message_at ?? null,
       counted,
-    );
+    ).toArray().length > 0;
     for (const m of messages) {
       sql.exec(
         `INSERT OR IGNORE INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at)
@@ -107,6 +109,9 @@ function copySession(storage: SqlHost, s: LegacySession, messages: LegacyMessage
         m.created_at,
       );
     }
+    // A session new to this object (a re-copied one was counted when it first landed): the
+    // insights' day counts, as the 0005 migration's backfill counts sessions already stored.
+    if (inserted) new InsightsStore(storage).countImportedSession(messages.filter((m) => m.role === "user").map((m) => Number(m.created_at)));
   });
 }
 

@@ -114,6 +114,52 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
+    // Insights for owners (issue 11; assistant/insights-store.ts): a visitor's rating on an
+    // answer's own row (last rating wins; the history shows it), per-UTC-day counts, and the
+    // questions visitors asked (bounded; day rows pruned). Day counts are backfilled from the
+    // history already stored, so existing assistants keep their charts; questions and gaps
+    // count from this migration on (the question's retrieval result was never stored).
+    id: "0005_insights",
+    sql: `
+      ALTER TABLE visitor_messages ADD COLUMN rating TEXT;
+      ALTER TABLE visitor_messages ADD COLUMN rated_at INTEGER;
+      CREATE INDEX visitor_messages_rated_idx ON visitor_messages (rated_at) WHERE rated_at IS NOT NULL;
+      CREATE TABLE insight_days (
+        day INTEGER PRIMARY KEY,
+        conversations INTEGER NOT NULL DEFAULT 0,
+        messages INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE insight_questions (
+        id INTEGER PRIMARY KEY,
+        normalized TEXT NOT NULL UNIQUE,
+        wording TEXT NOT NULL,
+        asked INTEGER NOT NULL DEFAULT 0,
+        last_asked_at INTEGER NOT NULL,
+        last_gap_at INTEGER,
+        last_was_gap INTEGER NOT NULL DEFAULT 0,
+        session_ids TEXT NOT NULL DEFAULT '[]',
+        gap_session_ids TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX insight_questions_eviction_idx ON insight_questions (asked, last_asked_at);
+      CREATE TABLE insight_question_days (
+        day INTEGER NOT NULL,
+        question_id INTEGER NOT NULL,
+        asked INTEGER NOT NULL DEFAULT 0,
+        gaps INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (day, question_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX insight_question_days_question_idx ON insight_question_days (question_id);
+      INSERT INTO insight_days (day, conversations, messages)
+      SELECT day, sum(conversations), sum(messages) FROM (
+        SELECT CAST(created_at / 86400000 AS INTEGER) AS day, 0 AS conversations, count(*) AS messages
+        FROM visitor_messages WHERE role = 'user' GROUP BY 1
+        UNION ALL
+        SELECT CAST(first_at / 86400000 AS INTEGER) AS day, count(*) AS conversations, 0 AS messages
+        FROM (SELECT min(created_at) AS first_at FROM visitor_messages WHERE role = 'user' GROUP BY session_id) GROUP BY 1
+      ) GROUP BY day;
+    `,
+  },
+  {
     // Website sources (issue 11): each source's pages, their crawl state, and the knowledge file
     // a page is indexed as (knowledge_files.source_id / url: a web page, not an uploaded file).
     id: "0006_web_sources",

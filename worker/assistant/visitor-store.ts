@@ -1,4 +1,4 @@
-import { widget, type WidgetRemaining, type WidgetSource } from "../../contract";
+import { widget, type FeedbackRating, type WidgetRemaining, type WidgetSource } from "../../contract";
 import type { visitorMessages, visitorSessions } from "../db/schema";
 import type { Admission } from "../services/widget/widget-limits";
 import { networkDailyShare } from "../services/widget/widget-limits";
@@ -14,7 +14,8 @@ import type { RateLimitResult } from "../services/rate-limit-window";
  */
 
 export type VisitorSessionRow = typeof visitorSessions.$inferSelect;
-export type VisitorMessageRow = typeof visitorMessages.$inferSelect;
+/** A stored message; `rating`: the visitor's rating of an answer (insights-store.ts), when given. */
+export type VisitorMessageRow = typeof visitorMessages.$inferSelect & { rating?: FeedbackRating };
 type Row = Record<string, SqlStorageValue>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +53,7 @@ function toMessageRow(r: Row): VisitorMessageRow {
     files: str(r.files) || "[]",
     sources: str(r.sources) || "[]",
     createdAt: num(r.created_at),
+    ...(r.rating === "up" || r.rating === "down" ? { rating: r.rating } : {}),
   };
 }
 

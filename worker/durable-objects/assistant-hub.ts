@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import {
   type ChatHistoryResponse,
+  type FeedbackRating,
+  type InsightsResponse,
   type VisitorSession,
   type WidgetMessage,
   type WidgetRemaining,
@@ -13,6 +15,7 @@ import { HubGate } from "../assistant/hub-gate";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
 import { HubSockets } from "../assistant/hub-sockets";
 import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
+import { InsightsStore } from "../assistant/insights-store";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import { webSourceOps, webSourceOpsThatWake, type WebSourceOp } from "../assistant/hub-web-sources";
@@ -29,6 +32,11 @@ import type { Passage } from "../widget/prompt";
 export type { BeginTurnInput, BeginTurnResult } from "../assistant/hub-visitor-turn";
 
 const USER_AGENT_CHARS = 512;
+
+/** `rateAnswer`'s answer: a sentinel, never a throw (the feedback route maps it to its status). */
+export type RateAnswerResult =
+  | { ok: true; messageId: string; rating: FeedbackRating }
+  | { ok: false; reason: "missing" | "no-session" | "not-found" | "not-answer" | "failed" };
 
 export interface StartSessionInput {
   assistantId: string;
@@ -201,6 +209,34 @@ export class AssistantHub extends DurableObject<Env> {
     return opened ? opened.store.countSessions() : 0;
   }
 
+  // ── Insights (assistant/insights-store.ts; counted inside beginTurn) ───────────────────────────
+
+  /**
+   * POST …/messages/:messageId/feedback: a visitor rates an answer of their open session (the
+   * caller authorised the key). The last rating wins. `not-found`: no such message in this
+   * session; `not-answer`: the visitor's own message; `missing`: the assistant is gone; `failed`:
+   * the storage failed (logged; the caller answers a retryable 503). Never throws.
+   */
+  async rateAnswer(input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating }): Promise<RateAnswerResult> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    return this.guarded("rateAnswer", input.assistantId, (): RateAnswerResult => {
+      if (!opened.store.openSession(input.sessionId)) return { ok: false, reason: "no-session" };
+      const outcome = new InsightsStore(this.ctx.storage).rate({ sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, at: Date.now() });
+      return outcome === "rated" ? { ok: true, messageId: input.messageId, rating: input.rating } : { ok: false, reason: outcome };
+    });
+  }
+
+  /**
+   * The owner's insights over the last `days` UTC days (the caller checked ownership in D1).
+   * `missing`: the assistant is gone; `failed`: the storage failed (logged). Never throws.
+   */
+  async insights(input: { assistantId: string; days: number }): Promise<{ ok: true; insights: InsightsResponse } | { ok: false; reason: "missing" | "failed" }> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    return this.guarded("insights", input.assistantId, () => ({ ok: true as const, insights: new InsightsStore(this.ctx.storage).insights(input.days) }));
+  }
+
   // ── Knowledge (file records, chunks, FTS5, local vectors) ──────────────────────────────────────
 
   /** One `KnowledgeIndex` operation (assistant/hub-knowledge-index.ts); chunks arrive in batches. */
@@ -354,6 +390,19 @@ export class AssistantHub extends DurableObject<Env> {
   /** The gate of every data RPC (assistant/hub-gate.ts); null: the assistant no longer exists. */
   private open(assistantId: string) {
     return this.gate.open(assistantId);
+  }
+
+  /**
+   * Runs a synchronous storage step of an RPC; an error is logged and answered `failed`, so the
+   * RPC returns a sentinel instead of throwing across the call.
+   */
+  private guarded<T>(method: string, assistantId: string, step: () => T): T | { ok: false; reason: "failed" } {
+    try {
+      return step();
+    } catch (error) {
+      console.error(JSON.stringify({ event: "assistant-hub-step-failed", assistantId, method, error: String(error) }));
+      return { ok: false, reason: "failed" };
+    }
   }
 
   private retrieve(assistantId: string, query: string): Promise<Passage[] | null> {

@@ -67,6 +67,15 @@ describe("public assistants API paths", () => {
     expect(call(fetch)[1].method).toBe("POST");
   });
 
+  it("asks for the insights of a period, and refuses an answer that does not match the contract", async () => {
+    const body = { days: 7, daily: [], feedback: { up: 1, down: 0 }, ratedAnswers: [], gaps: [], topQuestions: [] };
+    const { fetch, api } = setup(body);
+    expect(await api.getInsights("pa 1", 7)).toEqual(body);
+    expect(call(fetch)[0]).toBe("/api/public-assistants/pa%201/insights?days=7");
+    const bad = setup({ ...body, feedback: { up: "1" } });
+    await expect(bad.api.getInsights("pa1", 30)).rejects.toMatchObject({ code: "INVALID_RESPONSE" });
+  });
+
   it("refuses a list that does not match the contract", async () => {
     const { api } = setup({ assistants: [{ _id: 1 }] });
     await expect(api.list()).rejects.toMatchObject({ code: "INVALID_RESPONSE" });

@@ -14,6 +14,7 @@ import {
   createdSecretKeyResponse,
   errorBodySchema,
   httpClientMessages,
+  insightsResponse,
   integrationCodeResponse,
   knowledgeSearchResponse,
   knowledgeUpload,
@@ -27,6 +28,7 @@ import {
   api as apiConfig,
   type ChatHistoryResponse,
   type CreatedSecretKeyResponse,
+  type InsightsResponse,
   type KnowledgeSearchResponse,
   type KnowledgeUploadResponse,
   type PlaygroundMessageBody,
@@ -42,6 +44,7 @@ import {
   webSourceResponse,
   type VisitorSession,
   type WidgetServerFrame,
+  insightsLimits,
 } from "../../../contract";
 import { createSseParser } from "../../../widget-sdk/src/core/sse";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
@@ -235,9 +238,19 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     removeSource: (id: string, sourceId: string) => client.delete(path(id, `/sources/${encodeURIComponent(sourceId)}`)),
     sourcePages: async (id: string, sourceId: string, signal?: AbortSignal): Promise<WebPage[]> =>
       (await client.get(path(id, `/sources/${encodeURIComponent(sourceId)}/pages`), { schema: webPageListResponse, signal })).pages,
+    /** GET …/insights?days=: the owner's insights over the last `days` UTC days (7, 30 or 90). */
+    getInsights: (id: string, days: InsightsPeriod, signal?: AbortSignal): Promise<InsightsResponse> =>
+      client.get(`${path(id, "/insights")}?${new URLSearchParams({ days: String(days) })}`, { schema: insightsResponse, signal }),
   };
 }
+
+/** A period the insights offer (contract `insightsLimits.periods`). */
+export type InsightsPeriod = (typeof insightsLimits.periods)[number];
 
 export type PublicAssistantsApi = ReturnType<typeof createPublicAssistantsApi>;
 
 export const publicAssistantsApi: PublicAssistantsApi = createPublicAssistantsApi(apiClient);
+
+/** The owner's insights of one assistant over the last `days` days, parsed with the contract (issue 11). */
+export const getInsights = (assistantId: string, days: InsightsPeriod, signal?: AbortSignal): Promise<InsightsResponse> =>
+  publicAssistantsApi.getInsights(assistantId, days, signal);

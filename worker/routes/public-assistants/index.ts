@@ -6,6 +6,7 @@ import { chatRoutes } from "./chats";
 import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
+import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
 import { searchRoute } from "./search";
@@ -31,5 +32,6 @@ export function publicAssistantRoutes() {
     .route("/", searchRoute)
     .route("/", sourceRoutes)
     .route("/", chatRoutes)
-    .route("/", playgroundRoute);
+    .route("/", playgroundRoute)
+    .route("/", insightsRoute);
 }

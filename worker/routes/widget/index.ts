@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { widgetConfigRoute } from "./config";
 import { widgetCors } from "./cors";
+import { widgetFeedbackRoute } from "./feedback";
 import { widgetMessageRoutes } from "./messages";
 import { widgetSessionRoutes } from "./sessions";
 
@@ -10,5 +11,10 @@ import { widgetSessionRoutes } from "./sessions";
  * sites with the assistant's key in X-Assistant-Key. CORS on every route; no cookies.
  */
 export function widgetRoutes() {
-  return new Hono<AppEnv>().use("*", widgetCors).route("/", widgetConfigRoute).route("/", widgetSessionRoutes).route("/", widgetMessageRoutes);
+  return new Hono<AppEnv>()
+    .use("*", widgetCors)
+    .route("/", widgetConfigRoute)
+    .route("/", widgetSessionRoutes)
+    .route("/", widgetMessageRoutes)
+    .route("/", widgetFeedbackRoute);
 }

@@ -30,6 +30,7 @@ export function toVisitorMessage(row: MessageRow): VisitorMessage {
     files,
     timestamp: row.createdAt,
     ...(sources.length ? { sources } : {}),
+    ...(row.role === "assistant" && row.rating ? { rating: row.rating } : {}),
   };
 }
 

@@ -21,5 +21,6 @@ export function toWidgetMessage(row: VisitorMessageRow, showSources: boolean): W
     status: "complete",
     error: null,
     ...(showSources && row.role === "assistant" && sources.length ? { sources } : {}),
+    ...(stored.rating ? { rating: stored.rating } : {}),
   };
 }

@@ -17,6 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DAILY_SCOPE = "widget-daily";
 const IP_MESSAGE_SCOPE = "widget-messages:ip";
 const IP_SESSION_SCOPE = "widget-sessions:ip";
+const IP_FEEDBACK_SCOPE = "widget-feedback:ip";
 
 const dailyWindow = (dailyLimit: number): Window => ({ limit: dailyLimit, windowMs: DAY_MS });
 
@@ -54,3 +55,5 @@ export function remainingFrame(remaining: WidgetRemaining, limits: { maxMessages
 /** Per-IP throttles of the widget (contract `widget.throttles`), across every assistant. */
 export const consumeIpMessage = (env: Env, ip: string) => consumeRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message);
 export const consumeIpSession = (env: Env, ip: string) => consumeRateLimit(env, IP_SESSION_SCOPE, ip, widget.throttles.sessionCreate);
+/** Answer ratings per IP across every assistant: a counter of its own, so rating never costs the visitor a message. */
+export const consumeIpFeedback = (env: Env, ip: string) => consumeRateLimit(env, IP_FEEDBACK_SCOPE, ip, widget.throttles.feedback);

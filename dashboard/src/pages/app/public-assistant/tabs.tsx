@@ -1,17 +1,14 @@
 /**
  * The tabs of an assistant's page, in order. A tab is one entry: its key (the `?tab=` of the
- * address), its label (contract/messages.ts), and what it shows given the page's context. Issue
- * 11's Insights tab is one more entry:
- *
- *   { key: "insights", label: insightsUi.title,
- *     render: ({ assistant, openConversation }) => <InsightsPanel assistantId={assistant._id} onOpenConversation={openConversation} /> },
+ * address), its label (contract/messages.ts), and what it shows given the page's context.
  *
  * Sections of the Knowledge tab are entries of `knowledgeSections` (components/public-assistants/knowledge-panel.tsx).
  */
 import type { ReactNode } from "react";
-import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import { insightsUi, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
 import { ChatHistoryPanel } from "../../../components/public-assistants/chat-history-panel";
 import type { PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
+import { InsightsPanel } from "../../../components/public-assistants/insights-panel";
 import { IntegrationCodePanel } from "../../../components/public-assistants/integration-code-panel";
 import { KnowledgePanel } from "../../../components/public-assistants/knowledge-panel";
 import { PlaygroundPanel } from "../../../components/public-assistants/playground-panel";
@@ -54,6 +51,11 @@ export const assistantTabs = [
     key: "history",
     label: T.history,
     render: ({ assistant, session, selectSession }) => <ChatHistoryPanel assistant={assistant} selectedId={session} onSelect={selectSession} />,
+  },
+  {
+    key: "insights",
+    label: insightsUi.title,
+    render: ({ assistant, openConversation }) => <InsightsPanel assistantId={assistant._id} onOpenConversation={openConversation} />,
   },
 ] as const satisfies readonly AssistantTab[];
 

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { chartBox, chartShapes, niceMax, ratingShare, shortDate, totals, yTicks } from "./insights-chart";
+
+const day = (date: string, conversations: number, messages: number) => ({ date, conversations, messages });
+
+describe("the chart's scale", () => {
+  it("rounds the top of the axis up to 1, 2 or 5 × 10^k, at least 1", () => {
+    expect([0, 1, 2, 3, 7, 10, 11, 19, 21, 99, 101, 4999, Number.NaN].map(niceMax)).toEqual([1, 1, 2, 5, 10, 10, 20, 20, 50, 100, 200, 5000, 1]);
+  });
+
+  it("labels 0, the middle when whole, and the top", () => {
+    expect(yTicks(1)).toEqual([0, 1]);
+    expect(yTicks(5)).toEqual([0, 5]);
+    expect(yTicks(20)).toEqual([0, 10, 20]);
+  });
+});
+
+describe("chartShapes", () => {
+  const box = { width: 130, height: 120, left: 10, right: 0, top: 10, bottom: 10 };
+
+  it("gives each day one slot, bars from the baseline, both series on one axis", () => {
+    const shapes = chartShapes([day("2026-11-22", 1, 4), day("2026-11-23", 0, 0), day("2026-11-24", 3, 10)], box);
+    expect(shapes.max).toBe(10);
+    // Plot: x 10..130 (40 a slot), y 10..110.
+    expect(shapes.bars.map((b) => [b.x, b.width, b.y, b.height])).toEqual([
+      [12, 36, 70, 40],
+      [52, 36, 110, 0],
+      [92, 36, 10, 100],
+    ]);
+    expect(shapes.points).toEqual([
+      { x: 30, y: 100 },
+      { x: 70, y: 110 },
+      { x: 110, y: 80 },
+    ]);
+    expect(shapes.line).toBe("30,100 70,110 110,80");
+    expect(shapes.ticks).toEqual([
+      { value: 0, y: 110 },
+      { value: 5, y: 60 },
+      { value: 10, y: 10 },
+    ]);
+    expect(shapes.labels).toEqual([
+      { x: 10, date: "2026-11-22", anchor: "start" },
+      { x: 70, date: "2026-11-23", anchor: "middle" },
+      { x: 130, date: "2026-11-24", anchor: "end" },
+    ]);
+  });
+
+  it("draws an all-zero period flat on the baseline, never dividing by zero", () => {
+    const shapes = chartShapes(Array.from({ length: 7 }, (_, i) => day(`2026-11-0${i + 1}`, 0, 0)));
+    expect(shapes.max).toBe(1);
+    const baseline = chartBox.height - chartBox.bottom;
+    expect(shapes.bars.every((b) => b.height === 0 && b.y === baseline)).toBe(true);
+    expect(shapes.points.every((p) => p.y === baseline && Number.isFinite(p.x))).toBe(true);
+  });
+
+  it("keeps 90 days inside the box with bars at least 1 unit wide, and one label for a single day", () => {
+    const shapes = chartShapes(Array.from({ length: 90 }, (_, i) => day(`d${i}`, i % 3, i)));
+    expect(shapes.bars).toHaveLength(90);
+    expect(shapes.bars.at(-1)!.x + shapes.bars.at(-1)!.width).toBeLessThanOrEqual(chartBox.width - chartBox.right + 0.1);
+    expect(shapes.bars.every((b) => b.width >= 1 && b.y >= chartBox.top)).toBe(true);
+    expect(chartShapes([day("2026-11-24", 1, 1)]).labels).toEqual([{ x: chartBox.left, date: "2026-11-24", anchor: "start" }]);
+  });
+});
+
+describe("labels and shares", () => {
+  it("adds the period up", () => {
+    expect(totals([day("a", 1, 2), day("b", 3, 4)])).toEqual({ conversations: 4, messages: 6 });
+  });
+
+  it("gives whole percents of helpful answers that add up to 100, or null without ratings", () => {
+    expect(ratingShare({ up: 0, down: 0 })).toBeNull();
+    expect(ratingShare({ up: 3, down: 1 })).toEqual({ helpful: 75, notHelpful: 25, total: 4 });
+    expect(ratingShare({ up: 1, down: 2 })).toEqual({ helpful: 33, notHelpful: 67, total: 3 });
+    expect(ratingShare({ up: 2, down: 0 })).toEqual({ helpful: 100, notHelpful: 0, total: 2 });
+  });
+
+  it("writes a UTC day as 'MMM d'", () => {
+    expect(shortDate("2026-11-04")).toBe("Nov 4");
+    expect(shortDate("2026-01-31")).toBe("Jan 31");
+    expect(shortDate("soon")).toBe("soon");
+  });
+});

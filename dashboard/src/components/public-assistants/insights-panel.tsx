@@ -1,0 +1,256 @@
+/**
+ * Insights of one public assistant (issue 11): conversations and messages per day (a hand-drawn
+ * SVG chart with a visually hidden table of the same numbers), the share of helpful answers, the
+ * rated answers, the questions the knowledge did not answer (gaps) and the most asked ones, over
+ * the last 7, 30 or 90 days. Standalone: the host page gives the assistant and what "Open
+ * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
+ */
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { appMessages, insightsLimits, insightsUi as L, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { formatTime } from "../../lib/format";
+import { getInsights, type InsightsPeriod } from "../../lib/public-assistants-api";
+import { RetryAlert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Spinner } from "../ui/spinner";
+import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
+import { chartShapes, chartBox, ratingShare, shortDate, totals, type DailyRow } from "./insights-chart";
+
+type Load = { state: "loading" } | { state: "error" } | { state: "ready"; data: InsightsResponse };
+
+const periods = insightsLimits.periods.map((days) => ({ key: String(days) as `${InsightsPeriod}`, label: L.period(days) }));
+
+export function InsightsPanel({ assistantId, onOpenConversation }: { assistantId: string; onOpenConversation: (sessionId: string) => void }) {
+  const [days, setDays] = useState<InsightsPeriod>(insightsLimits.defaultDays as InsightsPeriod);
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  const ids = useTabIds();
+  const headingId = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad({ state: "loading" });
+    getInsights(assistantId, days, controller.signal).then(
+      (data) => setLoad({ state: "ready", data }),
+      () => {
+        if (!controller.signal.aborted) setLoad({ state: "error" });
+      },
+    );
+    return () => controller.abort();
+  }, [assistantId, days, attempt]);
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-5">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id={headingId} className="text-lg font-semibold text-fg">
+          {L.title}
+        </h2>
+        <TabList items={periods} value={String(days) as `${InsightsPeriod}`} onChange={(key) => setDays(Number(key) as InsightsPeriod)} label={L.title} ids={ids} />
+      </div>
+      <TabPanels>
+        {periods.map((p) => (
+          <TabPanel key={p.key} tabKey={p.key} ids={ids} inactive={p.key !== String(days)}>
+            {p.key === String(days) && <PeriodView load={load} onRetry={() => setAttempt((n) => n + 1)} onOpenConversation={onOpenConversation} />}
+          </TabPanel>
+        ))}
+      </TabPanels>
+    </section>
+  );
+}
+
+function PeriodView({ load, onRetry, onOpenConversation }: { load: Load; onRetry: () => void; onOpenConversation: (sessionId: string) => void }) {
+  if (load.state === "loading") {
+    return (
+      <div role="status" className="flex min-h-48 items-center justify-center gap-2 text-muted">
+        <Spinner size={20} />
+        <span className="sr-only">{appMessages.loading}</span>
+      </div>
+    );
+  }
+  if (load.state === "error") return <RetryAlert message={L.unavailable} onRetry={onRetry} />;
+  const { data } = load;
+  return (
+    <div className="space-y-6">
+      <DailyChart days={data.days} daily={data.daily} />
+      <Feedback feedback={data.feedback} />
+      <Section title={L.ratedAnswers} empty={data.ratedAnswers.length ? null : L.noRatings}>
+        {data.ratedAnswers.map((r) => (
+          <RatedRow key={r.messageId} answer={r} onOpen={onOpenConversation} />
+        ))}
+      </Section>
+      <Section title={L.gaps} help={L.gapsHelp} empty={data.gaps.length ? null : L.noGaps}>
+        {data.gaps.map((q, i) => (
+          <QuestionRow key={`${i}-${q.question}`} question={q} onOpen={onOpenConversation} />
+        ))}
+      </Section>
+      <Section title={L.topQuestions} empty={data.topQuestions.length ? null : L.noQuestions}>
+        {data.topQuestions.map((q, i) => (
+          <QuestionRow key={`${i}-${q.question}`} question={q} onOpen={onOpenConversation} />
+        ))}
+      </Section>
+    </div>
+  );
+}
+
+/**
+ * Messages as bars, conversations as a line, on one axis; the same numbers in a table for screen
+ * readers. Colours are the design tokens (light and dark): bars at 3:1 or more against the card.
+ */
+function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
+  const sum = totals(daily);
+  const shapes = chartShapes(daily);
+  const baseline = chartBox.height - chartBox.bottom;
+  return (
+    <figure className="rounded-xl border border-line bg-surface p-4">
+      <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted" aria-hidden="true">
+        <span className="inline-flex items-center gap-1.5">
+          <span className="size-2.5 rounded-sm bg-accent-text/65" />
+          {L.messages} <strong className="font-semibold text-fg">{sum.messages}</strong>
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <span className="h-0.5 w-3 rounded bg-fg" />
+          {L.conversations} <strong className="font-semibold text-fg">{sum.conversations}</strong>
+        </span>
+      </div>
+      <svg
+        role="img"
+        aria-label={L.chartLabel(days, sum.conversations, sum.messages)}
+        viewBox={`0 0 ${chartBox.width} ${chartBox.height}`}
+        className="h-auto w-full text-faint"
+      >
+        {shapes.ticks.map((t) => (
+          <g key={t.value}>
+            <line x1={chartBox.left} x2={chartBox.width - chartBox.right} y1={t.y} y2={t.y} stroke="var(--line)" strokeWidth={1} />
+            <text x={chartBox.left - 6} y={t.y} dy="0.32em" textAnchor="end" fontSize={10} fill="currentColor">
+              {t.value}
+            </text>
+          </g>
+        ))}
+        {shapes.bars.map((b) => (
+          <rect key={b.date} x={b.x} y={b.y} width={b.width} height={b.height} rx={Math.min(2, b.width / 2)} fill="var(--accent-text)" fillOpacity={0.65} />
+        ))}
+        <polyline points={shapes.line} fill="none" stroke="var(--fg)" strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" />
+        {daily.length <= 31 && shapes.points.map((p, i) => <circle key={daily[i]!.date} cx={p.x} cy={p.y} r={3} fill="var(--fg)" stroke="var(--surface)" strokeWidth={1} />)}
+        <line x1={chartBox.left} x2={chartBox.width - chartBox.right} y1={baseline} y2={baseline} stroke="var(--line-strong)" strokeWidth={1} />
+        {shapes.labels.map((l) => (
+          <text key={l.date} x={l.x} y={chartBox.height - 6} textAnchor={l.anchor} fontSize={10} fill="currentColor">
+            {shortDate(l.date)}
+          </text>
+        ))}
+      </svg>
+      <table className="sr-only">
+        <caption>{L.chartLabel(days, sum.conversations, sum.messages)}</caption>
+        <thead>
+          <tr>
+            <td />
+            <th scope="col">{L.conversations}</th>
+            <th scope="col">{L.messages}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {daily.map((d) => (
+            <tr key={d.date}>
+              <th scope="row">{d.date}</th>
+              <td>{d.conversations}</td>
+              <td>{d.messages}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+function Feedback({ feedback }: { feedback: InsightsResponse["feedback"] }) {
+  const share = ratingShare(feedback);
+  return (
+    <section aria-label={L.feedback} className="rounded-xl border border-line bg-surface p-4">
+      <h3 className="text-sm font-semibold text-fg">{L.feedback}</h3>
+      {share ? (
+        <>
+          <div className="mt-3 flex h-2.5 overflow-hidden rounded-full bg-subtle" aria-hidden="true">
+            <div className="bg-success" style={{ width: `${share.helpful}%` }} />
+            <div className="bg-danger" style={{ width: `${share.notHelpful}%` }} />
+          </div>
+          <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
+            <div>
+              <dt className="text-muted">{L.helpful}</dt>
+              <dd className="font-semibold text-fg">
+                {share.helpful}% <span className="font-normal text-muted">({feedback.up})</span>
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted">{L.notHelpful}</dt>
+              <dd className="font-semibold text-fg">
+                {share.notHelpful}% <span className="font-normal text-muted">({feedback.down})</span>
+              </dd>
+            </div>
+          </dl>
+        </>
+      ) : (
+        <p className="mt-2 text-sm text-muted">{L.noRatings}</p>
+      )}
+    </section>
+  );
+}
+
+function Section({ title, help, empty, children }: { title: string; help?: string; empty: string | null; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId} className="text-sm font-semibold text-fg">
+        {title}
+      </h3>
+      {help && <p className="mt-0.5 text-xs text-muted">{help}</p>}
+      {empty ? <p className="mt-2 rounded-lg bg-subtle px-3 py-3 text-sm text-muted">{empty}</p> : <ul className="mt-2 divide-y divide-line rounded-lg border border-line">{children}</ul>}
+    </section>
+  );
+}
+
+function OpenButton({ sessionId, describedBy, onOpen }: { sessionId: string | undefined; describedBy: string; onOpen: (sessionId: string) => void }) {
+  if (!sessionId) return null;
+  return (
+    <Button variant="secondary" size="sm" aria-describedby={describedBy} onClick={() => onOpen(sessionId)} className="shrink-0">
+      {L.openConversation}
+    </Button>
+  );
+}
+
+function RatedRow({ answer, onOpen }: { answer: RatedAnswer; onOpen: (sessionId: string) => void }) {
+  const id = useId();
+  const helpful = answer.rating === "up";
+  return (
+    <li className="flex flex-col gap-2 px-3 py-3 sm:flex-row sm:items-start sm:justify-between">
+      <div className="min-w-0 space-y-1">
+        <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+          <span className={`rounded-full px-2 py-0.5 font-medium ${helpful ? "bg-success-soft text-success" : "bg-danger-soft text-danger"}`}>
+            {helpful ? L.helpful : L.notHelpful}
+          </span>
+          <time dateTime={new Date(answer.ratedAt).toISOString()}>{formatTime(answer.ratedAt)}</time>
+        </p>
+        <p id={id} className="text-sm font-medium break-words text-fg">
+          {answer.question}
+        </p>
+        <p className="line-clamp-2 text-sm break-words text-muted">{answer.answer}</p>
+      </div>
+      <OpenButton sessionId={answer.sessionId} describedBy={id} onOpen={onOpen} />
+    </li>
+  );
+}
+
+function QuestionRow({ question, onOpen }: { question: InsightQuestion; onOpen: (sessionId: string) => void }) {
+  const id = useId();
+  return (
+    <li className="flex flex-col gap-2 px-3 py-3 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p id={id} className="text-sm font-medium break-words text-fg">
+          {question.question}
+        </p>
+        <p className="text-xs text-muted">
+          {L.asked(question.count)} · <time dateTime={new Date(question.lastAskedAt).toISOString()}>{formatTime(question.lastAskedAt)}</time>
+        </p>
+      </div>
+      {/* The newest conversation where it was asked. */}
+      <OpenButton sessionId={question.sessionIds[0]} describedBy={id} onOpen={onOpen} />
+    </li>
+  );
+}
