@@ -4,7 +4,10 @@ import {
   widgetApiPaths,
   widgetSessionResponse,
   feedbackBody,
-  feedbackResponse,
+  appRoutes,
+  insightsLimits,
+  insightsResponse,
+  insightsUi,
   apiKeyResponse,
   authResponse,
   chatHistoryResponse,
@@ -159,20 +162,14 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
 test("a visitor rates an answer: pressed at once, sent as the contract says, changed, and put back when the request fails", async ({ page, request, baseURL }) => {
   const { id, key } = await createAssistant(request);
   await uploadText(request, id, "faq.txt", "Shipping takes three days.\n");
-  // The feedback route is built on another branch: until it is merged, this test answers it here,
-  // as contract/schemas/insights.ts says (feedbackBody → feedbackResponse). After the merge, drop
-  // the page.route and read the rating back from GET /api/widget/sessions/{id} instead.
+  // The real feedback route answers; the test watches what the widget sends, and cuts the network on cue.
   const sent: { url: string; method: string; key?: string; body: unknown }[] = [];
   let failNext = false;
   await page.route(/\/api\/widget\/sessions\/[^/]+\/messages\/[^/]+\/feedback$/, async (route) => {
     const req = route.request();
-    const cors = { "access-control-allow-origin": hostOrigin, "access-control-allow-headers": "content-type, x-assistant-key", "access-control-allow-methods": "POST" };
-    if (req.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
-    const body = feedbackBody.parse(req.postDataJSON());
-    sent.push({ url: new URL(req.url()).pathname, method: req.method(), key: req.headers()["x-assistant-key"], body });
-    if (failNext) return route.abort("internetdisconnected");
-    const messageId = decodeURIComponent(new URL(req.url()).pathname.split("/").at(-2)!);
-    await route.fulfill({ status: 200, headers: cors, contentType: "application/json", body: JSON.stringify(feedbackResponse.parse({ messageId, rating: body.rating })) });
+    if (req.method() === "OPTIONS") return route.continue();
+    sent.push({ url: new URL(req.url()).pathname, method: req.method(), key: req.headers()["x-assistant-key"], body: feedbackBody.parse(req.postDataJSON()) });
+    return failNext ? route.abort("internetdisconnected") : route.continue();
   });
 
   await page.goto(hostPage(baseURL!, key));
@@ -212,6 +209,33 @@ test("a visitor rates an answer: pressed at once, sent as the contract says, cha
   await expect(page.getByRole("dialog").getByRole("alert")).toHaveCount(0);
   await page.waitForTimeout(500);
   expect(sent).toHaveLength(3);
+
+  // The server kept the last rating it accepted: the reopened conversation shows it, and the owner counts it.
+  const reread = widgetSessionResponse.parse(await (await request.get(widgetApiPaths.session(sessionId!), { headers: { "x-assistant-key": key } })).json());
+  expect(reread.messages.find((m) => m.id === answerId)?.rating).toBe("down");
+  await page.reload();
+  await launcher(page).click();
+  await expect(page.getByRole("dialog").getByRole("log").getByRole("button", { name: en.notHelpful, exact: true })).toHaveAttribute("aria-pressed", "true");
+  const insights = insightsResponse.parse(await (await request.get(`/api/public-assistants/${id}/insights?days=7`, { headers: auth() })).json());
+  expect(insights.feedback).toEqual({ up: 0, down: 1 });
+  expect(insights.ratedAnswers[0]).toMatchObject({ sessionId, messageId: answerId, rating: "down", question: "How long does shipping take?" });
+
+  // The owner's Insights tab: the day's conversation in the chart, the rating, and the way to the conversation.
+  await page.goto(`${baseURL}/login`);
+  await page.evaluate((t) => {
+    localStorage.setItem("token", t);
+    sessionStorage.setItem("tala:verifyBannerDismissed", "1");
+  }, token);
+  await page.goto(`${baseURL}${appRoutes.publicAssistant(id, "insights")}`);
+  await expect(page.getByRole("img", { name: insightsUi.chartLabel(insightsLimits.defaultDays, 1, 1) })).toBeVisible();
+  await expect(page.getByRole("region", { name: insightsUi.feedback })).toContainText("100%");
+  const rated = page.getByRole("listitem").filter({ hasText: "How long does shipping take?" }).first();
+  await expect(rated).toContainText(insightsUi.notHelpful);
+  await rated.getByRole("button", { name: insightsUi.openConversation }).click();
+  await expect(page).toHaveURL(new RegExp(`tab=history.*session=${sessionId}`));
+  const conversation = page.getByRole("dialog", { name: new RegExp(publicAssistantUi.session.title) });
+  await expect(conversation).toContainText("Shipping takes three days.");
+  await expect(conversation).toContainText(insightsUi.notHelpful);
 });
 
 test("the session limit stops the visitor with a clear message at exactly the configured count (over the SSE fallback)", async ({ page, request, baseURL }) => {

@@ -4,7 +4,7 @@
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
 import { useState, type ReactNode } from "react";
-import { chatHistory, publicAssistantDefaults, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
 import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
@@ -61,11 +61,6 @@ export function SourceChips({ sources }: { sources: Source[] }) {
       {shown && (
         <blockquote className="mt-1 rounded-lg border-l-2 border-accent bg-subtle px-3 py-2 whitespace-pre-wrap text-fg">
           {shown.excerpt || L.noPassage}
-          {shown.url && /^https?:\/\//i.test(shown.url) ? (
-            <a href={shown.url} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 block truncate text-accent underline">
-              {shown.url}
-            </a>
-          ) : null}
         </blockquote>
       )}
     </div>
@@ -101,6 +96,11 @@ export function MessageBubble({
       <div className="mb-1 flex items-center gap-2 text-[11px] text-muted">
         <span className="font-medium">{fromVisitor ? visitorLabel : L.assistant}</span>
         <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp, timeFormat.message)}</time>
+        {message.rating ? (
+          <span className={`rounded-full px-1.5 py-px font-medium ${message.rating === "up" ? "bg-success-soft text-success" : "bg-danger-soft text-danger"}`}>
+            {message.rating === "up" ? insightsUi.helpful : insightsUi.notHelpful}
+          </span>
+        ) : null}
       </div>
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm break-words ${markdown && !fromVisitor ? "" : "whitespace-pre-wrap"} ${
