@@ -801,6 +801,10 @@ export const webSourceMessages = {
   urlTooLong: (max: number) => `url must be at most ${max} characters.`,
   urlCredentials: "url must not contain a user name or password.",
   urlNotPublic: "That address is private, local or reserved: Tala only reads public websites.",
+  urlUnresolvable: "That site could not be found. Check the address, or try again in a minute.",
+  urlPort: "Tala reads websites on their usual ports only (80 for http, 443 for https).",
+  /** A sync stopped before reading anything: the site's robots.txt did not answer (`detail`: why). */
+  robotsUnavailable: (detail: string) => `The site's robots.txt could not be read (${detail.replace(/\.$/, "")}), so nothing was read or changed. Try again later.`,
   scopeInvalid: 'scope must be "page" or "site".',
   maxPagesRange: (max: number) => `maxPages must be a whole number from 1 to ${max}.`,
   scheduleInvalid: 'schedule must be "off", "daily" or "weekly".',

@@ -13,7 +13,8 @@ import {
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
 import type { CrawlQueueMessage } from "../../worker/services/web-sources/enqueue-crawl";
-import { crawlSource } from "../../worker/services/web-sources/crawl-source";
+import { CRAWL_STALL_MS } from "../../worker/assistant/web-source-store";
+import { CrawlBusy, crawlSource } from "../../worker/services/web-sources/crawl-source";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, expectError, json, randomIp } from "./helpers";
 import { sendOverSse, sseFrames, startSession, widgetAssistant } from "./widget-helpers";
@@ -54,7 +55,12 @@ async function drive(queue: ReturnType<typeof fakeQueue>) {
 }
 
 const hits = async () => (await (await fetch(`${site}/__hits`)).json()) as { path: string; userAgent: string; conditional: boolean }[];
-const setSite = (query: string) => fetch(`${site}/__set?${query}`);
+/** Sets the test site's content: the defaults, then `query`'s changes. */
+const setSite = (query: string) => {
+  const params = new URLSearchParams({ pricing: "1", docsB: "1", swap: "0", robots: "200" });
+  for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
+  return fetch(`${site}/__set?${params}`);
+};
 
 async function setup() {
   const { token, assistant, key } = await widgetAssistant({ showSources: true }, { upload: false });
@@ -74,7 +80,7 @@ async function setup() {
 
 describe("website sources: crawling", () => {
   it("reads a site from its sitemap: robots.txt obeyed, redirects followed, failures say why; the widget answers from it and links the page", async () => {
-    await setSite("pricing=1&docsB=1&reset=1");
+    await setSite("reset=1");
     const t = await setup();
     const source = await t.add({ url: `${site}/`, scope: "site" });
     expect(source).toMatchObject({ url: `${site}/`, scope: "site", status: "queued", maxPages: webSources.defaultMaxPages, schedule: "off" });
@@ -119,21 +125,61 @@ describe("website sources: crawling", () => {
     );
   });
 
-  it("follows same-site links in scope when the site has no sitemap entries for it", async () => {
-    await setSite("docsB=1&reset=1");
+  it("follows same-site links in scope when the site has no sitemap entries for it, through noindex pages too", async () => {
+    await setSite("reset=1");
     const t = await setup();
     const source = await t.add({ url: `${site}/docs/`, scope: "site", maxPages: 10 });
     await drive(t.queue);
-    const pages = await t.pages(source._id);
-    expect(pages.map((p) => new URL(p.url).pathname).sort()).toEqual(["/docs/", "/docs/a", "/docs/b"]);
-    expect(pages.every((p) => p.status === "indexed")).toBe(true);
+    const pages = new Map((await t.pages(source._id)).map((p) => [new URL(p.url).pathname, p]));
+    expect([...pages.keys()].sort()).toEqual(["/docs/", "/docs/a", "/docs/b", "/docs/c", "/docs/list"]);
+    expect(pages.get("/docs/list")).toMatchObject({ status: "failed", error: P.noindex });
+    for (const path of ["/docs/", "/docs/a", "/docs/b", "/docs/c"]) expect(pages.get(path)?.status).toBe("indexed");
     const requests = await hits();
     expect(requests.some((h) => h.path === "/pricing")).toBe(false);
     expect((await t.search("white vinegar"))[0]).toMatchObject({ url: `${site}/docs/a` });
+    expect((await t.search("whistles replaced"))[0]).toMatchObject({ url: `${site}/docs/c` });
+  });
+
+  it("a text that moved to another page is indexed there, not taken for a duplicate of its old place", async () => {
+    await setSite("reset=1");
+    const t = await setup();
+    const source = await t.add({ url: `${site}/docs/`, scope: "site" });
+    await drive(t.queue);
+    await setSite("swap=1");
+    expect((await t.api(`${t.base}/sources/${source._id}/sync`, "POST")).status).toBe(202);
+    await drive(t.queue);
+    const pages = new Map((await t.pages(source._id)).map((p) => [new URL(p.url).pathname, p]));
+    expect(pages.get("/docs/a")).toMatchObject({ status: "indexed", title: "Warranty" });
+    expect(pages.get("/docs/b")).toMatchObject({ status: "indexed", title: "Lids" });
+    expect((await t.search("lifetime warranty copper body"))[0]).toMatchObject({ url: `${site}/docs/a` });
+    expect((await t.search("spare lids"))[0]).toMatchObject({ url: `${site}/docs/b` });
+  });
+
+  it("a site down for a moment changes nothing: robots.txt or the start page unreachable ends the sync and keeps the index", async () => {
+    await setSite("reset=1");
+    const t = await setup();
+    const source = await t.add({ url: `${site}/docs/`, scope: "site" });
+    await drive(t.queue);
+    const before = await t.sources();
+
+    await setSite("robots=503");
+    expect((await t.api(`${t.base}/sources/${source._id}/sync`, "POST")).status).toBe(202);
+    await drive(t.queue);
+    const [failed] = await t.sources();
+    expect(failed).toMatchObject({ status: "failed", pagesFound: before[0]!.pagesFound, pagesDone: before[0]!.pagesDone });
+    expect(failed!.error).toBe(webSourceMessages.robotsUnavailable(P.httpStatus(503)));
+    expect((await t.search("white vinegar"))[0]).toMatchObject({ url: `${site}/docs/a` });
+    expect((await t.pages(source._id)).filter((p) => p.status === "removed")).toEqual([]);
+
+    // The site is back: the next sync reads it as before.
+    await setSite("");
+    expect((await t.api(`${t.base}/sources/${source._id}/sync`, "POST")).status).toBe(202);
+    await drive(t.queue);
+    expect((await t.sources())[0]).toMatchObject({ status: "ready", error: null, pagesDone: before[0]!.pagesDone });
   });
 
   it("keeps to the page limit", async () => {
-    await setSite("docsB=1");
+    await setSite("");
     const t = await setup();
     const source = await t.add({ url: `${site}/docs/`, scope: "site", maxPages: 2 });
     await drive(t.queue);
@@ -143,7 +189,7 @@ describe("website sources: crawling", () => {
   });
 
   it("a sync skips unchanged pages, indexes changed ones again and drops pages the site removed", async () => {
-    await setSite("pricing=1&docsB=1&reset=1");
+    await setSite("reset=1");
     const t = await setup();
     const root = await t.add({ url: `${site}/`, scope: "site" });
     const docs = await t.add({ url: `${site}/docs/`, scope: "site" });
@@ -171,11 +217,12 @@ describe("website sources: crawling", () => {
     expect(docPages.get("/docs/b")).toMatchObject({ status: "removed" });
     expect(await t.search("lifetime warranty")).toEqual([]);
     const [docsSource] = (await t.sources()).filter((s) => s._id === docs._id);
-    expect(docsSource).toMatchObject({ status: "ready", pagesFound: 2, pagesDone: 2, pagesFailed: 0 });
+    // docs/, a, list (noindex: failed) and c are still there; b is gone.
+    expect(docsSource).toMatchObject({ status: "ready", pagesFound: 4, pagesDone: 3, pagesFailed: 1 });
   });
 
   it("removing a source takes its pages out of the knowledge", async () => {
-    await setSite("pricing=1&docsB=1");
+    await setSite("");
     const t = await setup();
     const source = await t.add({ url: `${site}/docs/`, scope: "site" });
     await drive(t.queue);
@@ -189,7 +236,7 @@ describe("website sources: crawling", () => {
   });
 
   it("a one-page source reads only that page", async () => {
-    await setSite("pricing=1");
+    await setSite("");
     const t = await setup();
     const source = await t.add({ url: `${site}/pricing`, scope: "page" });
     expect(source.maxPages).toBe(1);
@@ -207,7 +254,7 @@ describe("website sources: crawling", () => {
   });
 
   it("a scheduled source is synced again by the assistant's alarm when due", async () => {
-    await setSite("pricing=1");
+    await setSite("");
     const t = await setup();
     const source = await t.add({ url: `${site}/pricing`, scope: "page", schedule: "daily" });
     await drive(t.queue);
@@ -221,6 +268,40 @@ describe("website sources: crawling", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const [due] = await t.sources();
     expect(due).toMatchObject({ status: "queued", nextSyncAt: null });
+
+    // Its run is lost (no consumer took it): the alarm queues it again once, then waits a stall period.
+    await runInDurableObject(stub, (_hub, state) => {
+      state.storage.sql.exec("UPDATE web_sources SET active_at = ?, lease_until = 0 WHERE id = ?", Date.now() - CRAWL_STALL_MS - 1, source._id);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const after = await runInDurableObject(stub, async (_hub, state) => ({
+      activeAt: Number(state.storage.sql.exec("SELECT active_at FROM web_sources WHERE id = ?", source._id).one().active_at),
+      alarm: await state.storage.getAlarm(),
+    }));
+    expect(after.activeAt).toBeGreaterThan(Date.now() - 5_000);
+    expect(after.alarm).toBeGreaterThan(Date.now() + CRAWL_STALL_MS - 5_000);
+  });
+
+  it("a second run of the same sync while one holds the source is retried later, not run twice", async () => {
+    await setSite("");
+    const t = await setup();
+    await t.add({ url: `${site}/docs/`, scope: "site" });
+    const [message] = t.queue.sent;
+    const first = crawlSource(t.queue.env, message!);
+    await new Promise((r) => setTimeout(r, 5));
+    await expect(crawlSource(t.queue.env, message!)).rejects.toBeInstanceOf(CrawlBusy);
+    await first;
+  });
+
+  it("in production the crawler itself refuses a private address (not only the add route)", async () => {
+    await setSite("reset=1");
+    const t = await setup();
+    await t.add({ url: `${site}/docs/`, scope: "site" });
+    const prod = { ...t.queue.env, ENVIRONMENT: "production" } as unknown as Env;
+    for (const m of t.queue.sent.splice(0)) await crawlSource(prod, m);
+    const [source] = await t.sources();
+    expect(source).toMatchObject({ status: "failed", error: P.notPublic, pagesDone: 0 });
+    expect(await hits()).toEqual([]);
   });
 });
 

@@ -8,14 +8,17 @@
 //   /old-page              301 → /new-page (the refund policy)
 //   /missing               404
 //   /files/guide.pdf       application/pdf (not a web page)
-//   /docs/ /docs/a /docs/b no sitemap entries: reached by following links from /docs/ (b goes with /__set?docsB=0)
+//   /docs/ /docs/a /docs/b no sitemap entries: reached by following links from /docs/ (b goes with /__set?docsB=0;
+//                          /__set?swap=1 moves b's text to a and gives b new text)
+//   /docs/list             "noindex, follow": not indexed, but its link to /docs/c is followed
+//   /__set?robots=503      robots.txt answers 503 (the site is down for a moment)
 // Every HTML page has an ETag and answers 304 to a matching If-None-Match. /__hits lists the requests
 // (path, user agent, conditional) and /__set changes the content; both for tests only.
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 
-const page = (title, main, { links = [] } = {}) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+const page = (title, main, { links = [], robots = "" } = {}) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>${robots ? `<meta name="robots" content="${robots}">` : ""}
 <style>body{font-family:sans-serif}</style><script>window.analytics = "</div> not markup";</script></head>
 <body>
 <header><nav><a href="/">Home</a> <a href="/pricing">Pricing</a> <a href="/docs/">Docs</a></nav></header>
@@ -41,16 +44,24 @@ function pages(state) {
     "/private/secret": page("Secret", "<p>The vault combination is 4-8-15-16.</p>"),
     "/new-page": page("Refund policy", "<h1>Refund policy</h1><p>Kettles can be returned within 45 days for a full refund, no questions asked.</p>"),
     "/docs/": page("Docs", "<h1>Documentation</h1><p>Start here to descale your kettle.</p>", {
-      links: ["/docs/a", "/docs/a#top", ...(state.docsB ? ["/docs/b"] : []), "https://elsewhere.example/", "/pricing"],
+      links: ["/docs/a", "/docs/a#top", ...(state.docsB ? ["/docs/b"] : []), "/docs/list", "https://elsewhere.example/", "/pricing"],
     }),
-    "/docs/a": page("Descaling", "<h1>Descaling</h1><p>Descale with white vinegar and water, one part to three, every month.</p>", { links: ["/docs/"] }),
-    ...(state.docsB ? { "/docs/b": page("Warranty", "<h1>Warranty</h1><p>Every kettle carries a lifetime warranty on the copper body.</p>") } : {}),
+    "/docs/a": state.swap
+      ? page("Warranty", `<h1>Warranty</h1><p>${WARRANTY}</p>`, { links: ["/docs/"] })
+      : page("Descaling", "<h1>Descaling</h1><p>Descale with white vinegar and water, one part to three, every month.</p>", { links: ["/docs/"] }),
+    ...(state.docsB
+      ? { "/docs/b": state.swap ? page("Lids", "<h1>Lids</h1><p>Spare lids fit every kettle made since 1990.</p>") : page("Warranty", `<h1>Warranty</h1><p>${WARRANTY}</p>`) }
+      : {}),
+    "/docs/list": page("All guides", "<h1>All guides</h1>", { links: ["/docs/c"], robots: "noindex, follow" }),
+    "/docs/c": page("Whistles", "<h1>Whistles</h1><p>Kettle whistles can be replaced at any Harbor shop.</p>"),
   };
 }
 
+const WARRANTY = "Every kettle carries a lifetime warranty on the copper body.";
+
 /** Starts the site on a free loopback port. */
 export function startTestSite() {
-  const state = { pricing: 1, docsB: true };
+  const state = { pricing: 1, docsB: true, swap: false, robots: 200 };
   const hits = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -59,11 +70,14 @@ export function startTestSite() {
     if (path === "/__set") {
       if (url.searchParams.has("pricing")) state.pricing = Number(url.searchParams.get("pricing"));
       if (url.searchParams.has("docsB")) state.docsB = url.searchParams.get("docsB") === "1";
+      if (url.searchParams.has("swap")) state.swap = url.searchParams.get("swap") === "1";
+      if (url.searchParams.has("robots")) state.robots = Number(url.searchParams.get("robots"));
       if (url.searchParams.has("reset")) hits.length = 0;
       return send(res, 200, "application/json", JSON.stringify(state));
     }
     hits.push({ path, userAgent: req.headers["user-agent"] ?? "", conditional: Boolean(req.headers["if-none-match"] || req.headers["if-modified-since"]) });
     const base = `http://${req.headers.host}`;
+    if (path === "/robots.txt" && state.robots !== 200) return send(res, state.robots, "text/plain", "unavailable");
     if (path === "/robots.txt") return send(res, 200, "text/plain", `User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap.xml\n`);
     if (path === "/sitemap.xml") {
       const locs = ["/", "/pricing", "/private/secret", "/old-page", "/missing", "/files/guide.pdf", "/pricing"];

@@ -13,6 +13,9 @@ export const webSourceOps = [
   "startSync",
   "remove",
   "runStart",
+  "setSyncMode",
+  "abandon",
+  "requeueSoon",
   "runEnd",
   "addPages",
   "next",
@@ -24,7 +27,7 @@ export const webSourceOps = [
 ] as const satisfies readonly (keyof WebSourceStore)[];
 export type WebSourceOp = (typeof webSourceOps)[number];
 /** Operations after which the hub's alarm is set again (a sync started, ended or was rescheduled). */
-export const webSourceOpsThatWake = ["add", "update", "startSync", "runEnd", "finish"] as const satisfies readonly WebSourceOp[];
+export const webSourceOpsThatWake = ["list", "add", "update", "startSync", "abandon", "requeueSoon", "runEnd", "finish"] as const satisfies readonly WebSourceOp[];
 
 type Store = WebSourceStore;
 /** What `AssistantHub.webSources` answers when the assistant is gone. */
@@ -47,6 +50,10 @@ export function hubWebSources(env: Pick<Env, "ASSISTANT_HUB">, assistantId: stri
     startSync: (sourceId: string, now: number) => call<ReturnType<Store["startSync"]>>("startSync", sourceId, now),
     remove: (sourceId: string) => call<RemovedFile[] | null>("remove", sourceId),
     runStart: (sourceId: string, syncId: string, now: number) => call<ReturnType<Store["runStart"]>>("runStart", sourceId, syncId, now),
+    setSyncMode: (sourceId: string, syncId: string, robots: string, followLinks: boolean, now: number) =>
+      call<void>("setSyncMode", sourceId, syncId, robots, followLinks, now),
+    abandon: (sourceId: string, syncId: string, error: string, now: number) => call<void>("abandon", sourceId, syncId, error, now),
+    requeueSoon: (sourceId: string, syncId: string) => call<void>("requeueSoon", sourceId, syncId),
     runEnd: (sourceId: string, syncId: string, now: number) => call<void>("runEnd", sourceId, syncId, now),
     addPages: (sourceId: string, syncId: string, urls: readonly string[], now: number) => call<number>("addPages", sourceId, syncId, urls, now),
     next: (sourceId: string, syncId: string, now: number) => call<CrawlPage | null>("next", sourceId, syncId, now),

@@ -1,4 +1,4 @@
-import { webSources, type WebPage, type WebPageStatus, type WebSource, type WebSourceSchedule, type WebSourceScope, type WebSourceStatus } from "../../contract";
+import { webSourceMessages, webSources, type WebPage, type WebPageStatus, type WebSource, type WebSourceSchedule, type WebSourceScope, type WebSourceStatus } from "../../contract";
 
 /**
  * An assistant's website sources and their pages, in its own Durable Object's SQLite (storage
@@ -42,6 +42,13 @@ export interface RemovedFile {
   fileId: string;
   chunkIds: number[];
 }
+
+export type RunStart =
+  | { run: "go"; source: WebSource; robots: string | null; followLinks: boolean }
+  /** The sync is no longer current (a newer one, the source removed): drop the message. */
+  | { run: "stale" }
+  /** Another run holds the source: try the message again later. */
+  | { run: "busy" };
 
 export type AddSourceResult = { ok: true; source: WebSource; syncId: string } | { ok: false; reason: "too-many" | "duplicate" };
 
@@ -158,15 +165,62 @@ export class WebSourceStore {
    * A run begins: null when the sync is no longer current (a newer sync, the source removed) or
    * another run holds the source. `fresh`: no page of this sync is done yet (discover the site).
    */
-  runStart(sourceId: string, syncId: string, now: number): { source: WebSource; fresh: boolean } | null {
-    return this.storage.transactionSync(() => {
-      const [row] = this.sql.exec("SELECT sync_id, status, lease_until FROM web_sources WHERE id = ?", sourceId).toArray();
-      if (!row || row.sync_id !== syncId || (row.status !== "queued" && row.status !== "crawling")) return null;
-      if (Number(row.lease_until) > now) return null;
+  runStart(sourceId: string, syncId: string, now: number): RunStart {
+    return this.storage.transactionSync((): RunStart => {
+      const [row] = this.sql.exec("SELECT sync_id, status, lease_until, robots, follow_links FROM web_sources WHERE id = ?", sourceId).toArray();
+      if (!row || row.sync_id !== syncId || (row.status !== "queued" && row.status !== "crawling")) return { run: "stale" };
+      if (Number(row.lease_until) > now) return { run: "busy" };
       this.sql.exec("UPDATE web_sources SET status = 'crawling', lease_until = ?, active_at = ? WHERE id = ?", now + CRAWL_LEASE_MS, now, sourceId);
-      const done = Number(this.sql.exec("SELECT count(*) AS n FROM web_pages WHERE source_id = ? AND done_sync = ?", sourceId, syncId).one().n);
-      return { source: this.get(sourceId)!, fresh: done === 0 };
+      const robots = str(row.robots);
+      return { run: "go", source: this.get(sourceId)!, robots, followLinks: Number(row.follow_links) === 1 };
     });
+  }
+
+  /** The sync's first run read the site's robots.txt (kept for its later runs) and chose how to find pages. */
+  setSyncMode(sourceId: string, syncId: string, robots: string, followLinks: boolean, now: number) {
+    this.sql.exec(
+      "UPDATE web_sources SET robots = ?, follow_links = ?, lease_until = ?, active_at = ? WHERE id = ? AND sync_id = ?",
+      robots.slice(0, webSources.maxRobotsBytes),
+      followLinks ? 1 : 0,
+      now + CRAWL_LEASE_MS,
+      now,
+      sourceId,
+      syncId,
+    );
+  }
+
+  /**
+   * The sync cannot go on (robots.txt or the start page could not be read for a passing reason, or
+   * the address is not public): it ends with `error`, changing nothing in the index. The source
+   * shows its last complete sync again (failed when it never had one).
+   */
+  abandon(sourceId: string, syncId: string, error: string, now: number) {
+    this.storage.transactionSync(() => {
+      const [row] = this.sql.exec("SELECT sync_id, last_sync_id, schedule FROM web_sources WHERE id = ?", sourceId).toArray();
+      if (!row || row.sync_id !== syncId) return;
+      if (row.last_sync_id !== null) {
+        // The pages of the last complete sync that this one touched (its start page, pages that failed for a passing reason) count with it again.
+        this.sql.exec(
+          `UPDATE web_pages SET seen_sync = ?1, done_sync = ?1 WHERE source_id = ?2 AND seen_sync = ?3 AND (done_sync = ?3 OR done_sync = ?1)`,
+          row.last_sync_id,
+          sourceId,
+          syncId,
+        );
+      }
+      this.sql.exec(
+        "UPDATE web_sources SET sync_id = ?, status = 'failed', error = ?, lease_until = 0, active_at = ?, next_sync_at = ? WHERE id = ?",
+        row.last_sync_id ?? syncId,
+        error,
+        now,
+        nextSyncAt(row.schedule as WebSourceSchedule, now),
+        sourceId,
+      );
+    });
+  }
+
+  /** A run could not be queued: the sync counts as stalled at once, so the object's alarm queues it again. */
+  requeueSoon(sourceId: string, syncId: string) {
+    this.sql.exec("UPDATE web_sources SET active_at = 0, lease_until = 0 WHERE id = ? AND sync_id = ?", sourceId, syncId);
   }
 
   /** The run hands over (a continuation message is queued): the next run may start at once. */
@@ -179,6 +233,7 @@ export class WebSourceStore {
     return this.storage.transactionSync(() => {
       const [row] = this.sql.exec("SELECT max_pages, sync_id FROM web_sources WHERE id = ?", sourceId).toArray();
       if (!row || row.sync_id !== syncId) return 0;
+      this.sql.exec("UPDATE web_sources SET lease_until = ?, active_at = ? WHERE id = ?", now + CRAWL_LEASE_MS, now, sourceId);
       let room = Number(row.max_pages) - Number(this.sql.exec("SELECT count(*) AS n FROM web_pages WHERE source_id = ? AND seen_sync = ?", sourceId, syncId).one().n);
       let added = 0;
       for (const url of urls) {
@@ -269,7 +324,7 @@ export class WebSourceStore {
       }
       const [twin] = this.sql
         .exec(
-          `SELECT id FROM web_pages WHERE source_id = ? AND content_hash = ? AND id != ? AND seen_sync = ? AND status IN ('indexed', 'unchanged') LIMIT 1`,
+          `SELECT id FROM web_pages WHERE source_id = ? AND content_hash = ? AND id != ? AND done_sync = ? AND status IN ('indexed', 'unchanged') LIMIT 1`,
           page.source_id,
           input.hash,
           input.pageId,
@@ -324,20 +379,23 @@ export class WebSourceStore {
       if (!source || source.sync_id !== syncId) return null;
       const left = this.sql.exec("SELECT 1 FROM web_pages WHERE source_id = ? AND seen_sync = ? AND done_sync IS NOT ? LIMIT 1", sourceId, syncId, syncId).toArray();
       if (left.length) return null;
+      const read = Number(
+        this.sql.exec("SELECT count(*) AS n FROM web_pages WHERE source_id = ? AND seen_sync = ? AND status IN ('indexed', 'unchanged')", sourceId, syncId).one().n,
+      );
+      const [start] = this.sql.exec("SELECT error FROM web_pages WHERE source_id = ? AND url = ?", sourceId, source.url).toArray();
+      if (read === 0) {
+        // Nothing could be read (the start page failed): an outage must not empty the index.
+        this.abandon(sourceId, syncId, str(start?.error) ?? webSourceMessages.page.unreachable, now);
+        return [];
+      }
       // Pages removed by an earlier sync go now; the ones this sync did not see are removed.
       this.sql.exec("DELETE FROM web_pages WHERE source_id = ? AND status = 'removed' AND seen_sync IS NOT ?", sourceId, syncId);
       const gone = this.sql.exec("SELECT id FROM web_pages WHERE source_id = ? AND seen_sync IS NOT ?", sourceId, syncId).toArray().map((r) => String(r.id));
       const removed = gone.flatMap((id) => this.dropPageFile(id));
       this.sql.exec("UPDATE web_pages SET status = 'removed', error = NULL, chunk_count = 0, content_hash = NULL, etag = NULL, last_modified = NULL WHERE source_id = ? AND seen_sync IS NOT ?", sourceId, syncId);
-      const read = Number(
-        this.sql.exec("SELECT count(*) AS n FROM web_pages WHERE source_id = ? AND seen_sync = ? AND status IN ('indexed', 'unchanged')", sourceId, syncId).one().n,
-      );
-      const [start] = this.sql.exec("SELECT error FROM web_pages WHERE source_id = ? AND url = ?", sourceId, source.url).toArray();
-      const failed = read === 0;
       this.sql.exec(
-        "UPDATE web_sources SET status = ?, error = ?, lease_until = 0, active_at = ?, last_synced_at = ?, next_sync_at = ? WHERE id = ?",
-        failed ? "failed" : "ready",
-        failed ? (str(start?.error) ?? null) : null,
+        "UPDATE web_sources SET status = 'ready', error = NULL, last_sync_id = ?, lease_until = 0, active_at = ?, last_synced_at = ?, next_sync_at = ? WHERE id = ?",
+        syncId,
         now,
         now,
         nextSyncAt(source.schedule as WebSourceSchedule, now),
@@ -357,6 +415,8 @@ export class WebSourceStore {
       .exec("SELECT id, sync_id FROM web_sources WHERE status IN ('queued', 'crawling') AND lease_until <= ? AND active_at <= ?", now, now - CRAWL_STALL_MS)
       .toArray()
       .map((r) => ({ sourceId: String(r.id), syncId: String(r.sync_id) }));
+    // Queued again now: they count as stalled only if this run is lost too.
+    for (const s of stalled) this.sql.exec("UPDATE web_sources SET active_at = ? WHERE id = ?", now, s.sourceId);
     return { resync, stalled };
   }
 
@@ -377,7 +437,7 @@ export class WebSourceStore {
   /** A new sync id; the start page is its first page. */
   private beginSync(sourceId: string, url: string, now: number): string {
     const syncId = crypto.randomUUID();
-    this.sql.exec("UPDATE web_sources SET sync_id = ?, status = 'queued', error = NULL, lease_until = 0, active_at = ?, next_sync_at = NULL WHERE id = ?", syncId, now, sourceId);
+    this.sql.exec("UPDATE web_sources SET sync_id = ?, status = 'queued', error = NULL, robots = NULL, follow_links = 0, lease_until = 0, active_at = ?, next_sync_at = NULL WHERE id = ?", syncId, now, sourceId);
     this.sql.exec(
       `INSERT INTO web_pages (id, source_id, url, status, seen_sync, found_at) VALUES (?, ?, ?, 'pending', ?, ?)
        ON CONFLICT (source_id, url) DO UPDATE SET seen_sync = excluded.seen_sync, found_at = excluded.found_at`,

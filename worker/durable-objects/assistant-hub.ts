@@ -292,6 +292,16 @@ export class AssistantHub extends DurableObject<Env> {
 
   /** Scheduled syncs that are due, and syncs whose run was lost, are queued again. */
   override async alarm(): Promise<void> {
+    try {
+      await this.sourcesDue();
+    } catch (error) {
+      // D1 or the storage failed: look again in a minute rather than let the runtime's retries run out.
+      console.error(JSON.stringify({ event: "web-sources-alarm-failed", error: String(error) }));
+      await this.ctx.storage.setAlarm(Date.now() + 60_000);
+    }
+  }
+
+  private async sourcesDue(): Promise<void> {
     if (this.gate.erased()) return;
     const [row] = this.ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
     if (!row || !(await this.open(String(row.value)))) return;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dbOf } from "../db/client";
 import type { Env } from "../env";
 import { embedKnowledgeFile } from "../services/public-assistants/embed-knowledge-file";
-import { crawlSource } from "../services/web-sources/crawl-source";
+import { CrawlBusy, crawlSource } from "../services/web-sources/crawl-source";
 
 const ingestMessage = z.object({ assistantId: z.string().min(1).max(100), fileId: z.string().min(1).max(100) });
 const crawlMessage = z.object({
@@ -10,6 +10,7 @@ const crawlMessage = z.object({
   assistantId: z.string().min(1).max(100),
   sourceId: z.string().min(1).max(100),
   syncId: z.string().min(1).max(100),
+  /** Sent by earlier versions; the sync's mode is kept by the source now. */
   followLinks: z.boolean().optional(),
 });
 
@@ -35,10 +36,12 @@ async function assistantExists(db: D1Database, assistantId: string): Promise<boo
  */
 export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const ctx = { env, db: dbOf(env.DB) };
+  // Crawl runs (each bounded, each a different source) go side by side; embeddings one by one.
+  const crawls: Promise<void>[] = [];
   for (const message of batch.messages) {
     const crawl = crawlMessage.safeParse(message.body);
     if (crawl.success) {
-      await runCrawl(message, crawl.data, env, batch.queue);
+      crawls.push(runCrawl(message, crawl.data, env, batch.queue));
       continue;
     }
     const parsed = ingestMessage.safeParse(message.body);
@@ -62,6 +65,7 @@ export async function handleIngestBatch(batch: MessageBatch<unknown>, env: Env):
       message.retry({ delaySeconds: retryDelay(message.attempts) });
     }
   }
+  await Promise.all(crawls);
 }
 
 /** One crawl run; a failure (the assistant's object or the queue did not answer) is retried with backoff, a deleted assistant's run dropped. */
@@ -71,6 +75,10 @@ async function runCrawl(message: Message<unknown>, run: z.infer<typeof crawlMess
     console.log(JSON.stringify({ queue, crawl: run.sourceId, sync: run.syncId, outcome }));
     message.ack();
   } catch (error) {
+    if (error instanceof CrawlBusy) {
+      message.retry({ delaySeconds: 60 });
+      return;
+    }
     if (!(await assistantExists(env.DB, run.assistantId))) {
       message.ack();
       return;

@@ -4,6 +4,7 @@ import type { CrawlPage, RemovedFile } from "../../assistant/web-source-store";
 import { isLocal, type Env } from "../../env";
 import { ingestBlocks, type Block } from "../../knowledge";
 import {
+  parseRobots,
   extractHtmlPage,
   fetchPage,
   inScope,
@@ -38,28 +39,43 @@ import { enqueueCrawl, type CrawlQueueMessage } from "./enqueue-crawl";
  * from its sitemap or is one page, and always the SHA-256 of the extracted text, so a page whose
  * text did not change is not indexed again. Pages a sync did not find leave the index at its end.
  */
-export async function crawlSource(env: Env, run: Omit<CrawlQueueMessage, "kind"> & { followLinks?: boolean }): Promise<"done" | "continued" | "stale"> {
+export async function crawlSource(env: Env, run: Omit<CrawlQueueMessage, "kind">): Promise<"done" | "continued" | "stale" | "abandoned"> {
   const hub = hubWebSources(env, run.assistantId);
   const { sourceId, syncId } = run;
   const started = await hub.runStart(sourceId, syncId, Date.now());
-  if (!started) return "stale";
-  const { source, fresh } = started;
+  if (!started || started.run === "stale") return "stale";
+  // Another run holds the source (a redelivered message): try again once its lease may be over.
+  if (started.run === "busy") throw new CrawlBusy();
+  const { source } = started;
   const crawler = new Crawler(env, hub, run.assistantId, source, syncId);
+  const startedAt = Date.now();
   try {
-    const robots = await crawler.robots();
-    let followLinks = run.followLinks ?? source.scope === "site";
-    if (fresh && source.scope === "site") {
-      const listed = await crawler.sitemapPages(robots);
-      if (listed.length) {
-        await hub.addPages(sourceId, syncId, listed, Date.now());
-        followLinks = false;
+    let robotsText = started.robots;
+    let followLinks = started.followLinks;
+    if (robotsText === null) {
+      // The sync's first run: robots.txt (kept for the sync's later runs), then the sitemap.
+      const read = await crawler.robotsText();
+      if (!read.ok) {
+        await hub.abandon(sourceId, syncId, read.error, Date.now());
+        return "abandoned";
       }
+      robotsText = read.text;
+      followLinks = source.scope === "site";
+      if (followLinks) {
+        const listed = await crawler.sitemapPages(parseRobots(robotsText));
+        if (listed.length) {
+          await hub.addPages(sourceId, syncId, listed, Date.now());
+          followLinks = false;
+        }
+      }
+      await hub.setSyncMode(sourceId, syncId, robotsText, followLinks, Date.now());
     }
-    for (let i = 0; i < webSources.pagesPerRun; i++) {
+    const robots = parseRobots(robotsText);
+    for (let i = 0; i < webSources.pagesPerRun && Date.now() - startedAt < RUN_BUDGET_MS; i++) {
       const page = await hub.next(sourceId, syncId, Date.now());
       if (!page) break;
+      if (i > 0 || started.robots === null) await sleep(crawler.spacingMs(robots));
       await crawler.page(page, robots, followLinks);
-      await sleep(crawler.spacingMs(robots));
     }
     const finished = await hub.finish(sourceId, syncId, Date.now());
     if (finished) {
@@ -68,7 +84,8 @@ export async function crawlSource(env: Env, run: Omit<CrawlQueueMessage, "kind">
     }
     // Pages are left (or the sync went stale meanwhile: the next run sees it and stops).
     await hub.runEnd(sourceId, syncId, Date.now());
-    await enqueueCrawl(env, [{ assistantId: run.assistantId, sourceId, syncId, ...(followLinks ? {} : { followLinks }) }], Math.ceil(crawler.spacingMs(robots) / 1000));
+    const queued = await enqueueCrawl(env, [{ assistantId: run.assistantId, sourceId, syncId }], Math.ceil(crawler.spacingMs(robots) / 1000));
+    if (!queued) await hub.requeueSoon(sourceId, syncId);
     return "continued";
   } catch (error) {
     // The object did not answer (or a bug): release the source so the retried message can run.
@@ -76,6 +93,16 @@ export async function crawlSource(env: Env, run: Omit<CrawlQueueMessage, "kind">
     throw error;
   }
 }
+
+/** Thrown when another run holds the source: the consumer retries the message later. */
+export class CrawlBusy extends Error {
+  constructor() {
+    super("another run holds this source");
+  }
+}
+
+/** A run stops taking pages after this long (each page is bounded too), so a queue batch stays short. */
+const RUN_BUDGET_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,7 +132,12 @@ class Crawler {
     const allowPrivate = isLocal(this.env);
     const resolver = (host: string) => {
       let answer = this.resolved.get(host);
-      if (!answer) this.resolved.set(host, (answer = resolvePublic(host, fetcher)));
+      if (!answer) {
+        answer = resolvePublic(host, fetcher);
+        this.resolved.set(host, answer);
+        // A failed lookup (DNS-over-HTTPS down, a timeout) is asked again by the next request.
+        void answer.then((r) => r.ok || r.reason !== "unresolvable" || this.resolved.delete(host));
+      }
       return answer;
     };
     return {
@@ -120,10 +152,20 @@ class Crawler {
     };
   }
 
-  /** The site's robots.txt (RFC 9309: 4xx allows everything, 5xx or no answer disallows everything). */
-  async robots(): Promise<Robots> {
+  /**
+   * The site's robots.txt as text for the sync (RFC 9309: a 4xx allows everything, kept as an
+   * empty file; an unreachable one, 5xx or 429 would disallow everything, so the sync stops instead
+   * and nothing indexed is lost). A private address in production ends the sync too.
+   */
+  async robotsText(): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
     const url = new URL("/robots.txt", this.site).href;
-    return robotsFromFetch(await fetchPage(url, this.options({ kinds: "text", overflow: "truncate", maxBytes: webSources.maxRobotsBytes })));
+    const res = await fetchPage(url, this.options({ kinds: "text", overflow: "truncate", maxBytes: webSources.maxRobotsBytes }));
+    if (res.ok) return { ok: true, text: res.status === 200 ? res.body : "" };
+    if (res.reason === "not-public") return { ok: false, error: webSourceMessages.page.notPublic };
+    const robots = robotsFromFetch(res);
+    // robotsFromFetch allows everything (a 4xx, not text, too many redirects) or disallows everything (the site did not answer).
+    if (robots.isAllowed("/")) return { ok: true, text: "" };
+    return { ok: false, error: webSourceMessages.robotsUnavailable(res.error) };
   }
 
   spacingMs(robots: Robots): number {
@@ -146,7 +188,7 @@ class Crawler {
       const { urls, sitemaps } = parseSitemap(res.body, this.source.maxPages * 4);
       for (const u of urls) {
         const page = normalizePageUrl(u);
-        if (page && inScope(page, this.source.url) && pages.size < this.source.maxPages) pages.add(page);
+        if (page && this.inScope(page) && pages.size < this.source.maxPages) pages.add(page);
       }
       queue.push(...sitemaps);
     }
@@ -180,12 +222,12 @@ class Crawler {
     const isHtml = res.contentType !== "text/plain";
     const read = isHtml ? extractHtmlPage(res.body, res.url) : plainTextPage(res.body, res.url);
     const header = robotsDirectives(res.robotsTag ?? "");
-    if (read.noindex || header.noindex) return this.failed(page, P.noindex, false);
-    if (header.nofollow) read.nofollow = true;
-    if (followLinks && !read.nofollow && this.source.scope === "site") {
-      const links = read.links.map((l) => normalizePageUrl(l)).filter((l): l is string => l !== null && inScope(l, this.source.url));
+    // Links first: a "noindex, follow" page (a listing) still leads to the pages under it.
+    if (followLinks && !read.nofollow && !header.nofollow && this.source.scope === "site") {
+      const links = read.links.map((l) => normalizePageUrl(l)).filter((l): l is string => l !== null && this.inScope(l));
       if (links.length) await this.hub.addPages(this.source._id, this.syncId, links, now);
     }
+    if (read.noindex || header.noindex) return this.failed(page, P.noindex, false);
     const text = read.blocks.map((b) => b.text).join("\n");
     if (!text.trim()) return this.failed(page, P.noText, false);
 
@@ -228,11 +270,23 @@ class Crawler {
     }
   }
 
-  /** Same site as the source (scheme may change, "www." is the same host). */
+  /** In the source's scope whatever the scheme (an http:// source of an https:// site keeps its links). */
+  private inScope(url: string): boolean {
+    try {
+      const u = new URL(url);
+      u.protocol = this.site.protocol;
+      return inScope(u.href, this.source.url);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Same site as the source (scheme may change, "www." is the same host); in production on the usual ports only. */
   private onSite(url: string): boolean {
     try {
       const host = (h: string) => h.replace(/^www\./, "");
       const u = new URL(url);
+      if (!isLocal(this.env) && u.port) return false;
       return host(u.hostname) === host(this.site.hostname) && (u.port || "") === (this.site.port || "");
     } catch {
       return false;

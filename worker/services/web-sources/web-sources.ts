@@ -46,7 +46,7 @@ export async function addWebSource({ ctx, input }: { ctx: ServiceContext; input:
   if (!added.ok) {
     throw added.reason === "too-many" ? new AppError("VALIDATION_ERROR", M.tooManySources(webSources.maxSources)) : new AppError("CONFLICT", M.duplicateSource);
   }
-  await enqueueCrawl(ctx.env, [{ assistantId, sourceId: added.source._id, syncId: added.syncId }]);
+  if (!(await enqueueCrawl(ctx.env, [{ assistantId, sourceId: added.source._id, syncId: added.syncId }]))) await hub.requeueSoon(added.source._id, added.syncId);
   return (await hub.get(added.source._id)) ?? added.source;
 }
 
@@ -63,7 +63,7 @@ export async function syncWebSource({ ctx, input }: { ctx: ServiceContext; input
   const started = await hub.startSync(input.sourceId, Date.now());
   if (!started || (!started.ok && started.reason === "missing")) throw new AppError("NOT_FOUND", M.sourceNotFound);
   if (!started.ok) throw new AppError("CONFLICT", M.syncRunning);
-  await enqueueCrawl(ctx.env, [{ assistantId, sourceId: input.sourceId, syncId: started.syncId }]);
+  if (!(await enqueueCrawl(ctx.env, [{ assistantId, sourceId: input.sourceId, syncId: started.syncId }]))) await hub.requeueSoon(input.sourceId, started.syncId);
   return (await hub.get(input.sourceId)) ?? started.source;
 }
 
@@ -90,8 +90,9 @@ async function dropVectors(ctx: ServiceContext, assistantId: string, files: read
 /** In production a source must be a public address (its host resolved now; every fetch and redirect is checked again). */
 async function requirePublicUrl(ctx: ServiceContext, url: string) {
   if (isLocal(ctx.env)) return;
-  const host = new URL(url).hostname;
-  if (isBlockedHostname(host)) throw new AppError("VALIDATION_ERROR", M.urlNotPublic);
-  const resolved = await resolvePublic(host, (i, init) => fetch(i, init));
-  if (!resolved.ok) throw new AppError("VALIDATION_ERROR", resolved.reason === "not-public" ? M.urlNotPublic : M.urlInvalid);
+  const { hostname, port } = new URL(url);
+  if (isBlockedHostname(hostname)) throw new AppError("VALIDATION_ERROR", M.urlNotPublic);
+  if (port) throw new AppError("VALIDATION_ERROR", M.urlPort);
+  const resolved = await resolvePublic(hostname, (i, init) => fetch(i, init));
+  if (!resolved.ok) throw new AppError("VALIDATION_ERROR", resolved.reason === "not-public" ? M.urlNotPublic : M.urlUnresolvable);
 }
