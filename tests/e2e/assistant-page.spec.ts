@@ -9,6 +9,7 @@ import {
   apiKeyResponse,
   appRoutes,
   publicAssistantResponse,
+  insightsUi,
   publicAssistantUi,
   successMessages,
   widgetApiPaths,
@@ -41,7 +42,7 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await expect(page.getByRole("heading", { level: 1, name: "Riad Concierge" })).toBeVisible();
   await expect(page.getByText(publicAssistantUi.card.active, { exact: true })).toBeVisible();
   const tabs = page.getByRole("tablist", { name: P.tabsLabel });
-  await expect(tabs.getByRole("tab")).toHaveText(Object.values(P.tabs));
+  await expect(tabs.getByRole("tab")).toHaveText([...Object.values(P.tabs), insightsUi.title]);
   await expect(tabs.getByRole("tab", { name: P.tabs.knowledge })).toHaveAttribute("aria-selected", "true");
 
   // Upload in place, as the Upload Documents dialog does.
