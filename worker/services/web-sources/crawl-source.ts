@@ -62,7 +62,7 @@ export async function crawlSource(env: Env, run: Omit<CrawlQueueMessage, "kind">
       robotsText = read.text;
       followLinks = source.scope === "site";
       if (followLinks) {
-        const listed = await crawler.sitemapPages(parseRobots(robotsText));
+        const listed = await crawler.sitemapPages(parseRobots(robotsText), startedAt + RUN_BUDGET_MS);
         if (listed.length) {
           await hub.addPages(sourceId, syncId, listed, Date.now());
           followLinks = false;
@@ -174,10 +174,11 @@ class Crawler {
   }
 
   /** The pages the site's sitemaps list in the source's scope (sitemap indexes followed up to `maxSitemapFiles`). */
-  async sitemapPages(robots: Robots): Promise<string[]> {
+  async sitemapPages(robots: Robots, deadline: number): Promise<string[]> {
     const queue = robots.sitemaps.length ? [...robots.sitemaps] : [new URL("/sitemap.xml", this.site).href];
     const pages = new Set<string>();
-    for (let read = 0; queue.length && read < webSources.maxSitemapFiles && pages.size < this.source.maxPages; read++) {
+    // Within the run's time budget (the run's lease must outlast it): a site with many sitemaps is read from the ones read by then.
+    for (let read = 0; queue.length && read < webSources.maxSitemapFiles && pages.size < this.source.maxPages && Date.now() < deadline; read++) {
       const url = queue.shift()!;
       if (read > 0) await sleep(this.spacingMs(robots));
       const res = await fetchPage(
