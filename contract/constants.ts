@@ -179,6 +179,13 @@ export const knowledgeSearch = {
   maxResults: 20,
   /** Characters of a passage shown as its excerpt. */
   excerptChars: 400,
+  /**
+   * What a passage must clear for answers to use and cite it (worker/knowledge/relevance.ts):
+   * at least `minCoverage` of the question's content words (2 of 2, 2 of 3, 3 of 4…) and a BM25
+   * score of at least `minScoreRatio` of the best such passage's, or a vector match of cosine
+   * `minVectorScore` or more when embeddings are configured.
+   */
+  relevanceFloor: { minCoverage: 2 / 3, minScoreRatio: 0.8, minVectorScore: 0.5 },
 } as const;
 
 export const serviceWorker = {

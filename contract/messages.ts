@@ -462,6 +462,7 @@ export const publicAssistantUi = {
     searchFailed: "The search failed",
     loadFailed: "The integration code could not be loaded.",
     resultsLabel: "Matching passages",
+    belowFloor: "Not used in answers: under the relevance floor",
   },
   history: {
     title: "Chat History",

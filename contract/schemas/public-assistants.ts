@@ -218,7 +218,16 @@ export type KnowledgeSearchQuery = z.input<typeof knowledgeSearchQuery>;
 
 export const knowledgeSearchResponse = z.object({
   results: z.array(
-    z.object({ fileId: z.string(), fileName: z.string(), heading: z.string(), excerpt: z.string(), score: z.number(), url: z.string().optional() }),
+    z.object({
+      fileId: z.string(),
+      fileName: z.string(),
+      heading: z.string(),
+      excerpt: z.string(),
+      score: z.number(),
+      url: z.string().optional(),
+      /** True when answers would not use this passage: it is under the relevance floor for this query. */
+      belowFloor: z.boolean().optional(),
+    }),
   ),
   /** `hybrid` when embeddings are configured and answered, else `lexical` (BM25 only). */
   mode: z.enum(["hybrid", "lexical"]),

@@ -140,7 +140,7 @@ describe("widget sessions and messages over HTTP", () => {
   it("keeps sources in the history but does not send them when the owner hides them", async () => {
     const { key } = await widgetAssistant({ showSources: false });
     const { sessionId } = await startSession(key);
-    const frames = await sseFrames(await sendOverSse(key, sessionId, { content: "refund zephyrboard [[tokens:3]]" }));
+    const frames = await sseFrames(await sendOverSse(key, sessionId, { content: "[[tokens:3]] Can I return a zephyrboard for a full refund?" }));
     const final = frames.filter((f) => f.event === "new-message").at(-1)!;
     if (final.event !== "new-message") throw new Error("unreachable");
     expect(final.data.sources).toBeUndefined();
@@ -172,7 +172,7 @@ describe("widget sessions and messages over HTTP", () => {
   it("shows the conversation in the owner's View History", async () => {
     const { key, token, assistant } = await widgetAssistant({ showSources: true });
     const { sessionId } = await startSession(key, { origin: SHOP_ORIGIN });
-    await sseFrames(await sendOverSse(key, sessionId, { content: "Where do you ship zephyrboards?" }, { origin: SHOP_ORIGIN }));
+    await sseFrames(await sendOverSse(key, sessionId, { content: "Where do you ship to?" }, { origin: SHOP_ORIGIN }));
     const res = await call(`/api/public-assistants/${assistant._id}/chats`, { token });
     const history = await json(res, chatHistoryResponse);
     const session = history.sessions.find((s) => s.sessionId === sessionId)!;
@@ -191,7 +191,7 @@ describe("widget socket", () => {
     const tab2 = await openWidgetSocket(sessionId, key, { origin: SHOP_ORIGIN });
     expect(await tab1.next("remaining-messages")).toEqual({ remaining: 3, limit: 3 });
 
-    const clientMessageId = tab1.sendMessage({ content: "refund zephyrboard [[tokens:6]]" });
+    const clientMessageId = tab1.sendMessage({ content: "[[tokens:6]] Can I return a zephyrboard for a full refund?" });
     const echoed = await tab1.next("new-message", (d) => d.clientMessageId === clientMessageId);
     expect(echoed.message).toMatchObject({ role: "user", chatId: sessionId });
     const thinking = await tab1.next("thinking");

@@ -1,6 +1,6 @@
-import { widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { knowledgeSearch, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
-import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch } from "../knowledge";
+import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { attachmentsRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
@@ -81,7 +81,10 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
   });
   const insights = new InsightsStore(storage);
   countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
-  const passages = await retrieveNearIndex(env, storage, input.assistantId, retrievalQuery(input.message.content, history));
+  const passages = await retrieveNearIndex(env, storage, input.assistantId, {
+    query: retrievalQuery(input.message.content, history),
+    question: input.message.content,
+  });
   // null: retrieval failed, which says nothing about the knowledge (not a gap); [] found nothing.
   countInsight(input.assistantId, () =>
     insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: passages !== null && passages.length === 0 }),
@@ -106,14 +109,28 @@ function countInsight(assistantId: string, count: () => void) {
   }
 }
 
-/** Hybrid search next to the index (BM25 here; vectors from Vectorize or the chunks' blobs). Null when it failed. */
-export async function retrieveNearIndex(env: Env, storage: DurableObjectStorage, assistantId: string, query: string): Promise<Passage[] | null> {
+/**
+ * The passages answers may use, next to the index: hybrid search (BM25 here; vectors from
+ * Vectorize or the chunks' blobs) over `query` (the question and the visitor's earlier ones),
+ * then the relevance floor (worker/knowledge/relevance.ts) on `question`, best first, at most
+ * `widget.retrievalResults`. [] when nothing clears the floor (an Insights gap; the prompt tells
+ * the model no document covers it); null when retrieval failed. Visitor turns, /v1, the
+ * Playground and offline answers all take their passages from here.
+ */
+export async function retrieveNearIndex(
+  env: Env,
+  storage: DurableObjectStorage,
+  assistantId: string,
+  input: { query: string; question: string },
+): Promise<Passage[] | null> {
   try {
     const index = localKnowledgeIndex(new KnowledgeStore(storage));
     const vectors = env.VECTORIZE ? new VectorizeStore(env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
-    const found = await hybridSearch({ index, assistantId, query, embedder: embeddingProviderFromEnv(env), vectors, k: widget.retrievalResults });
+    // More candidates than the prompt takes, so passages under the floor do not crowd out one above it.
+    const found = await hybridSearch({ index, assistantId, query: input.query, embedder: embeddingProviderFromEnv(env), vectors, k: knowledgeSearch.maxResults });
     if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
-    return found.hits.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content, ...(h.url ? { url: h.url } : {}) }));
+    const relevant = relevantHits(found.hits, input.question, knowledgeSearch.relevanceFloor, input.query).slice(0, widget.retrievalResults);
+    return relevant.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content, ...(h.url ? { url: h.url } : {}) }));
   } catch (error) {
     console.error(JSON.stringify({ event: "widget-retrieval-failed", assistantId, error: String(error) }));
     return null;

@@ -153,12 +153,14 @@ export class AssistantHub extends DurableObject<Env> {
   async admitApiCall(input: {
     assistantId: string;
     query?: string;
+    /** The visitor's question alone (the relevance floor's words); `query` when absent. */
+    question?: string;
   }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number } | { ok: false; missing: true }> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, missing: true };
     const { config } = opened.assistant.record;
     const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
-    if (result.allowed) return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query) };
+    if (result.allowed) return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query, input.question) };
     return { ok: false, retryAfter: result.daily ? retryAfterSeconds(result.daily) : 60 };
   }
 
@@ -176,10 +178,10 @@ export class AssistantHub extends DurableObject<Env> {
    * nothing: no session, no network share, not the day. `missing`: the assistant was deleted
    * since the caller's D1 read.
    */
-  async retrieveForOwner(input: { assistantId: string; query: string }): Promise<{ passages: Passage[] | null } | { missing: true }> {
+  async retrieveForOwner(input: { assistantId: string; query: string; question?: string }): Promise<{ passages: Passage[] | null } | { missing: true }> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { missing: true };
-    return { passages: await this.retrieve(input.assistantId, input.query) };
+    return { passages: await this.retrieve(input.assistantId, input.query, input.question) };
   }
 
   /** A page of the visitor history, newest activity first. */
@@ -415,8 +417,8 @@ export class AssistantHub extends DurableObject<Env> {
     }
   }
 
-  private retrieve(assistantId: string, query: string): Promise<Passage[] | null> {
-    return retrieveNearIndex(this.env, this.ctx.storage, assistantId, query);
+  private retrieve(assistantId: string, query: string, question = query): Promise<Passage[] | null> {
+    return retrieveNearIndex(this.env, this.ctx.storage, assistantId, { query, question });
   }
 
   private widgetSession(store: VisitorStore, assistant: AssistantCopy, row: VisitorSessionRow): WidgetSessionResponse {

@@ -15,6 +15,7 @@ export {
   type HybridSearchResult,
   type KnowledgeHit,
 } from "./search";
+export { contentTerms, relevantHits, stemOf, termCoverage, type RelevanceFloor } from "./relevance";
 export {
   EmbeddingError,
   HashingEmbeddings,

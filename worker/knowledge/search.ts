@@ -7,6 +7,10 @@ export interface KnowledgeHit extends IndexedChunk {
   /** 1-based ranks in each list that found it (hybrid search). */
   lexicalRank?: number;
   vectorRank?: number;
+  /** -bm25 of the lexical match (higher is better), kept when hybrid search replaces `score` with the fused one. */
+  lexicalScore?: number;
+  /** Cosine similarity of the vector match (hybrid search), for the relevance floor. */
+  vectorScore?: number;
 }
 
 /** Words that carry no meaning for search, kept short on purpose (English and French). */
@@ -62,7 +66,7 @@ export async function lexicalSearch(index: KnowledgeIndex, query: string, k = 8)
   const match = toFtsQuery(query);
   if (!match) return [];
   const rows = await index.lexical(match, Math.max(1, Math.floor(k)));
-  return rows.map((row, i) => ({ ...row, lexicalRank: i + 1 }));
+  return rows.map((row, i) => ({ ...row, lexicalRank: i + 1, lexicalScore: row.score }));
 }
 
 /**
@@ -131,12 +135,13 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
   const known = new Map(lexical.map((h) => [h.chunkId, h]));
   const missing = fused.map((f) => f.id).filter((id) => !known.has(id));
   for (const row of missing.length ? await input.index.chunks(missing) : []) known.set(row.chunkId, { ...row });
-  const vectorRank = new Map(vectorMatches.map((m, i) => [m.chunkId, i + 1]));
+  const vectorRank = new Map(vectorMatches.map((m, i) => [m.chunkId, { rank: i + 1, score: m.score }]));
   const hits: KnowledgeHit[] = [];
   for (const { id, score } of fused) {
     const hit = known.get(id);
     // A vector id without a ready chunk of this assistant (a stale vector) is dropped.
-    if (hit) hits.push({ ...hit, score, vectorRank: vectorRank.get(id) });
+    const vector = vectorRank.get(id);
+    if (hit) hits.push({ ...hit, score, vectorRank: vector?.rank, ...(vector ? { vectorScore: vector.score } : {}) });
   }
   return { hits, mode: "hybrid" };
 }

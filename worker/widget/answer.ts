@@ -1,9 +1,9 @@
-import { widget, type WidgetSource } from "../../contract";
+import type { WidgetSource } from "../../contract";
 import { replyFailureMessage } from "../chat/model-failure";
 import type { Env } from "../env";
 import { getModelProvider } from "../models";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
-import { buildKnowledgePrompt, citedSources, offlineAnswer, sourcesOf, type AttachedText, type HistoryTurn, type Passage } from "./prompt";
+import { buildKnowledgePrompt, citedSources, offlineAnswer, offlineSources, sourcesOf, type AttachedText, type HistoryTurn, type Passage } from "./prompt";
 
 export interface KnowledgeAnswerInput {
   env: Env;
@@ -29,7 +29,7 @@ export type AnswerOutcome = { status: "complete" | "stopped" } | { status: "erro
 
 export interface KnowledgeAnswer {
   text: string;
-  /** The files the answer drew on (one per file, best first). */
+  /** The files the answer names (with a model) or quotes (offline), one per file, best first; only passages above the relevance floor. */
   sources: WidgetSource[];
   outcome: AnswerOutcome;
   /** True when no model is configured and the answer is the passages themselves. */
@@ -53,7 +53,7 @@ export async function answerFromKnowledge(input: KnowledgeAnswerInput): Promise<
   if (!provider) {
     const text = offlineAnswer(passages);
     input.onDelta(text, 0);
-    return { text, sources: sourcesOf(passages.slice(0, widget.offlineExcerpts)), outcome: { status: "complete" }, offline: true };
+    return { text, sources: offlineSources(passages), outcome: { status: "complete" }, offline: true };
   }
 
   const messages = buildKnowledgePrompt({

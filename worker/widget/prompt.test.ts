@@ -48,7 +48,7 @@ describe("buildKnowledgePrompt", () => {
   });
   it("says so when no passage matched", () => {
     const [system] = buildKnowledgePrompt({ ...base, passages: [] });
-    expect(system!.content).toMatch(/none of the documents matched/);
+    expect(system!.content).toMatch(/no document covers this question/);
   });
   it("keeps the newest history within the budget", () => {
     const history = Array.from({ length: widget.historyMessages + 4 }, (_, i) => ({ role: (i % 2 ? "assistant" : "user") as "user" | "assistant", content: `m${i}` }));

@@ -51,13 +51,20 @@ export function sourcesOf(passages: readonly Passage[]): WidgetSource[] {
 }
 
 /**
- * The sources an answer used: those whose file name it cites (the prompt asks for `[name]`);
- * when it cites none, every source it was given, since it was told to answer only from them.
+ * The sources an answer used: those whose file name it cites (the prompt asks for `[name]`).
+ * When it cites none, every source it was given: they all cleared the relevance floor (an answer
+ * drawn from them without brackets, common with small models, still shows where it came from),
+ * and when none did the model was given no document and there is nothing to show.
  */
 export function citedSources(answer: string, sources: readonly WidgetSource[]): WidgetSource[] {
   const lower = answer.toLowerCase();
   const cited = sources.filter((s) => lower.includes(s.name.toLowerCase()));
   return cited.length ? cited : [...sources];
+}
+
+/** Offline mode: the passages quoted (the best `widget.offlineExcerpts`) are the sources, one per file. */
+export function offlineSources(passages: readonly Passage[]): WidgetSource[] {
+  return sourcesOf(passages.slice(0, widget.offlineExcerpts));
 }
 
 const RULES = [
@@ -101,7 +108,8 @@ export function systemPrompt(input: KnowledgePromptInput): string {
     });
     parts.push(`Documents:\n\n${docs.join("\n\n")}`);
   } else {
-    parts.push("Documents: none of the documents matched this question. Tell the visitor plainly that the documents do not cover it.");
+    // The relevance floor found no passage that answers this: say so, so the model does not guess.
+    parts.push("Documents: no document covers this question. Tell the visitor plainly that the documents do not cover it, and do not guess.");
   }
   return parts.join("\n\n");
 }

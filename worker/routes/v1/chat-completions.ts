@@ -111,6 +111,7 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
     admission = await getAssistantHub(c.env, assistant.id).admitApiCall({
       assistantId: assistant.id,
       query: retrievalQuery(conversation.question, conversation.history),
+      question: conversation.question,
     });
   } catch (error) {
     // The assistant's object did not answer: retryable, as OpenAI's own 503s are.

@@ -41,6 +41,7 @@ export async function beginPlaygroundTurn({
   const found = await reachAssistantHub(ctx.env, assistant.id).retrieveForOwner({
     assistantId: assistant.id,
     query: retrievalQuery(message.content, message.history),
+    question: message.content,
   });
   // Deleted since the D1 read: as if it had not been found then.
   if ("missing" in found) throw notFound();

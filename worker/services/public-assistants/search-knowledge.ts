@@ -1,5 +1,5 @@
 import { knowledgeSearch, type KnowledgeSearchResponse } from "../../../contract";
-import { hybridSearch } from "../../knowledge";
+import { hybridSearch, relevantHits } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
@@ -9,7 +9,8 @@ const excerpt = (text: string) =>
 
 /**
  * The owner's preview of retrieval: the passages the assistant would draw on for `query`
- * (hybrid when embeddings are configured, BM25 otherwise), best first.
+ * (hybrid when embeddings are configured, BM25 otherwise), best first. Passages under the
+ * relevance floor are listed too, flagged `belowFloor`: answers would not use them.
  */
 export async function searchKnowledge({
   ctx,
@@ -22,8 +23,9 @@ export async function searchKnowledge({
   const { embedder, vectors } = knowledgeStores(ctx.env);
   const found = await hybridSearch({ index: knowledgeIndex(ctx.env, assistant.id), assistantId: assistant.id, query: input.query, embedder, vectors, k: input.limit });
   if (found.vectorError) console.error(JSON.stringify({ assistantId: assistant.id, vectorError: found.vectorError }));
+  const used = new Set(relevantHits(found.hits, input.query, knowledgeSearch.relevanceFloor));
   return {
-    results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score, ...(hit.url ? { url: hit.url } : {}) })),
+    results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score, ...(hit.url ? { url: hit.url } : {}), ...(used.has(hit) ? {} : { belowFloor: true }) })),
     mode: found.mode,
   };
 }

@@ -86,6 +86,7 @@ export function KnowledgeSearch({ assistant }: { assistant: PublicAssistant }) {
                   ) : null}
                 </p>
                 <p className="mt-1 line-clamp-4 text-sm whitespace-pre-line text-fg">{r.excerpt}</p>
+                {r.belowFloor ? <p className="mt-1 text-xs text-muted">{L.belowFloor}</p> : null}
                 {r.url && /^https?:\/\//i.test(r.url) ? (
                   <a href={r.url} target="_blank" rel="noopener noreferrer" className="mt-1 block truncate text-xs text-accent underline">
                     {r.url}
