@@ -378,6 +378,13 @@ export const publicAssistantUi = {
     fileStatus: { processing: "Processing", ready: "Ready", failed: "Failed" },
     passages: (n: number) => `${n} ${n === 1 ? "passage" : "passages"}`,
     removeFile: (name: string) => `Remove ${name}`,
+    /** The card's one-line overview of its knowledge base (the full table is on the assistant's Knowledge tab). */
+    filesOverview: (documents: number, passages: number) =>
+      `${documents} ${documents === 1 ? "document" : "documents"} · ${passages} ${passages === 1 ? "passage" : "passages"}`,
+    filesProcessing: (n: number) => `${n} processing`,
+    filesFailed: (n: number) => `${n} failed`,
+    /** The Knowledge tab's file table: its column headers (the last one is read, not shown). */
+    fileColumns: { name: "Name", size: "Size", uploaded: "Uploaded", status: "Status", passages: "Passages", actions: "Actions" },
     uploadFiles: "Upload Files",
     getCode: "Get Code",
     edit: "Edit",

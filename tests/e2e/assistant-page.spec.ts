@@ -49,9 +49,14 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await page.getByLabel(publicAssistantUi.upload.chooseFiles).setInputFiles({ name: "spa-notes.txt", mimeType: "text/plain", buffer: Buffer.from(SPA_NOTES) });
   await page.getByRole("button", { name: publicAssistantUi.upload.upload, exact: true }).click();
   await expect(toast).toContainText(successMessages.filesProcessed(1), { timeout: 30_000 });
-  const files = page.getByRole("list", { name: publicAssistantUi.card.knowledgeBase });
-  await expect(files).toContainText("spa-notes.txt");
-  await expect(files).toContainText(publicAssistantUi.card.fileStatus.ready);
+  const files = page.getByRole("table", { name: publicAssistantUi.card.knowledgeBase });
+  const row = files.getByRole("row").filter({ hasText: "spa-notes.txt" });
+  // Name (the row's header), then Size, Uploaded (date with HH:mm), Status and Passages.
+  await expect(row.getByRole("rowheader")).toHaveText("spa-notes.txt");
+  await expect(row.getByRole("cell").nth(2)).toHaveText(publicAssistantUi.card.fileStatus.ready);
+  await expect(row.getByRole("cell").nth(0)).toHaveText(/^\d+ B$/);
+  await expect(row.getByRole("cell").nth(1)).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/);
+  await expect(row.getByRole("cell").nth(3)).toHaveText(/^[1-9]\d*$/);
 
   // The Playground answers from that file (offline: the excerpt and its source).
   await tabs.getByRole("tab", { name: P.tabs.playground }).click();

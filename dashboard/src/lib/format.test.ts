@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayFirstName, formatMegabytes, formatTime, safeReturnTo } from "./format";
+import { displayFirstName, formatBytes, formatMegabytes, formatTime, safeReturnTo } from "./format";
 import { guestSession, storageKeys } from "../../../contract";
 import { newGuestSessionId, readGuestSessionId } from "./storage";
 import { installMemoryStorage } from "../test/memory-storage";
@@ -32,6 +32,30 @@ describe("formatMegabytes", () => {
   });
   it("says 'Size unknown' without a usable size", () => {
     for (const bad of [undefined, null, Number.NaN, -1, Number.POSITIVE_INFINITY]) expect(formatMegabytes(bad)).toBe("Size unknown");
+  });
+});
+
+describe("formatBytes", () => {
+  it("shows bytes below a kilobyte, whole", () => {
+    expect(formatBytes(0)).toBe("0 B");
+    expect(formatBytes(820)).toBe("820 B");
+    expect(formatBytes(1023)).toBe("1023 B");
+  });
+  it("shows KB, MB and GB with one decimal, as fits (1024-based)", () => {
+    expect(formatBytes(1024)).toBe("1.0 KB");
+    expect(formatBytes(12_698)).toBe("12.4 KB");
+    expect(formatBytes(1024 * 1024)).toBe("1.0 MB");
+    expect(formatBytes(3_250_586)).toBe("3.1 MB");
+    expect(formatBytes(15_728_640)).toBe("15.0 MB");
+    expect(formatBytes(5 * 1024 ** 3)).toBe("5.0 GB");
+    expect(formatBytes(3 * 1024 ** 4)).toBe("3072.0 GB");
+  });
+  it("moves up a unit rather than show 1024.0", () => {
+    expect(formatBytes(1024 * 1024 - 1)).toBe("1.0 MB");
+    expect(formatBytes(1024 * 1023.9)).toBe("1023.9 KB");
+  });
+  it("says 'Size unknown' without a usable size", () => {
+    for (const bad of [undefined, null, Number.NaN, -1, Number.POSITIVE_INFINITY]) expect(formatBytes(bad)).toBe("Size unknown");
   });
 });
 

@@ -44,6 +44,25 @@ export function formatMegabytes(bytes: number | null | undefined): string {
   return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }
 
+const BYTE_UNITS = ["KB", "MB", "GB"] as const;
+
+/**
+ * A file size in bytes in the unit that fits (issue 12): '820 B' below a kilobyte, else one decimal
+ * of KB, MB or GB (1024-based: '12.4 KB', '3.1 MB'), or 'Size unknown' when the size is not usable.
+ */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (typeof bytes !== "number" || !Number.isFinite(bytes) || bytes < 0) return publicAssistantMessages.sizeUnknown;
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  let value = bytes / 1024;
+  let unit = 0;
+  // Promote when the rounded figure would read 1024.0 (1 048 575 bytes is '1.0 MB', not '1024.0 KB').
+  while (unit < BYTE_UNITS.length - 1 && Math.round(value * 10) / 10 >= 1024) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}
+
 /**
  * A location the user may be sent back to after signing in: a path inside the signed-in area,
  * never another origin ('//evil', 'https://…', '/\\evil') or a non-dashboard page.

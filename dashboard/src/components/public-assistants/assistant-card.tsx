@@ -1,16 +1,16 @@
 /**
  * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge,
- * the API key, the four figures, the knowledge files, and the buttons Upload Files, Get Code, Edit,
+ * the API key, the four figures, a one-line overview of the knowledge files (their table is on the
+ * assistant's Knowledge tab, issue 12), and the buttons Upload Files, Get Code, Edit,
  * View History, Regenerate Key and Delete. The card only reports what was clicked; the page acts.
  * Its name and Open lead to the assistant's own page.
  */
 import { useId, type ReactNode } from "react";
 import { Link } from "wouter";
-import { appRoutes, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
+import { appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../contract";
 import { Button, buttonClasses } from "../ui/button";
-import { ArrowRightIcon, CodeIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
+import { ArrowRightIcon, CodeIcon, FileIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
 import { ApiKeyField } from "./api-key-field";
-import { KnowledgeFileList } from "./knowledge-file-list";
 
 const L = publicAssistantUi.card;
 
@@ -25,14 +25,28 @@ function Stat({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
+/** '3 documents · 12 passages', with how many are still processing or failed; or the no-files text. */
+function FilesOverview({ files }: { files: PublicAssistant["files"] }) {
+  if (!files.length) return <p className="rounded-lg border border-dashed border-line-strong px-3 py-3 text-xs text-muted">{L.noFiles}</p>;
+  const passages = files.reduce((sum, f) => sum + (f.status === "ready" ? f.chunkCount : 0), 0);
+  const processing = files.filter((f) => f.status === "processing").length;
+  const failed = files.filter((f) => f.status === "failed").length;
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-lg border border-line px-3 py-2.5 text-sm text-muted">
+      <FileIcon size={16} className="shrink-0 text-faint" />
+      <span className="text-fg">{L.filesOverview(files.length, passages)}</span>
+      {processing ? <span className="text-warning-fg">· {L.filesProcessing(processing)}</span> : null}
+      {failed ? <span className="text-danger">· {L.filesFailed(failed)}</span> : null}
+    </p>
+  );
+}
+
 export function AssistantCard({
   assistant,
   onAction,
-  onRemoveFile,
 }: {
   assistant: PublicAssistant;
   onAction: (action: CardAction, assistant: PublicAssistant) => void;
-  onRemoveFile: (assistant: PublicAssistant, file: KnowledgeFile) => void;
 }) {
   const headingId = useId();
   const act = (action: CardAction) => () => onAction(action, assistant);
@@ -76,7 +90,7 @@ export function AssistantCard({
 
       <section aria-label={L.knowledgeBase} className="min-w-0">
         <h4 className="mb-1.5 text-xs font-medium text-muted">{L.knowledgeBase}</h4>
-        <KnowledgeFileList files={assistant.files} onRemove={(file) => onRemoveFile(assistant, file)} />
+        <FilesOverview files={assistant.files} />
       </section>
 
       <div className="mt-auto grid grid-cols-2 gap-2 border-t border-line pt-4 sm:grid-cols-3">

@@ -4,7 +4,7 @@
  */
 import { Fragment, useId, type ReactNode } from "react";
 import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
-import { KnowledgeFileList } from "./knowledge-file-list";
+import { KnowledgeFileTable } from "./knowledge-file-table";
 import { KnowledgeSearch } from "./knowledge-search";
 import { UploadButton, UploadFields, useKnowledgeUpload } from "./upload-panel";
 import { WebSourcesPanel } from "./web-sources-panel";
@@ -24,7 +24,7 @@ export interface KnowledgeSection {
   render: (props: KnowledgeSectionProps) => ReactNode;
 }
 
-/** The documents: upload (the Upload Documents flow, in place) and the files with their status, size and passages. */
+/** The documents: upload (the Upload Documents flow, in place), then the table of files with their size, date, status and passages. */
 function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionProps) {
   const headingId = useId();
   const upload = useKnowledgeUpload(assistant, reload);
@@ -36,15 +36,14 @@ function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionP
         </h2>
         <p className="mt-0.5 text-sm text-muted">{publicAssistantUi.upload.description}</p>
       </div>
-      <div className="grid gap-5 lg:grid-cols-2">
-        <div className="space-y-3">
-          <UploadFields upload={upload} />
-          <div className="flex justify-end">
-            <UploadButton upload={upload} />
-          </div>
+      <div className="space-y-3">
+        <UploadFields upload={upload} />
+        <div className="flex justify-end">
+          <UploadButton upload={upload} />
         </div>
-        <KnowledgeFileList files={assistant.files} onRemove={onRemoveFile} />
       </div>
+      {/* The full table, across the page's width (issue 12); the card keeps only an overview line. */}
+      <KnowledgeFileTable files={assistant.files} onRemove={onRemoveFile} />
     </section>
   );
 }

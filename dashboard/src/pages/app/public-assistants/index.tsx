@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "wouter";
-import { appMessages, appRoutes, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { AssistantCard, type CardAction } from "../../../components/public-assistants/assistant-card";
 import { AssistantFormDialog } from "../../../components/public-assistants/assistant-form-dialog";
 import { ChatHistoryDialog } from "../../../components/public-assistants/chat-history-dialog";
@@ -59,8 +59,6 @@ export default function PublicAssistantsPage() {
     else if (action === "delete" || action === "regenerate") setDialog({ kind: "confirm", pending: { kind: action, assistant } });
     else setDialog({ kind: action, assistant });
   };
-  const onRemoveFile = (assistant: PublicAssistant, file: KnowledgeFile) =>
-    setDialog({ kind: "confirm", pending: { kind: "deleteFile", assistant, file } });
 
   return (
     <PageContainer wide>
@@ -102,7 +100,7 @@ export default function PublicAssistantsPage() {
             <ul aria-label={S.listLabel} className="grid grid-cols-1 gap-5 lg:grid-cols-2 2xl:grid-cols-3">
               {assistants.map((a) => (
                 <li key={a._id} className="flex min-w-0">
-                  <AssistantCard assistant={a} onAction={onAction} onRemoveFile={onRemoveFile} />
+                  <AssistantCard assistant={a} onAction={onAction} />
                 </li>
               ))}
             </ul>
