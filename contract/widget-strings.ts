@@ -26,6 +26,9 @@ export interface WidgetStrings {
   stop: string;
   retry: string;
   newConversation: string;
+  /** The question "+" asks once the visitor has written in the conversation (issue 12). */
+  newConversationConfirm: string;
+  cancel: string;
   attach: string;
   removeFile: (name: string) => string;
   thinking: string;
@@ -57,6 +60,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     stop: "Stop",
     retry: "Retry",
     newConversation: "New conversation",
+    newConversationConfirm: "Start a new conversation? This one will no longer be shown.",
+    cancel: "Cancel",
     attach: "Attach a file",
     removeFile: (name) => `Remove ${name}`,
     thinking: "The assistant is typing…",
@@ -85,6 +90,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     stop: "Arrêter",
     retry: "Réessayer",
     newConversation: "Nouvelle conversation",
+    newConversationConfirm: "Commencer une nouvelle conversation ? Celle-ci ne sera plus affichée.",
+    cancel: "Annuler",
     attach: "Joindre un fichier",
     removeFile: (name) => `Retirer ${name}`,
     thinking: "L'assistant écrit…",
@@ -113,6 +120,8 @@ export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
     stop: "إيقاف",
     retry: "إعادة المحاولة",
     newConversation: "محادثة جديدة",
+    newConversationConfirm: "بدء محادثة جديدة؟ لن تُعرض هذه المحادثة بعد الآن.",
+    cancel: "إلغاء",
     attach: "إرفاق ملف",
     removeFile: (name) => `إزالة ${name}`,
     thinking: "المساعد يكتب…",

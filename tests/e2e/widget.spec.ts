@@ -11,6 +11,7 @@ import {
   apiKeyResponse,
   authResponse,
   chatHistoryResponse,
+  publicAssistantDefaults,
   publicAssistantUi,
   publicAssistantResponse,
   widgetMessages,
@@ -408,4 +409,47 @@ test("Arabic renders right to left, and the panel is keyboard operable", async (
   await expect(dialog).toHaveCount(0);
   await expect(launcher(page, ar.openChat)).toBeFocused();
   await expect(launcher(page, ar.openChat)).toHaveAttribute("aria-expanded", "false");
+});
+
+test('"+" asks before dropping a conversation the visitor wrote in: Cancel keeps it, confirming starts a new one (issue 12)', async ({ page, request, baseURL }) => {
+  const { id, key } = await createAssistant(request);
+  await uploadText(request, id, "faq.txt", "Shipping takes three days.\n");
+  await page.goto(hostPage(baseURL!, key));
+  await launcher(page).click();
+  const dialog = page.getByRole("dialog");
+  const log = dialog.getByRole("log");
+  const plus = dialog.locator(".h").getByRole("button", { name: en.newConversation });
+  const confirm = dialog.getByRole("alertdialog", { name: en.newConversationConfirm });
+
+  await ask(page, "How long does shipping take?");
+  await expect(log).toContainText("three days");
+  await plus.click();
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(en.newConversationConfirm);
+  await expect(confirm.getByRole("button", { name: en.newConversation })).toBeFocused();
+  await confirm.getByRole("button", { name: en.cancel }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(log).toContainText("How long does shipping take?");
+  await expect(plus).toBeFocused();
+
+  // Escape answers "no" too, without closing the panel.
+  await plus.press("Enter");
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await expect(plus).toBeFocused();
+
+  // Enter on the focused confirmation starts the new conversation: only the welcome is left.
+  await plus.press("Enter");
+  await expect(confirm.getByRole("button", { name: en.newConversation })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toHaveCount(0);
+  await expect(log).not.toContainText("shipping");
+  await expect(log).toHaveText(`${en.assistant}: ${publicAssistantDefaults.config.customization.welcomeMessage}`);
+  await expect(dialog.getByRole("textbox", { name: en.messageLabel })).toBeFocused();
+
+  // With nothing written, "+" asks nothing.
+  await plus.click();
+  await expect(confirm).toHaveCount(0);
 });

@@ -1,8 +1,8 @@
 import type { VNode } from "preact";
 import { describe, expect, it, vi } from "vitest";
 import { widgetStrings } from "../../../contract/widget-strings";
-import type { UiMessage } from "./controller";
-import { message } from "./view";
+import type { Controller, State, UiMessage } from "./controller";
+import { App, message } from "./view";
 
 type Props = Record<string, unknown>;
 /** Every element VNode of a tree (depth first). */
@@ -64,5 +64,50 @@ describe("an answer's sources", () => {
 
   it("are shown only when the owner turned them on", () => {
     expect(elements(message(answer({ sources }), t, false, "ltr")).filter((e) => e.type === "a" || e.type === "details")).toEqual([]);
+  });
+});
+
+describe('the header\'s "+" (issue 12)', () => {
+  const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false } as State["config"];
+  function app(messages: UiMessage[]) {
+    const state = { config, hidden: false, open: true, dark: false, locale: "en", messages, busy: false, remaining: null, notice: null, attachments: [], draft: "" } as State;
+    const c = { state, newConversation: vi.fn(), setOpen: vi.fn() } as unknown as Controller;
+    const a = new App({ c, root: {} as ShadowRoot, host: {} as HTMLElement });
+    const tree = () => elements(a.render(a.props));
+    const plus = () => tree().find((e) => e.props["aria-label"] === t.newConversation)!;
+    const bar = () => tree().find((e) => e.props.role === "alertdialog");
+    const click = (e: VNode<Props>) => (e.props.onClick as () => void)();
+    return { a, c, plus, bar, click, buttons: () => elements(bar()).filter((e) => e.type === "button") };
+  }
+
+  it("starts a new conversation at once while the visitor has written nothing", () => {
+    const { c, plus, bar, click } = app([]);
+    click(plus());
+    expect(c.newConversation).toHaveBeenCalledTimes(1);
+    expect(bar()).toBeUndefined();
+  });
+
+  it("asks first once the visitor has written: Cancel or Escape keep the conversation, the OK button starts a new one", () => {
+    const { a, c, plus, bar, click, buttons } = app([answer({ key: "u1", role: "user", text: "Hello" }), answer()]);
+    expect(plus().props.type).toBe("button");
+    click(plus());
+    expect(c.newConversation).not.toHaveBeenCalled();
+    expect(bar()!.props["aria-label"]).toBe(t.newConversationConfirm);
+    expect(buttons().map((b) => b.props.children)).toEqual([t.newConversation, t.cancel]);
+    click(buttons()[1]!);
+    expect(bar()).toBeUndefined();
+
+    click(plus());
+    const stopPropagation = vi.fn();
+    a.onKeyDown({ key: "Escape", stopPropagation } as unknown as KeyboardEvent);
+    expect(bar()).toBeUndefined();
+    expect(c.setOpen).not.toHaveBeenCalled();
+    a.onKeyDown({ key: "Escape", stopPropagation } as unknown as KeyboardEvent);
+    expect(c.setOpen).toHaveBeenCalledWith(false);
+
+    click(plus());
+    click(buttons()[0]!);
+    expect(c.newConversation).toHaveBeenCalledTimes(1);
+    expect(bar()).toBeUndefined();
   });
 });

@@ -98,6 +98,10 @@ export class App extends Component<AppProps> {
   log = createRef<HTMLDivElement>();
   input = createRef<HTMLTextAreaElement>();
   file = createRef<HTMLInputElement>();
+  plus = createRef<HTMLButtonElement>();
+  yes = createRef<HTMLButtonElement>();
+  /** The question "+" asks before dropping a conversation is showing (closing the panel hides it). */
+  asking = false;
   wasOpen = false;
   /** Follow new text only while the visitor is at the bottom of the conversation. */
   stick = true;
@@ -129,7 +133,8 @@ export class App extends Component<AppProps> {
     const panel = this.panel.current!;
     if (e.key === "Escape") {
       e.stopPropagation();
-      this.props.c.setOpen(false);
+      if (this.asking) this.confirm();
+      else this.props.c.setOpen(false);
     } else if (e.key === "Tab") {
       const items = [...panel.querySelectorAll<HTMLElement>(":is(button,textarea):enabled,summary,a[href]")].filter((el) => el.getClientRects().length);
       const active = this.props.root.activeElement;
@@ -146,7 +151,14 @@ export class App extends Component<AppProps> {
     void this.props.c.send();
   };
 
+  /** Shows or hides the confirmation bar, moving focus to its OK button or back to "+". */
+  confirm = () => {
+    this.asking = !this.asking;
+    this.forceUpdate(() => (this.asking ? this.yes : this.plus).current?.focus());
+  };
+
   fresh = () => {
+    this.asking = false;
     this.props.c.newConversation();
     this.input.current?.focus();
   };
@@ -155,6 +167,7 @@ export class App extends Component<AppProps> {
     const s = c.state;
     const cfg = s.config;
     if (this.failed || s.hidden || !cfg) return null;
+    if (!s.open) this.asking = false;
     const t = widgetStrings[s.locale];
     const color = safeColor(cfg.primaryColor, C.defaultColor);
     const n = s.notice;
@@ -172,7 +185,11 @@ export class App extends Component<AppProps> {
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
               <b>{cfg.headerText}</b>
-              {iconButton(t.newConversation, "M12 5v14M5 12h14", { onClick: this.fresh })}
+              {iconButton(t.newConversation, "M12 5v14M5 12h14", {
+                ref: this.plus,
+                // With nothing the visitor wrote, nothing to lose: no question.
+                onClick: () => (s.messages.some((m) => m.role === "user") ? this.confirm() : this.fresh()),
+              })}
               {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             <div
@@ -194,6 +211,17 @@ export class App extends Component<AppProps> {
                 </div>
               )}
             </div>
+            {this.asking && (
+              <div class="n" role="alertdialog" aria-label={t.newConversationConfirm}>
+                <p>{t.newConversationConfirm}</p>
+                <button ref={this.yes} type="button" class="bt" onClick={this.fresh}>
+                  {t.newConversation}
+                </button>
+                <button type="button" class="bt" onClick={this.confirm}>
+                  {t.cancel}
+                </button>
+              </div>
+            )}
             {n && (
               <div class="n" role="alert">
                 <p>{n.text}</p>
