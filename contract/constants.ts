@@ -461,7 +461,7 @@ export const webSources = {
   maxSources: 20,
   maxUrlChars: 2_048,
   /** What every request of the crawler says it is. */
-  userAgent: "TalaBot/1.0 (+https://tala.chat/bot; knowledge crawler)",
+  userAgent: "TalaBot/1.0 (knowledge crawler of a Tala assistant; robots.txt token: TalaBot)",
   /** The pause between two requests to one site; a robots.txt Crawl-delay lengthens it up to `maxCrawlDelayMs`. */
   requestSpacingMs: 1_000,
   maxCrawlDelayMs: 10_000,
