@@ -18,6 +18,7 @@ import {
   type Robots,
 } from "../../knowledge/web";
 import { knowledgeIndex, knowledgeStores } from "../public-assistants/knowledge-stores";
+import { dropPageVectors } from "./drop-page-vectors";
 import { enqueueCrawl, type CrawlQueueMessage } from "./enqueue-crawl";
 
 /**
@@ -260,15 +261,9 @@ class Crawler {
     if (removed) await this.dropVectors(removed);
   }
 
-  /** The vectors of files the object removed (their chunks are gone already; a stale vector is ignored by search, so failures are only logged). */
-  async dropVectors(files: readonly RemovedFile[]) {
-    for (const file of files) {
-      try {
-        await this.stores.vectors.deleteByFile(this.assistantId, file.fileId, file.chunkIds);
-      } catch (error) {
-        console.error(JSON.stringify({ event: "web-page-vectors-not-deleted", fileId: file.fileId, error: String(error) }));
-      }
-    }
+  /** The vectors of files the object removed (drop-page-vectors.ts). */
+  dropVectors(files: readonly RemovedFile[]) {
+    return dropPageVectors(this.stores.vectors, this.assistantId, files);
   }
 
   /** In the source's scope whatever the scheme (an http:// source of an https:// site keeps its links). */

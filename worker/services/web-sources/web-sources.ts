@@ -1,12 +1,12 @@
 import { webSourceMessages as M, webSources, type AddWebSourceInput, type UpdateWebSourceBody, type WebPage, type WebSource } from "../../../contract";
 import { hubWebSources } from "../../assistant/hub-web-sources";
-import type { RemovedFile } from "../../assistant/web-source-store";
 import { isLocal } from "../../env";
 import { AppError, notFound } from "../../http/errors";
 import { isBlockedHostname, resolvePublic } from "../../knowledge/web/address";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 import { knowledgeStores } from "../public-assistants/knowledge-stores";
+import { dropPageVectors } from "./drop-page-vectors";
 import { enqueueCrawl } from "./enqueue-crawl";
 
 /**
@@ -72,20 +72,9 @@ export async function deleteWebSource({ ctx, input }: { ctx: ServiceContext; inp
   const { hub, assistantId } = await sourcesOf(ctx, input);
   const removed = await hub.remove(input.sourceId);
   if (!removed) throw new AppError("NOT_FOUND", M.sourceNotFound);
-  await dropVectors(ctx, assistantId, removed);
+  await dropPageVectors(knowledgeStores(ctx.env).vectors, assistantId, removed);
 }
 
-async function dropVectors(ctx: ServiceContext, assistantId: string, files: readonly RemovedFile[]) {
-  const { vectors } = knowledgeStores(ctx.env);
-  for (const file of files) {
-    try {
-      await vectors.deleteByFile(assistantId, file.fileId, file.chunkIds);
-    } catch (error) {
-      // The chunks are gone: search ignores a vector whose chunk is missing, so this is only logged.
-      console.error(JSON.stringify({ event: "web-source-vectors-not-deleted", assistantId, fileId: file.fileId, error: String(error) }));
-    }
-  }
-}
 
 /** In production a source must be a public address (its host resolved now; every fetch and redirect is checked again). */
 async function requirePublicUrl(ctx: ServiceContext, url: string) {

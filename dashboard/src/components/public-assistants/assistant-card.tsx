@@ -14,6 +14,15 @@ import { ApiKeyField } from "./api-key-field";
 
 const L = publicAssistantUi.card;
 
+/** Active / Inactive, as the card and the assistant's page show it. */
+export function ActiveBadge({ active }: { active: boolean }) {
+  return (
+    <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${active ? "bg-success-soft text-success" : "bg-subtle text-muted ring-1 ring-line-strong"}`}>
+      {active ? L.active : L.inactive}
+    </span>
+  );
+}
+
 export type CardAction = "upload" | "code" | "edit" | "history" | "regenerate" | "delete";
 
 function Stat({ label, value }: { label: string; value: ReactNode }) {
@@ -69,13 +78,7 @@ export function AssistantCard({
             {assistant.description || L.noDescription}
           </p>
         </div>
-        <span
-          className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${
-            assistant.isActive ? "bg-success-soft text-success" : "bg-subtle text-muted ring-1 ring-line-strong"
-          }`}
-        >
-          {assistant.isActive ? L.active : L.inactive}
-        </span>
+        <ActiveBadge active={assistant.isActive} />
       </header>
 
       <ApiKeyField assistant={assistant} />

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { ApiKeyField } from "../../../components/public-assistants/api-key-field";
+import { ActiveBadge } from "../../../components/public-assistants/assistant-card";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { useProcessingPoll } from "../../../components/public-assistants/use-processing-poll";
 import { Button, buttonClasses } from "../../../components/ui/button";
@@ -63,13 +64,7 @@ function Header({ assistant }: { assistant: PublicAssistant }) {
             <h1 className={`min-w-0 text-2xl font-semibold tracking-tight break-words ${assistant.name ? "text-fg" : "text-muted italic"}`}>
               {assistant.name || C.untitled}
             </h1>
-            <span
-              className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${
-                assistant.isActive ? "bg-success-soft text-success" : "bg-subtle text-muted ring-1 ring-line-strong"
-              }`}
-            >
-              {assistant.isActive ? C.active : C.inactive}
-            </span>
+            <ActiveBadge active={assistant.isActive} />
           </div>
           <p className={`mt-1.5 max-w-2xl text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>{assistant.description || C.noDescription}</p>
         </div>
