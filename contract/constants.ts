@@ -91,6 +91,11 @@ export const publicAssistantDefaults = {
     maxMessagesPerSession: publicAssistantLimits.maxMessagesPerSession.default,
     dailyLimit: publicAssistantLimits.dailyLimit.default,
     allowAttachments: false,
+    /** Issue 13: no monthly budget, pause when one is set and used up, proof-of-work on spikes only, limits per session. */
+    monthlyBudget: null as number | null,
+    budgetAction: "pause" as "pause" | "continue",
+    botDefence: "auto" as "auto" | "always",
+    visitorLimitScope: "session" as "session" | "user",
     customization: {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
@@ -506,3 +511,66 @@ export const insightsLimits = {
   /** Characters of a rated answer shown in the insights (its start). */
   answerPreviewChars: 280,
 } as const;
+
+/**
+ * Signed visitor identity (issue 13): the site's server signs its signed-in user into a compact
+ * token (JWT, HS256) with the assistant's identity secret; the widget passes it on, the server
+ * verifies it on every session start and socket.
+ */
+export const visitorIdentity = {
+  /** Header of GET /api/widget/conversations and GET /api/widget/sessions/{id} for a verified visitor's session. */
+  tokenHeader: "X-Visitor-Token",
+  /** Query parameter of the widget socket's URL that carries the token (sockets have no headers in browsers). */
+  socketQuery: "visitorToken",
+  maxTokenChars: 4_096,
+  /** `exp` may be at most this far ahead of the server's clock; `iat`/`nbf` may be this much in the future (clock skew). */
+  maxLifetimeSeconds: 24 * 60 * 60,
+  clockSkewSeconds: 60,
+  maxSubChars: 255,
+  maxNameChars: 200,
+  maxEmailChars: 320,
+  /** The identity secret as shown once to the owner: `tala_vs_` + 43 base64url characters (32 random bytes). */
+  secretPrefix: "tala_vs_",
+  /** How long a rotated-out secret keeps verifying tokens: the owner picks one, 24 h by default. */
+  graceHours: { default: 24, options: [0, 1, 24, 72, 168] },
+  /** Conversations GET /api/widget/conversations lists, newest first. */
+  listedConversations: 50,
+  /** Limits of a verified visitor count per user (across their conversations) or per session, as the owner picks. */
+  limitScopes: ["session", "user"],
+} as const;
+export type VisitorLimitScope = (typeof visitorIdentity.limitScopes)[number];
+
+/**
+ * Proof-of-work before a widget session starts (issue 13): required when new sessions from one
+ * address, one /24 (IPv6: /48) or one user agent spike, or always when the owner turns it on.
+ * The server signs a challenge (HMAC, no server-side state); the widget finds a nonce such that
+ * SHA-256(`${challenge}:${nonce}`) starts with `difficulty` zero bits; the server verifies the
+ * signature, age, address and bits, and refuses a challenge spent once (kept until it expires).
+ */
+export const botDefence = {
+  modes: ["auto", "always"],
+  defaultMode: "auto",
+  challengeTtlSeconds: 120,
+  /** Leading zero bits asked: ~65k hashes (a few hundred ms on a phone) normally, more under a spike. */
+  difficultyBits: { normal: 16, spike: 18 },
+  maxChallengeChars: 1_024,
+  maxNonceChars: 32,
+  /** New sessions in the last 10 minutes above which starting one needs a proof (auto mode). */
+  spikeWindowMs: 10 * 60 * 1000,
+  spikeThresholds: { address: 10, network: 40, userAgent: 200 },
+} as const;
+export type BotDefenceMode = (typeof botDefence.modes)[number];
+
+/**
+ * Monthly message budgets (issue 13): per assistant and, optionally, across all of an owner's
+ * assistants. Visitor messages count (the ones a per-session limit counts), per UTC calendar month.
+ */
+export const budgets = {
+  min: 1,
+  max: 10_000_000,
+  /** Shares of a budget at which the owner is told (e-mail + dashboard banner), each once a month. */
+  thresholds: [0.8, 1],
+  actions: ["pause", "continue"],
+  defaultAction: "pause",
+} as const;
+export type BudgetAction = (typeof budgets.actions)[number];

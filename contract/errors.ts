@@ -11,6 +11,8 @@ export const errorCodes = [
   "UNSUPPORTED_MEDIA_TYPE",
   "UNPROCESSABLE",
   "RATE_LIMITED",
+  /** Issue 13: a widget session needs a proof-of-work first; the body carries `challenge`. */
+  "CHALLENGE_REQUIRED",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",
 ] as const;
@@ -26,6 +28,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
+  CHALLENGE_REQUIRED: 428,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 };
@@ -39,5 +42,7 @@ export const errorBodySchema = z.object({
   fields: z.record(z.string(), z.string()).optional(),
   /** Seconds until a RATE_LIMITED caller may try again. */
   retryAfter: z.number().int().optional(),
+  /** On CHALLENGE_REQUIRED (428), and on a refused proof (403) so an honest widget may solve once more. */
+  challenge: z.object({ challenge: z.string(), difficulty: z.number().int() }).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

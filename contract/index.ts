@@ -14,4 +14,5 @@ export * from "./schemas/secret-keys";
 export * from "./schemas/web-sources";
 export * from "./schemas/insights";
 export * from "./schemas/playground";
+export * from "./schemas/visitors";
 export * from "./widget-strings";

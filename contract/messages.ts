@@ -897,3 +897,34 @@ export const insightsMessages = {
   ratingInvalid: 'rating must be "up" or "down".',
   messageNotRatable: "Only the assistant's answers in this conversation can be rated.",
 } as const;
+
+/** Signed visitor identity (issue 13): what the widget API answers, and the owner's identity-secret routes. Chosen for Tala. */
+export const visitorIdentityMessages = {
+  tokenInvalid:
+    "The visitor's sign-in token is not valid for this assistant: it must be a JWT signed (HS256) with this assistant's identity secret. The visitor was not signed in.",
+  tokenExpired: "The visitor's sign-in token has expired. Reload the page to sign in again.",
+  tokenTooLong: (maxHours: number) => `The visitor's sign-in token must expire at most ${maxHours} hours after it was made ("exp").`,
+  tokenClaims: 'The visitor\'s sign-in token needs "sub" (the site\'s user id, text) and "exp" (seconds since 1970).',
+  noSecret: "This assistant does not accept signed visitors yet: create its identity secret in the dashboard first.",
+  tokenRequired: "This conversation belongs to a signed-in visitor: sign in again to open it.",
+  graceInvalid: (options: readonly number[]) => `The grace period must be one of ${options.join(", ")} hours.`,
+  limitScopeInvalid: (scopes: readonly string[]) => `Limits count per one of: ${scopes.join(", ")}.`,
+} as const;
+
+/** Proof-of-work before a widget session (issue 13). Chosen for Tala. */
+export const botDefenceMessages = {
+  challengeRequired: "Checking your browser before the conversation starts…",
+  proofRefused: "Your browser's check could not be verified. Reload the page and try again.",
+  modeInvalid: (modes: readonly string[]) => `Bot defence must be one of: ${modes.join(", ")}.`,
+} as const;
+
+/** Monthly message budgets (issue 13). Chosen for Tala. */
+export const budgetMessages = {
+  /** What a visitor sees when a paused assistant refuses a message. */
+  budgetReached: "This assistant has answered all the messages it can this month. Please try again later.",
+  limitInvalid: (min: number, max: number) => `A monthly budget must be a whole number of messages from ${min} to ${max}, or none.`,
+  actionInvalid: (actions: readonly string[]) => `At 100 % the assistant must do one of: ${actions.join(", ")}.`,
+  emailSubject: (name: string, percent: number) => `${name} has used ${percent}% of its monthly message budget`,
+  emailBody: (name: string, used: number, limit: number, action: string) =>
+    `${name} has answered ${used} of its ${limit} messages this month (UTC). ${action}`,
+} as const;

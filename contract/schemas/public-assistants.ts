@@ -1,13 +1,17 @@
 import { z } from "zod";
 import {
+  botDefence,
+  budgets,
   chatHistory,
   knowledgeSearch,
   publicAssistantFieldLimits as F,
   publicAssistantLimits as L,
+  visitorIdentity,
   widgetPositions,
   widgetSizes,
 } from "../constants";
-import { publicAssistantServerMessages as M } from "../messages";
+import { botDefenceMessages, publicAssistantServerMessages as M, visitorIdentityMessages } from "../messages";
+import { budgetActionSchema, budgetLimitSchema } from "./visitors";
 
 /**
  * /api/public-assistants: the owner's assistants, their knowledge files, API keys and visitor
@@ -81,6 +85,13 @@ const configInput = z.object(
     dailyLimit: wholeNumber(L.dailyLimit.min, L.dailyLimit.max, M.dailyLimitRange(L.dailyLimit.min, L.dailyLimit.max)).optional(),
     allowAttachments: flag("allowAttachments").optional(),
     customization: customizationInput.optional(),
+    /** Issue 13 (schemas/visitors.ts): monthly visitor messages, null = no budget; what happens at 100 %. */
+    monthlyBudget: budgetLimitSchema.optional(),
+    budgetAction: budgetActionSchema.optional(),
+    /** Issue 13: proof-of-work on spikes only, or before every new session. */
+    botDefence: z.enum(botDefence.modes, { error: botDefenceMessages.modeInvalid(botDefence.modes) }).optional(),
+    /** Issue 13: a verified visitor's limits count per session or per user. */
+    visitorLimitScope: z.enum(visitorIdentity.limitScopes, { error: visitorIdentityMessages.limitScopeInvalid(visitorIdentity.limitScopes) }).optional(),
   },
   { error: M.mustBeObject("config") },
 );
@@ -127,6 +138,11 @@ export const assistantConfigSchema = z.object({
   dailyLimit: z.number().int(),
   allowAttachments: z.boolean(),
   customization: assistantCustomizationSchema,
+  /** Issue 13's fields default when a config stored before them is read. */
+  monthlyBudget: z.number().int().nullable().default(null),
+  budgetAction: budgetActionSchema.default(budgets.defaultAction),
+  botDefence: z.enum(botDefence.modes).default(botDefence.defaultMode),
+  visitorLimitScope: z.enum(visitorIdentity.limitScopes).default("session"),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 

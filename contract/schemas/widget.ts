@@ -16,6 +16,7 @@ import { z } from "zod";
 import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
 import { chatMessageSchema } from "./chat";
+import { proofOfWorkSchema, verifiedVisitorSchema, visitorTokenSchema } from "./visitors";
 import { messageDeltaData, parseJsonWith, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
 
 /** The party (Durable Object namespace) of widget visitor sessions. */
@@ -46,6 +47,8 @@ export const widgetApiPaths = {
   sessions: "/api/widget/sessions",
   session: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}`,
   messages: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages`,
+  /** Issue 13: GET with the key and X-Visitor-Token → visitorConversationsResponse (schemas/visitors.ts). */
+  conversations: "/api/widget/conversations",
   /** POST { rating: "up" | "down" } (schemas/insights.ts). */
   feedback: (sessionId: string, messageId: string) =>
     `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/feedback`,
@@ -83,6 +86,13 @@ export const createWidgetSessionBody = z.object({
   referrer: z.string().max(widget.maxReferrerChars).optional().default(""),
   /** The visitor's language (navigator.language), e.g. "fr-FR". */
   locale: z.string().max(widget.maxLocaleChars).optional().default(""),
+  /**
+   * Issue 13: the site's signed visitor (schemas/visitors.ts). Verified on every call; a token that
+   * does not verify is refused (401), never downgraded to an anonymous session.
+   */
+  userToken: visitorTokenSchema.optional(),
+  /** Issue 13: the solved proof-of-work when the server asked for one (428 CHALLENGE_REQUIRED). */
+  proof: proofOfWorkSchema.optional(),
 });
 export type CreateWidgetSessionBody = z.input<typeof createWidgetSessionBody>;
 
@@ -111,6 +121,8 @@ export const widgetSessionResponse = z.object({
   sessionId: z.string(),
   messages: z.array(widgetMessageSchema),
   remaining: widgetRemainingSchema,
+  /** Issue 13: the verified visitor this conversation belongs to (absent for anonymous ones). */
+  visitor: verifiedVisitorSchema.optional(),
 });
 export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 
@@ -186,6 +198,10 @@ export const widgetRefusalReasons = [
   "invalid",
   "reply-in-progress",
   "reply-failed",
+  /** Issue 13: the visitor's sign-in token was refused (invalid, expired, foreign-signed). */
+  "identity-invalid",
+  /** Issue 13: the assistant's monthly budget is used up and its owner chose to pause it. */
+  "budget-reached",
 ] as const;
 export type WidgetRefusalReason = (typeof widgetRefusalReasons)[number];
 

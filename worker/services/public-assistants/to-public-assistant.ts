@@ -51,6 +51,11 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     maxMessagesPerSession: changes?.maxMessagesPerSession ?? base.maxMessagesPerSession,
     dailyLimit: changes?.dailyLimit ?? base.dailyLimit,
     allowAttachments: changes?.allowAttachments ?? base.allowAttachments,
+    // null is a value here (no budget): only undefined keeps the base.
+    monthlyBudget: changes?.monthlyBudget !== undefined ? changes.monthlyBudget : base.monthlyBudget,
+    budgetAction: changes?.budgetAction ?? base.budgetAction,
+    botDefence: changes?.botDefence ?? base.botDefence,
+    visitorLimitScope: changes?.visitorLimitScope ?? base.visitorLimitScope,
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,

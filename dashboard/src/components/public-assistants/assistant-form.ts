@@ -7,6 +7,9 @@ import {
   publicAssistantDefaults as D,
   type PublicAssistant,
   type PublicAssistantBody,
+  type BotDefenceMode,
+  type BudgetAction,
+  type VisitorLimitScope,
   type WidgetPosition,
   type WidgetSize,
 } from "../../../../contract";
@@ -21,6 +24,11 @@ export interface AssistantFormValues {
   headerText: string;
   welcomeMessage: string;
   allowAttachments: boolean;
+  /** Monthly visitor messages; empty = no budget (issue 13). */
+  monthlyBudget: string;
+  budgetAction: BudgetAction;
+  botDefence: BotDefenceMode;
+  visitorLimitScope: VisitorLimitScope;
   instructions: string;
   showSources: boolean;
   widgetPosition: WidgetPosition;
@@ -41,6 +49,10 @@ export const defaultFormValues: AssistantFormValues = {
   headerText: D.config.customization.headerText,
   welcomeMessage: D.config.customization.welcomeMessage,
   allowAttachments: D.config.allowAttachments,
+  monthlyBudget: "",
+  budgetAction: D.config.budgetAction,
+  botDefence: D.config.botDefence,
+  visitorLimitScope: D.config.visitorLimitScope,
   instructions: "",
   showSources: true,
   widgetPosition: D.integration.widgetPosition,
@@ -61,6 +73,10 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     headerText: config.customization.headerText,
     welcomeMessage: config.customization.welcomeMessage,
     allowAttachments: config.allowAttachments,
+    monthlyBudget: config.monthlyBudget === null ? "" : String(config.monthlyBudget),
+    budgetAction: config.budgetAction,
+    botDefence: config.botDefence,
+    visitorLimitScope: config.visitorLimitScope,
     instructions: assistant.instructions,
     showSources: assistant.showSources,
     widgetPosition: integration.widgetPosition,
@@ -95,6 +111,10 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       maxMessagesPerSession: parseInteger(v.maxMessagesPerSession),
       dailyLimit: parseInteger(v.dailyLimit),
       allowAttachments: v.allowAttachments,
+      monthlyBudget: v.monthlyBudget.trim() === "" ? null : parseInteger(v.monthlyBudget),
+      budgetAction: v.budgetAction,
+      botDefence: v.botDefence,
+      visitorLimitScope: v.visitorLimitScope,
       customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
@@ -121,6 +141,10 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   isActive: "basic",
   maxMessagesPerSession: "limits",
   dailyLimit: "limits",
+  monthlyBudget: "limits",
+  budgetAction: "limits",
+  botDefence: "limits",
+  visitorLimitScope: "limits",
   primaryColor: "limits",
   headerText: "limits",
   welcomeMessage: "limits",
