@@ -56,6 +56,12 @@ export const storageKeys = {
   verifyBannerDismissed: "tala:verifyBannerDismissed",
   /** Prefix of the composer's unsent text per chat (`tala:draft:<chatId>`, `…:new` for a new chat). */
   draftPrefix: "tala:draft:",
+  /**
+   * Set (local with "Remember me", else session) after a Google sign-in: the dashboard then loads
+   * the provider's SDK at start and listens for its user (spec section 4). Without it, pages never
+   * download the SDK.
+   */
+  googleSession: "tala:googleSession",
 } as const;
 
 export const chatHistory = {

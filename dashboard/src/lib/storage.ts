@@ -61,12 +61,25 @@ export function writeToken(token: string, remember: boolean): void {
   writeItem(remember ? "local" : "session", storageKeys.token, token);
 }
 
-/** Removes every stored credential (token and federated token) from both areas. */
+/** Removes every stored credential (token, federated token, the Google-session mark) from both areas. */
 export function clearTokens(): void {
   for (const area of ["local", "session"] as const) {
     removeItem(area, storageKeys.token);
     removeItem(area, storageKeys.firebaseToken);
+    removeItem(area, storageKeys.googleSession);
   }
+}
+
+/** Marks that the stored token came from a Google sign-in, where the token is kept ("Remember me"). */
+export function writeGoogleSession(remember: boolean): void {
+  writeItem(remember ? "local" : "session", storageKeys.googleSession, "1");
+}
+
+/** Where the Google-session mark is kept, or null when the last sign-in was not with Google. */
+export function readGoogleSession(): StorageArea | null {
+  if (readItem("local", storageKeys.googleSession)) return "local";
+  if (readItem("session", storageKeys.googleSession)) return "session";
+  return null;
 }
 
 /** The composer's unsent text for a chat (`"new"` for a new chat), kept in this tab's session storage. */

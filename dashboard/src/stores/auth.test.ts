@@ -40,6 +40,10 @@ function setup(overrides: Partial<AccountApi> = {}, google: Partial<AuthDeps["go
         user: { uid: "g1", email: "ada@example.com", displayName: "Ada", photoURL: null },
       })),
       signOut: vi.fn(async () => undefined),
+      watch: vi.fn(async (_config, onUser) => {
+        onUser(null);
+        return () => undefined;
+      }),
       ...google,
     },
   };
@@ -234,6 +238,77 @@ describe("auth store: Google sign-in", () => {
     await expect(store.getState().signInWithGoogle()).rejects.toThrow("Not verified");
     const { store: s2 } = setup({ config: vi.fn(async () => ({ environment: "local", firebase: null })) });
     await expect(s2.getState().signInWithGoogle()).rejects.toThrow(accountMessages.googleAuthFailed);
+  });
+});
+
+describe("auth store: listening to the provider's user (spec section 4)", () => {
+  const googleUser = {
+    payload: { idToken: "fresh-id", uid: "g1", email: "ada@example.com", displayName: "Ada", photoURL: null },
+    user: { uid: "g1", email: "ada@example.com", displayName: "Ada", photoURL: null },
+  };
+
+  it("marks a Google sign-in where the token is kept, and passes Remember me to the provider", async () => {
+    const { store, deps } = setup();
+    await store.getState().signInWithGoogle(false);
+    expect(deps.google.signIn).toHaveBeenCalledWith(expect.anything(), false);
+    expect(stores.session.getItem(storageKeys.googleSession)).toBe("1");
+    expect(stores.local.getItem(storageKeys.googleSession)).toBeNull();
+  });
+
+  it("never loads the provider at start without a Google sign-in", async () => {
+    const { store, deps } = setup();
+    await store.getState().init();
+    expect(deps.google.watch).not.toHaveBeenCalled();
+  });
+
+  it("syncs the user the provider reports, with its refreshed token, instead of asking /auth/me", async () => {
+    stores.local.setItem(storageKeys.googleSession, "1");
+    stores.local.setItem(storageKeys.token, "old");
+    const { store, api } = setup({}, { watch: vi.fn(async (_c, onUser) => (onUser(googleUser), () => undefined)) });
+    await store.getState().init();
+    expect(api.googleCallback).toHaveBeenCalledWith(googleUser.payload);
+    expect(api.me).not.toHaveBeenCalled();
+    expect(stores.local.getItem(storageKeys.token)).toBe("t-google");
+    expect(stores.local.getItem(storageKeys.googleSession)).toBe("1");
+    expect(store.getState()).toMatchObject({ status: "authenticated", firebaseUser: { uid: "g1" } });
+  });
+
+  it("falls back to the stored token when the provider reports no user, and forgets the mark", async () => {
+    stores.local.setItem(storageKeys.googleSession, "1");
+    stores.local.setItem(storageKeys.token, "t");
+    const { store, api } = setup();
+    await store.getState().init();
+    expect(api.googleCallback).not.toHaveBeenCalled();
+    expect(api.me).toHaveBeenCalled();
+    expect(store.getState()).toMatchObject({ status: "authenticated", firebaseUser: null });
+  });
+
+  it("is a guest (no provider user, no token) when a guest id exists", async () => {
+    stores.session.setItem(storageKeys.googleSession, "1");
+    stores.session.setItem(storageKeys.guestSessionId, "guest-1-abc");
+    const { store } = setup();
+    await store.getState().init();
+    expect(store.getState()).toMatchObject({ status: "guest", isGuest: true });
+  });
+
+  it("goes on with the stored token when the sync with the server fails", async () => {
+    stores.local.setItem(storageKeys.googleSession, "1");
+    stores.local.setItem(storageKeys.token, "t");
+    const { store, api } = setup(
+      { googleCallback: vi.fn(async () => Promise.reject(unauthorized())) },
+      { watch: vi.fn(async (_c, onUser) => (onUser(googleUser), () => undefined)) },
+    );
+    await store.getState().init();
+    expect(api.me).toHaveBeenCalled();
+    expect(store.getState().status).toBe("authenticated");
+  });
+
+  it("logout forgets the mark", async () => {
+    const { store } = setup();
+    await store.getState().signInWithGoogle();
+    expect(stores.local.getItem(storageKeys.googleSession)).toBe("1");
+    await store.getState().logout();
+    expect(stores.local.getItem(storageKeys.googleSession)).toBeNull();
   });
 });
 

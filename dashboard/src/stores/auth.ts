@@ -1,8 +1,10 @@
 /**
  * Authentication state (spec section 4). States: loading → authenticated | guest | anonymous.
  *
- * - init: a stored token → GET /auth/me (on failure every token is cleared) → authenticated;
- *   else a guest session id → guest; else anonymous.
+ * - init: after a Google sign-in, the provider is listened to first: when it reports a user, its
+ *   token is refreshed (forced) and synced with POST /auth/google-callback → authenticated. When it
+ *   reports none (or there was no Google sign-in): a stored token → GET /auth/me (on failure every
+ *   token is cleared) → authenticated; else a guest session id → guest; else anonymous.
  * - login / register / Google sign-in store the returned token (local storage with "Remember me",
  *   session storage without) and clear any guest session.
  * - logout signs out of the provider, tells the server (failures ignored), clears the tokens and
@@ -27,8 +29,10 @@ import {
   clearGuestSessionId,
   clearTokens,
   newGuestSessionId,
+  readGoogleSession,
   readGuestSessionId,
   readToken,
+  writeGoogleSession,
   writeGuestSessionId,
   writeToken,
 } from "../lib/storage";
@@ -37,6 +41,7 @@ import {
   isPopupFailure,
   signInWithGooglePopup,
   signOutOfGoogle,
+  watchGoogleUser,
   type FederatedUser,
   type FirebaseConfig,
 } from "../lib/google-sign-in";
@@ -92,8 +97,12 @@ export interface AuthDeps {
   google: {
     signIn: typeof signInWithGooglePopup;
     signOut: () => Promise<void>;
+    watch: typeof watchGoogleUser;
   };
 }
+
+/** How long init waits for the provider's first report before going on without it (the API timeout, spec section 9). */
+const PROVIDER_WAIT_MS = 10_000;
 
 type Snapshot = Pick<AuthState, "status" | "isAuthenticated" | "isLoading" | "user" | "isGuest" | "guestSessionId" | "error">;
 
@@ -176,6 +185,49 @@ export function createAuthStore(deps: AuthDeps) {
       if (gen === generation) settleWithoutToken();
     };
 
+    type ProviderReport = Awaited<ReturnType<typeof signInWithGooglePopup>> | null;
+    /** The provider reported a user: sync it (POST /auth/google-callback) and become authenticated. */
+    const syncProviderUser = async (signedInUser: NonNullable<ProviderReport>, remember: boolean) => {
+      const res = await api.googleCallback(signedInUser.payload);
+      signedIn(res.token, res.user, remember, { firebaseUser: signedInUser.user });
+      writeGoogleSession(remember);
+    };
+
+    /**
+     * Spec section 4: after a Google sign-in, the provider's user decides the session. Resolves
+     * true when it reported a user that synced; false (and the mark is dropped) when it reported
+     * none, failed or did not answer in time. Later reports of another user sign that user in.
+     */
+    const listenToProvider = async (area: "local" | "session", gen: number): Promise<boolean> => {
+      const config = await get().loadClientConfig();
+      if (!config?.firebase) return false;
+      let settle: (report: ProviderReport) => void = () => undefined;
+      const first = new Promise<ProviderReport>((resolve) => {
+        settle = resolve;
+        setTimeout(() => resolve(null), PROVIDER_WAIT_MS);
+      });
+      let reports = 0;
+      try {
+        await deps.google.watch(config.firebase as FirebaseConfig, (report) => {
+          if (reports++ === 0) return settle(report);
+          // A later report: another account signed in with the provider (another tab) is synced;
+          // "no user" changes nothing here, the Tala token stays valid until logout.
+          const current = get().firebaseUser;
+          if (report && report.user.uid !== current?.uid && readGoogleSession()) void syncProviderUser(report, readGoogleSession() === "local").catch(() => undefined);
+        });
+      } catch {
+        return false;
+      }
+      const report = await first;
+      if (!report || gen !== generation) return false;
+      try {
+        await syncProviderUser(report, area === "local");
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
     return {
       ...loading(),
       firebaseUser: null,
@@ -183,6 +235,12 @@ export function createAuthStore(deps: AuthDeps) {
 
       init: async () => {
         set(loading());
+        const googleArea = readGoogleSession();
+        if (googleArea) {
+          const gen = generation;
+          if (await listenToProvider(googleArea, gen)) return;
+          if (gen !== generation) return;
+        }
         await resolveStoredSession();
       },
 
@@ -224,10 +282,12 @@ export function createAuthStore(deps: AuthDeps) {
         try {
           const config = await get().loadClientConfig();
           if (!config?.firebase) throw new ActionError(accountMessages.googleAuthFailed);
-          const { payload, user: firebaseUser } = await deps.google.signIn(config.firebase as FirebaseConfig);
+          const { payload, user: firebaseUser } = await deps.google.signIn(config.firebase as FirebaseConfig, remember);
           set({ firebaseUser });
           const res = await api.googleCallback(payload);
-          return signedIn(res.token, res.user, remember, { firebaseUser });
+          const signedInUser = signedIn(res.token, res.user, remember, { firebaseUser });
+          writeGoogleSession(remember);
+          return signedInUser;
         } catch (err) {
           if (err instanceof SupersededPopupError) return null;
           // Spec section 8: popup closed/blocked/cancelled has its own message; otherwise the
@@ -338,7 +398,7 @@ export type AuthStore = ReturnType<typeof createAuthStore>;
 export const authStore: AuthStore = createAuthStore({
   api: accountApi,
   navigate: (path) => navigate(path),
-  google: { signIn: signInWithGooglePopup, signOut: signOutOfGoogle },
+  google: { signIn: signInWithGooglePopup, signOut: signOutOfGoogle, watch: watchGoogleUser },
 });
 // A 401 to the stored credential anywhere in the dashboard ends the session here.
 onSessionRefused(() => authStore.getState().sessionEnded());
