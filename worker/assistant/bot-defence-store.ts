@@ -69,16 +69,22 @@ export class BotDefenceStore {
   }
 
   /**
-   * The proof step of a new session, in one synchronous step with the session's creation: a
-   * verified proof (`proof.valid`, checked by the worker) is spent here, once; it lets the session
-   * through when a proof is needed. Without one, a needed proof answers `challenge` (counted as
-   * challenged); a refused or already spent one answers `refused` (counted). When no proof is
-   * needed, whatever was sent is not held against the visitor.
+   * The proof step of a new session, synchronous (check, spend and count with no await between,
+   * so a burst of concurrent starts cannot all pass under the threshold): a verified proof
+   * (`proof.valid`, checked by the worker) is spent here, once, and lets the session through when
+   * a proof is needed. Without one, a needed proof answers `refused: false` (a 428, counted as
+   * challenged); a refused or already spent one `refused: true` (a 403, counted as refused). When
+   * no proof is needed, whatever was sent is not held against the visitor. A session that passes
+   * is counted on its address, network and user agent at once (even if the per-IP throttle then
+   * refuses it: no refunds, as the message counters).
    */
   admitNewSession(mode: BotDefenceMode, caller: SessionCaller, proof: SessionProof | undefined, now = Date.now()): ProofGate {
     const need = this.need(mode, caller, now);
-    if (proof?.valid && this.spend(proof.id, proof.expiresAt, now)) return { pass: true };
-    if (!need.needed) return { pass: true };
+    const proven = proof?.valid === true && this.spend(proof.id, proof.expiresAt, now);
+    if (proven || !need.needed) {
+      this.countSession(caller, now);
+      return { pass: true };
+    }
     if (proof) this.countRefused(now);
     else this.countChallenged(now);
     return { pass: false, refused: Boolean(proof), difficulty: need.difficulty };
@@ -94,7 +100,7 @@ export class BotDefenceStore {
     );
   }
 
-  /** A session was created: counted on its address, network and user agent. */
+  /** A new session passed the gate: counted on its address, network and user agent. */
   countSession(caller: SessionCaller, now = Date.now()) {
     this.storage.transactionSync(() => {
       this.add("session-address", caller.address, now);

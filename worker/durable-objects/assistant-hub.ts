@@ -129,9 +129,8 @@ export class AssistantHub extends DurableObject<Env> {
       const existing = store.openSession(input.visitorSessionId);
       if (existing) return { ok: true, created: false, session: this.widgetSession(store, opened.assistant, existing) };
     }
-    const defence = new BotDefenceStore(this.ctx.storage);
     const caller = { address: input.ip, userAgent: input.userAgent };
-    const gate = defence.admitNewSession(opened.assistant.record.config.botDefence, caller, input.proof);
+    const gate = new BotDefenceStore(this.ctx.storage).admitNewSession(opened.assistant.record.config.botDefence, caller, input.proof);
     if (!gate.pass) return { ok: false, proof: { refused: gate.refused, difficulty: gate.difficulty } };
     const throttle = await consumeIpSession(this.env, input.ip);
     if (!throttle.allowed) return { ok: false, retryAfter: retryAfterSeconds(throttle) };
@@ -144,7 +143,6 @@ export class AssistantHub extends DurableObject<Env> {
       startedAt: Date.now(),
     };
     store.createSession(row);
-    defence.countSession(caller, row.startedAt);
     return { ok: true, created: true, session: this.widgetSession(store, opened.assistant, store.session(row.id)!) };
   }
 
