@@ -37,6 +37,7 @@ export interface SessionCall {
   userAgent?: string;
   proof?: ProofOfWork;
   visitorSessionId?: string;
+  origin?: string;
 }
 
 /** POST /api/widget/sessions as a browser at `ip` would (the widget's body), optionally with a proof. */
@@ -44,6 +45,7 @@ export const postSession = (key: string, init: SessionCall) =>
   widgetCall(widgetApiPaths.sessions, {
     key,
     ip: init.ip,
+    origin: init.origin,
     headers: { "user-agent": init.userAgent ?? BROWSER_UA },
     json: { visitorSessionId: init.visitorSessionId, referrer: "https://shop.example/", locale: "en-US", ...(init.proof ? { proof: init.proof } : {}) },
   });

@@ -21,9 +21,18 @@ describe("mode always", () => {
     const frames = await sseFrames(await sendOverSse(key, sessionId, { content: "Hello [[tokens:1]]" }, { ip }));
     expect(frames.at(-1)?.event).toBe("remaining-messages");
 
-    // The owner sees it: one session challenged, none refused, a proof required for everybody.
+    // A page on another site can read the 428 and the 201 (CORS reflects its Origin on both).
+    const origin = "https://shop.example";
+    const asked = await postSession(key, { ip, origin });
+    expect(asked.headers.get("access-control-allow-origin")).toBe(origin);
+    const again = await challengeOf(asked);
+    const answered = await postSession(key, { ip, origin, proof: { challenge: again.challenge, nonce: solve(again.challenge, again.difficulty) } });
+    expect(answered.headers.get("access-control-allow-origin")).toBe(origin);
+    await created(answered);
+
+    // The owner sees it: two sessions challenged, none refused, a proof required for everybody.
     const insights = await insightsOf(token, assistant._id, 30);
-    expect(insights.defence).toEqual({ challenged: 1, refused: 0, required: true });
+    expect(insights.defence).toEqual({ challenged: 2, refused: 0, required: true });
   });
 
   it("never asks to resume an open session, with or without a proof", async () => {
