@@ -564,6 +564,12 @@ export const botDefence = {
   /** New sessions in the last 10 minutes above which starting one needs a proof (auto mode). */
   spikeWindowMs: 10 * 60 * 1000,
   spikeThresholds: { address: 10, network: 40, userAgent: 200 },
+  /**
+   * Visitors' messages from one address in the same window above which a new session from that
+   * address needs a proof too (auto mode): a message spike, which the per-IP message throttle
+   * slows but does not stop from moving on to fresh sessions.
+   */
+  messageSpikeThreshold: 100,
 } as const;
 export type BotDefenceMode = (typeof botDefence.modes)[number];
 

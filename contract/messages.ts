@@ -918,6 +918,16 @@ export const botDefenceMessages = {
   modeInvalid: (modes: readonly string[]) => `Bot defence must be one of: ${modes.join(", ")}.`,
 } as const;
 
+/** The owner's bot-defence counts on the Insights tab (issue 13). Chosen for Tala. */
+export const botDefenceUi = {
+  title: "Bot defence",
+  summary: (days: number, challenged: number, refused: number) =>
+    `${challenged === 1 ? "1 session" : `${challenged} sessions`} challenged, ${refused} refused in the last ${days} days.`,
+  modeAlways: "A browser check runs before every new conversation.",
+  modeAuto: "A browser check runs only when new conversations spike from one address, network or browser.",
+  help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",
+} as const;
+
 /** Monthly message budgets (issue 13). Chosen for Tala. */
 export const budgetMessages = {
   /** What a visitor sees when a paused assistant refuses a message. */

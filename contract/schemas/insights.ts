@@ -49,6 +49,7 @@ export type RatedAnswer = z.infer<typeof ratedAnswerSchema>;
  * `daily`: one row per UTC day of the period, oldest first, zeros included (`date` YYYY-MM-DD);
  * conversations are sessions whose first message was that day, messages are visitors' messages.
  * `feedback`: ratings given in the period. `gaps`: questions retrieval found nothing for.
+ * `defence`: the bot defence's counts of the period (issue 13).
  */
 export const insightsResponse = z.object({
   days: z.number().int(),
@@ -57,5 +58,11 @@ export const insightsResponse = z.object({
   ratedAnswers: z.array(ratedAnswerSchema),
   gaps: z.array(insightQuestionSchema),
   topQuestions: z.array(insightQuestionSchema),
+  /**
+   * Bot defence (issue 13) in the period: new sessions asked for a proof-of-work (428) and proofs
+   * refused (403: forged, expired, replayed, another address, too few bits). `required`: a proof
+   * is asked before every new session (the assistant's botDefence is "always").
+   */
+  defence: z.object({ challenged: z.number().int(), refused: z.number().int(), required: z.boolean() }),
 });
 export type InsightsResponse = z.infer<typeof insightsResponse>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorBodySchema, widget, widgetMessages } from "../../contract";
+import { botDefence, errorBodySchema, widget, widgetMessages } from "../../contract";
 import { networkDailyShare } from "../../worker/services/widget/widget-limits";
 import { json, randomIp } from "./helpers";
 import { openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
@@ -87,11 +87,14 @@ describe("daily limit per assistant", () => {
 });
 
 describe("per-IP throttles", () => {
-  it("refuses new sessions from one IP past the hourly throttle", async () => {
-    const { key } = await widgetAssistant({}, { upload: false });
-    const ip = randomIp();
+  it("refuses new sessions from one IP past the hourly throttle, across assistants", async () => {
+    // Spread over assistants so none sees a spike from this address (bot defence, issue 13: past
+    // botDefence.spikeThresholds.address new sessions an assistant asks for a proof first).
+    const perAssistant = botDefence.spikeThresholds.address - 2;
     const limit = widget.throttles.sessionCreate.limit;
-    const results = await Promise.all(Array.from({ length: limit + 2 }, () => widgetCall("/api/widget/sessions", { key, ip, json: {} })));
+    const keys = await Promise.all(Array.from({ length: Math.ceil((limit + 2) / perAssistant) }, () => widgetAssistant({}, { upload: false }).then((a) => a.key)));
+    const ip = randomIp();
+    const results = await Promise.all(Array.from({ length: limit + 2 }, (_, i) => widgetCall("/api/widget/sessions", { key: keys[i % keys.length], ip, json: {} })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(limit);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(2);

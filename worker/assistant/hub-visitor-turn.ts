@@ -7,6 +7,7 @@ import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { consumeIpMessage } from "../services/widget/widget-limits";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
 import { widgetAccess, type AccessDenied } from "./assistant-copy";
+import { BotDefenceStore } from "./bot-defence-store";
 import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
 import { InsightsStore } from "./insights-store";
@@ -70,6 +71,12 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
   if (!session) return { outcome: "no-session" };
   const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
   if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
+  // A message spike from one address turns the proof-of-work on for its new sessions (bot-defence-store.ts); never fails the turn.
+  try {
+    new BotDefenceStore(storage).countMessage(input.ip);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "bot-defence-count-failed", assistantId: input.assistantId, error: String(error) }));
+  }
   const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
   const saved = store.saveMessage({
     sessionId: session.id,

@@ -142,8 +142,8 @@ export class InsightsStore {
 
   // ── The owner's view ──────────────────────────────────────────────────────────────────────────
 
-  /** The insights of the last `days` UTC days up to `now`'s (contract insightsResponse). */
-  insights(period: number, now = Date.now()): InsightsResponse {
+  /** The insights of the last `days` UTC days up to `now`'s (contract insightsResponse; the hub adds the bot defence's counts). */
+  insights(period: number, now = Date.now()): Omit<InsightsResponse, "defence"> {
     // The route allows insightsLimits.periods only; whatever a caller passes stays within the days kept.
     const days = Math.min(this.limits.daysKept, Math.max(1, Math.trunc(period) || 1));
     const today = utcDay(now);

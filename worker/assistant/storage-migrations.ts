@@ -206,6 +206,29 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ALTER TABLE knowledge_files ADD COLUMN url TEXT;
     `,
   },
+  {
+    // Bot defence (issue 13; assistant/bot-defence-store.ts): new sessions and messages per
+    // address / network / user agent in one-minute buckets (the spike window), the challenges
+    // already spent (until they expire), and per UTC day the sessions challenged and refused.
+    id: "0008_bot_defence",
+    sql: `
+      CREATE TABLE defence_counts (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        bucket INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (kind, key, bucket)
+      ) WITHOUT ROWID;
+      CREATE INDEX defence_counts_bucket_idx ON defence_counts (bucket);
+      CREATE TABLE spent_challenges (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX spent_challenges_expiry_idx ON spent_challenges (expires_at);
+      CREATE TABLE defence_days (
+        day INTEGER PRIMARY KEY,
+        challenged INTEGER NOT NULL DEFAULT 0,
+        refused INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

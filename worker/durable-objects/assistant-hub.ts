@@ -15,6 +15,7 @@ import { HubGate } from "../assistant/hub-gate";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
 import { HubSockets } from "../assistant/hub-sockets";
 import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
+import { BotDefenceStore, type SessionProof } from "../assistant/bot-defence-store";
 import { InsightsStore } from "../assistant/insights-store";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
@@ -46,6 +47,8 @@ export interface StartSessionInput {
   origin: string;
   userAgent: string;
   ip: string;
+  /** Issue 13: the proof-of-work the caller sent, as the worker verified it (services/widget/bot-defence.ts). */
+  proof?: SessionProof | undefined;
 }
 
 /**
@@ -105,12 +108,20 @@ export class AssistantHub extends DurableObject<Env> {
   }
 
   /**
-   * POST /api/widget/sessions: resumes `visitorSessionId` when it is an open session here, else
-   * starts one (the per-IP session throttle counts only a new one). The caller authorised the key.
+   * POST /api/widget/sessions: resumes `visitorSessionId` when it is an open session here (no
+   * proof ever needed), else starts one: the bot defence first (`proof`: a proof-of-work is
+   * needed in mode "always" or on a spike, and a verified one is spent once, in this synchronous
+   * step; assistant/bot-defence-store.ts), then the per-IP session throttle, which counts only a
+   * new session. The caller authorised the key.
    */
   async startSession(
     input: StartSessionInput,
-  ): Promise<{ ok: true; created: boolean; session: WidgetSessionResponse } | { ok: false; retryAfter: number } | { ok: false; unavailable: true }> {
+  ): Promise<
+    | { ok: true; created: boolean; session: WidgetSessionResponse }
+    | { ok: false; retryAfter: number }
+    | { ok: false; unavailable: true }
+    | { ok: false; proof: { refused: boolean; difficulty: number } }
+  > {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, unavailable: true };
     const { store } = opened;
@@ -118,6 +129,9 @@ export class AssistantHub extends DurableObject<Env> {
       const existing = store.openSession(input.visitorSessionId);
       if (existing) return { ok: true, created: false, session: this.widgetSession(store, opened.assistant, existing) };
     }
+    const caller = { address: input.ip, userAgent: input.userAgent };
+    const gate = new BotDefenceStore(this.ctx.storage).admitNewSession(opened.assistant.record.config.botDefence, caller, input.proof);
+    if (!gate.pass) return { ok: false, proof: { refused: gate.refused, difficulty: gate.difficulty } };
     const throttle = await consumeIpSession(this.env, input.ip);
     if (!throttle.allowed) return { ok: false, retryAfter: retryAfterSeconds(throttle) };
     const row = {
@@ -236,7 +250,11 @@ export class AssistantHub extends DurableObject<Env> {
   async insights(input: { assistantId: string; days: number }): Promise<{ ok: true; insights: InsightsResponse } | { ok: false; reason: "missing" | "failed" }> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, reason: "missing" };
-    return this.guarded("insights", input.assistantId, () => ({ ok: true as const, insights: new InsightsStore(this.ctx.storage).insights(input.days) }));
+    const required = opened.assistant.record.config.botDefence === "always";
+    return this.guarded("insights", input.assistantId, () => {
+      const insights = new InsightsStore(this.ctx.storage).insights(input.days);
+      return { ok: true as const, insights: { ...insights, defence: { ...new BotDefenceStore(this.ctx.storage).totals(insights.days), required } } };
+    });
   }
 
   // ── Knowledge (file records, chunks, FTS5, local vectors) ──────────────────────────────────────

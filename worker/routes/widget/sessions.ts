@@ -3,6 +3,7 @@ import { createWidgetSessionBody, widget, widgetMessages } from "../../../contra
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
+import { checkSessionProof, proofNeededError } from "../../services/widget/bot-defence";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 
@@ -12,13 +13,18 @@ import { keyHeader, readBody, widgetCaller } from "./caller";
  */
 export const widgetSessionRoutes = new Hono<AppEnv>()
   /**
-   * POST /sessions { visitorSessionId?, referrer, locale } → 201 new | 200 resumed: { sessionId, messages, remaining }.
+   * POST /sessions { visitorSessionId?, referrer, locale, proof? } → 201 new | 200 resumed: { sessionId, messages, remaining }.
    * Resumes `visitorSessionId` when it is an open session of this assistant; only a new session
-   * counts against the per-IP throttle (429).
+   * counts against the per-IP throttle (429), and only a new one may need a proof-of-work (issue
+   * 13, worker/widget/README.md "Bot defence"): 428 CHALLENGE_REQUIRED with `challenge` when none
+   * came, 403 with a fresh `challenge` when the one that came was refused.
    */
   .post("/sessions", async (c) => {
     const caller = await widgetCaller(c, keyHeader(c));
     const body = await readBody(c, createWidgetSessionBody);
+    const ip = clientIp(c);
+    const target = { assistantId: caller.assistant.id, address: ip };
+    const proof = await checkSessionProof(c.env, body.proof, { ...target, requestId: c.get("requestId") });
     const started = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).startSession({
       assistantId: caller.assistant.id,
       visitorSessionId: body.visitorSessionId,
@@ -27,10 +33,13 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
       locale: body.locale || (c.req.header("accept-language")?.split(",")[0]?.split(";")[0]?.trim().slice(0, widget.maxLocaleChars) ?? ""),
       origin: caller.origin,
       userAgent: c.req.header("user-agent") ?? "",
-      ip: clientIp(c),
+      ip,
+      proof,
     });
     // Deleted between the D1 read and the hub: refused as the D1 read would have.
     if (!started.ok && "unavailable" in started) throw unauthorized(widgetMessages.unavailable);
+    // A proof-of-work is needed (428) or the one sent was refused (403): either way with a fresh challenge.
+    if (!started.ok && "proof" in started) throw await proofNeededError(c.env, { ...target, ...started.proof });
     if (!started.ok) throw new AppError("RATE_LIMITED", widgetMessages.tooManySessions, { retryAfter: started.retryAfter });
     c.header("cache-control", "no-store");
     return c.json(started.session, started.created ? 201 : 200);

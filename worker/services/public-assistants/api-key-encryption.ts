@@ -17,7 +17,12 @@ const MIN_SECRET_CHARS = 16;
 const derived = new Map<string, Promise<CryptoKey>>();
 let warnedAboutDevelopmentKey = false;
 
-async function sealingKey(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">): Promise<CryptoKey> {
+/**
+ * The server's secret: ENCRYPTION_KEY, or in local mode without it the fixed development secret.
+ * Every key derived from it labels its own purpose (HKDF info): API keys here, bot-defence
+ * challenges (services/widget/bot-defence.ts). Throws 503 in production without one, or too short.
+ */
+export function encryptionSecret(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">): string {
   let secret = env.ENCRYPTION_KEY?.trim();
   if (!secret) {
     if (!isLocal(env)) throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.encryptionKeyMissing);
@@ -33,6 +38,11 @@ async function sealingKey(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">): Pro
   } else if (secret.length < MIN_SECRET_CHARS) {
     throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.encryptionKeyTooShort(MIN_SECRET_CHARS));
   }
+  return secret;
+}
+
+async function sealingKey(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">): Promise<CryptoKey> {
+  const secret = encryptionSecret(env);
   let key = derived.get(secret);
   if (!key) {
     key = deriveSecretBoxKey(secret, PURPOSE);

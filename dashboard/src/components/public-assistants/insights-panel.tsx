@@ -1,12 +1,13 @@
 /**
  * Insights of one public assistant (issue 11): conversations and messages per day (a hand-drawn
  * SVG chart with a visually hidden table of the same numbers), the share of helpful answers, the
- * rated answers, the questions the knowledge did not answer (gaps) and the most asked ones, over
- * the last 7, 30 or 90 days. Standalone: the host page gives the assistant and what "Open
+ * rated answers, the questions the knowledge did not answer (gaps) and the most asked ones, the
+ * bot defence's counts (issue 13: sessions challenged and refused, and the mode), over the last
+ * 7, 30 or 90 days. Standalone: the host page gives the assistant and what "Open
  * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
  */
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { appMessages, insightsLimits, insightsUi as L, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { appMessages, botDefenceUi as D, insightsLimits, insightsUi as L, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
 import { formatTime } from "../../lib/format";
 import { getInsights, type InsightsPeriod } from "../../lib/public-assistants-api";
 import { RetryAlert } from "../ui/alert";
@@ -72,6 +73,7 @@ function PeriodView({ load, onRetry, onOpenConversation }: { load: Load; onRetry
     <div className="space-y-6">
       <DailyChart days={data.days} daily={data.daily} />
       <Feedback feedback={data.feedback} />
+      <BotDefence days={data.days} defence={data.defence} />
       <Section title={L.ratedAnswers} empty={data.ratedAnswers.length ? null : L.noRatings}>
         {data.ratedAnswers.map((r) => (
           <RatedRow key={r.messageId} answer={r} onOpen={onOpenConversation} />
@@ -189,6 +191,21 @@ function Feedback({ feedback }: { feedback: InsightsResponse["feedback"] }) {
       ) : (
         <p className="mt-2 text-sm text-muted">{L.noRatings}</p>
       )}
+    </section>
+  );
+}
+
+/** Issue 13: how many new conversations had to pass the browser check, how many failed it, and when it runs. */
+function BotDefence({ days, defence }: { days: number; defence: InsightsResponse["defence"] }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="rounded-xl border border-line bg-surface p-4">
+      <h3 id={headingId} className="text-sm font-semibold text-fg">
+        {D.title}
+      </h3>
+      <p className="mt-2 text-sm text-fg">{D.summary(days, defence.challenged, defence.refused)}</p>
+      <p className="mt-1 text-xs text-muted">{defence.required ? D.modeAlways : D.modeAuto}</p>
+      <p className="mt-1 text-xs text-muted">{D.help}</p>
     </section>
   );
 }
