@@ -159,6 +159,11 @@ test("the Settings tab's preview is the real widget following the form's unsaved
   const [frame, button] = await Promise.all([preview.boundingBox(), launcher.boundingBox()]);
   expect(button!.x - frame!.x).toBeLessThan(frame!.width / 3);
   expect(button!.y - frame!.y).toBeLessThan(frame!.height / 3);
+  // Attachments: the widget offers them at once; the Playground takes files only once saved.
+  await page.getByRole("tab", { name: F.limits }).click();
+  await page.getByRole("switch", { name: F.allowAttachments }).click();
+  await expect(preview.locator("tala-widget").getByRole("button", { name: widgetStrings.en.attach })).toBeVisible();
+  await expect(page.getByText(playgroundUi.attachmentsNotSaved)).toBeVisible();
   expect((await saved()).config.customization.headerText).toBe(defaults.headerText);
 
   // Saved: the label says so, and the Playground's widget has the new looks.
@@ -168,4 +173,15 @@ test("the Settings tab's preview is the real widget following the form's unsaved
   await page.getByRole("tablist", { name: P.tabsLabel }).getByRole("tab", { name: P.tabs.playground }).click();
   const playground = page.getByRole("region", { name: playgroundUi.stageLabel }).locator("tala-widget").getByRole("dialog", { name: "Desert help" });
   await expect(playground.locator(".h")).toHaveCSS("background-color", "rgb(15, 118, 110)");
+  await expect(page.getByText(playgroundUi.attachmentsNotSaved)).toBeHidden();
+
+  // A text file attached in the Playground goes with the message, as the widget sends it.
+  await playground.locator("input[type=file]").setInputFiles({ name: "itinerary.txt", mimeType: "text/plain", buffer: Buffer.from("Day 1: Merzouga dunes.") });
+  await playground.getByRole("textbox", { name: widgetStrings.en.messageLabel }).fill("What is on day 1?");
+  await page.keyboard.press("Enter");
+  const log = playground.getByRole("log");
+  await expect(log).toContainText("itinerary.txt");
+  // The welcome message, then the answer (nothing refused the file).
+  await expect(log.locator(".m1:not(.u):not(.ty)")).toHaveCount(2);
+  await expect(playground.getByRole("alert")).toHaveCount(0);
 });
