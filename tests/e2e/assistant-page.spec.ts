@@ -184,4 +184,10 @@ test("the Settings tab's preview is the real widget following the form's unsaved
   // The welcome message, then the answer (nothing refused the file).
   await expect(log.locator(".m1:not(.u):not(.ty)")).toHaveCount(2);
   await expect(playground.getByRole("alert")).toHaveCount(0);
+
+  // The widget's "+" starts over (after asking): the conversation is gone, the welcome is back.
+  await playground.getByRole("button", { name: widgetStrings.en.newConversation }).click();
+  await playground.getByRole("alertdialog").getByRole("button", { name: widgetStrings.en.newConversation }).click();
+  await expect(log).not.toContainText("itinerary.txt");
+  await expect(log).toContainText("Salam! Ask about our camel treks.");
 });

@@ -7,7 +7,7 @@
  * as it fills a phone's screen). Messages go to the playground endpoint with the owner's token:
  * nothing is saved and no visitor counter moves.
  */
-import { useEffect, useRef, type CSSProperties, type Ref } from "react";
+import { useEffect, useRef, type CSSProperties } from "react";
 import { playgroundUi } from "../../../../contract";
 import { mountPlaygroundWidget, type PlaygroundConfig, type PlaygroundWidget } from "../../../../widget-sdk/src/core/playground";
 import { authorizationHeader } from "../../lib/api";
@@ -21,8 +21,6 @@ export interface WidgetStageProps {
   focus?: boolean;
   /** The owner's playground messages left this minute, after each answer. */
   onRemaining?: (remaining: number, limit: number) => void;
-  /** The mounted widget, for the page's own controls. */
-  widgetRef?: Ref<PlaygroundWidget | null>;
 }
 
 /** Decorative lines of the made-up page behind the widget. */
@@ -54,7 +52,7 @@ function FakePage() {
   );
 }
 
-export function WidgetStage({ config, label, focus = false, onRemaining, widgetRef }: WidgetStageProps) {
+export function WidgetStage({ config, label, focus = false, onRemaining }: WidgetStageProps) {
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<PlaygroundWidget | null>(null);
   // The mount reads these once; later values reach it through the refs.
@@ -73,16 +71,12 @@ export function WidgetStage({ config, label, focus = false, onRemaining, widgetR
       focus,
     });
     widget.current = mounted;
-    if (typeof widgetRef === "function") widgetRef(mounted);
-    else if (widgetRef) (widgetRef as { current: PlaygroundWidget | null }).current = mounted;
     return () => {
       mounted.destroy();
       widget.current = null;
-      if (typeof widgetRef === "function") widgetRef(null);
-      else if (widgetRef) (widgetRef as { current: PlaygroundWidget | null }).current = null;
     };
     // One widget per assistant and stage; the settings follow below.
-  }, [assistantId, focus, widgetRef]);
+  }, [assistantId, focus]);
 
   useEffect(() => widget.current?.update(config), [config]);
 
