@@ -533,10 +533,6 @@ export const publicAssistantUi = {
     playground: {
       description:
         "Chat with this assistant as a visitor would. These messages do not count against its limits and do not appear in its history.",
-      empty: "Ask a question your visitors might ask and see what the assistant answers from its knowledge.",
-      conversationLabel: "Playground conversation",
-      you: "You",
-      newConversation: "New conversation",
       left: (n: number) => `${n} test ${n === 1 ? "message" : "messages"} left this minute`,
     },
   },
@@ -591,6 +587,23 @@ export const playgroundMessages = {
   tooManyTurns: (max: number) => `Send at most ${max} earlier messages of the conversation.`,
   historyTooLong: (max: number) => `The earlier messages can be at most ${max} characters in all.`,
   turnInvalid: 'Each earlier message needs a role ("user" or "assistant") and its text.',
+} as const;
+
+/**
+ * The real widget inside the dashboard (issue 12): the Playground tab's framed "your website" and
+ * the Settings tab's live preview of unsaved settings. Chosen for Tala.
+ */
+export const playgroundUi = {
+  /** The accessible name of the Playground's framed page, where the widget sits open. */
+  stageLabel: "Playground: your widget on a page of your website",
+  /** The accessible name of the Settings tab's preview. */
+  previewLabel: "Widget preview",
+  /** The address shown in the framed page's browser bar. */
+  siteAddress: "your-website.com",
+  previewTitle: "Preview",
+  previewUnsaved: "Preview — not saved yet",
+  previewHint: "Follows the form as you type. Its answers use the saved instructions and knowledge.",
+  attachmentsNotSaved: "Attachments are allowed only once you save: until then the Playground refuses files.",
 } as const;
 
 /** The owner's secret keys of an assistant (/api/public-assistants/{id}/secret-keys). Chosen for Tala. */

@@ -92,6 +92,8 @@ const minifyCss = {
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy"]);
 const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm"];
+// The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
+INTERNAL.push("currentSession", "transport");
 async function mangledNames() {
   const names = new Set(INTERNAL);
   for (const file of ["src/core/contract.ts", "../contract/widget-strings.ts"]) {

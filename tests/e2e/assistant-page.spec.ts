@@ -2,19 +2,25 @@
  * One assistant's own page (/app/public-assistants/{id}): reached from its card, tabs in the
  * address (Back returns to the previous tab), a document uploaded in Knowledge, then a question in
  * the Playground answered from it (the E2E server has no model: offline mode answers with labelled
- * excerpts and their sources), which leaves the visitors' history empty; and a visitor's
- * conversation opened by its id (?tab=history&session=), as the Insights tab will.
+ * excerpts and their sources) by the real widget, open on a framed page, which leaves the
+ * visitors' history empty; and a visitor's conversation opened by its id (?tab=history&session=),
+ * as the Insights tab will. Then the Settings tab's preview: the same widget follows the form's
+ * unsaved values.
  */
 import {
   apiKeyResponse,
   appRoutes,
   publicAssistantResponse,
   insightsUi,
+  chatHistoryResponse,
+  playgroundUi,
+  publicAssistantDefaults,
   publicAssistantUi,
   successMessages,
   widgetApiPaths,
   widgetMessages,
   widgetSessionResponse,
+  widgetStrings,
 } from "../../contract";
 import { expect, test, uniqueEmail } from "./fixtures";
 
@@ -58,16 +64,29 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await expect(row.getByRole("cell").nth(1)).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/);
   await expect(row.getByRole("cell").nth(3)).toHaveText(/^[1-9]\d*$/);
 
-  // The Playground answers from that file (offline: the excerpt and its source).
+  // The Playground: the real widget, open on a framed page, answers from that file (offline: the
+  // excerpt and its source), through the playground endpoint only: no visitor session is opened.
+  const widgetCalls: string[] = [];
+  page.on("request", (r) => new URL(r.url()).pathname.startsWith("/api/widget/") && widgetCalls.push(r.url()));
   await tabs.getByRole("tab", { name: P.tabs.playground }).click();
   await expect(page).toHaveURL(/\?tab=playground$/);
-  const log = page.getByRole("log", { name: P.playground.conversationLabel });
-  await page.getByLabel("Message", { exact: true }).fill("How long is the saffron hammam ritual?");
+  const stage = page.getByRole("region", { name: playgroundUi.stageLabel });
+  const widget = stage.locator("tala-widget").getByRole("dialog", { name: publicAssistantDefaults.config.customization.headerText });
+  await expect(widget).toBeVisible();
+  await expect(stage.locator("tala-widget").getByRole("button", { name: widgetStrings.en.closeChat, expanded: true })).toBeVisible();
+  const log = widget.getByRole("log");
+  await expect(log).toContainText(publicAssistantDefaults.config.customization.welcomeMessage);
+  await widget.getByRole("textbox", { name: widgetStrings.en.messageLabel }).fill("How long is the saffron hammam ritual?");
   await page.keyboard.press("Enter");
   await expect(log).toContainText(widgetMessages.offlineIntro);
   await expect(log).toContainText("ninety minutes");
-  await expect(log.getByRole("button", { name: publicAssistantUi.session.showPassage("spa-notes.txt") })).toBeVisible();
+  const source = log.locator("details", { hasText: "spa-notes.txt" }).first();
+  await source.locator("summary").click();
+  await expect(source).toContainText("saffron hammam");
   await expect(page.getByText(P.playground.left(19))).toBeVisible();
+  expect(widgetCalls).toEqual([]);
+  const chats = chatHistoryResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}/chats`, { headers: auth })).json());
+  expect(chats.sessions).toEqual([]);
 
   // Keyboard: the arrow keys move between tabs, and the address follows. It left no visitor history.
   await tabs.getByRole("tab", { name: P.tabs.playground }).press("ArrowRight");
@@ -99,4 +118,76 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await expect(detail).toBeHidden();
   await expect(page).toHaveURL(/\?tab=history$/);
   await expect(page.getByRole("list", { name: publicAssistantUi.history.sessionsLabel })).toContainText("Is there mint tea?");
+});
+
+test("the Settings tab's preview is the real widget following the form's unsaved values; saved, the Playground shows them", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const reg = await request.post("/api/auth/register", {
+    data: { email: uniqueEmail("preview"), password: "owner password 1", firstName: "Idris", lastName: "", phone: "", birthDate: "" },
+  });
+  expect(reg.status()).toBe(201);
+  const { token } = (await reg.json()) as { token: string };
+  const auth = { authorization: `Token ${token}` };
+  const created = await request.post("/api/public-assistants", { headers: auth, data: { name: "Dune Tours" } });
+  const { assistant } = publicAssistantResponse.parse(await created.json());
+  const saved = async () => publicAssistantResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}`, { headers: auth })).json()).assistant;
+  await page.goto("/login");
+  await page.evaluate((t) => localStorage.setItem("token", t), token);
+  await page.goto(appRoutes.publicAssistant(assistant._id, "settings"));
+  const F = publicAssistantUi.form;
+  const defaults = publicAssistantDefaults.config.customization;
+
+  const preview = page.getByRole("region", { name: playgroundUi.previewLabel });
+  const widget = (name: string) => preview.locator("tala-widget").getByRole("dialog", { name });
+  await expect(widget(defaults.headerText)).toBeVisible();
+  await expect(widget(defaults.headerText)).toContainText(defaults.welcomeMessage);
+  await expect(widget(defaults.headerText).locator(".h")).toHaveCSS("background-color", "rgb(41, 98, 255)");
+  await expect(page.getByRole("heading", { name: playgroundUi.previewTitle, exact: true })).toBeVisible();
+
+  // Typing changes the widget at once, unsaved.
+  await page.getByRole("tab", { name: F.limits }).click();
+  await page.getByLabel(F.headerText, { exact: true }).fill("Desert help");
+  await page.getByLabel(F.primaryColor, { exact: true }).fill("#0F766E");
+  await page.getByLabel(F.welcomeMessage, { exact: true }).fill("Salam! Ask about our camel treks.");
+  await expect(widget("Desert help").locator(".h")).toHaveCSS("background-color", "rgb(15, 118, 110)");
+  await expect(widget("Desert help")).toContainText("Salam! Ask about our camel treks.");
+  await expect(page.getByRole("heading", { name: playgroundUi.previewUnsaved })).toBeVisible();
+  // The corner too: top left puts the launcher in the frame's top-left corner.
+  await page.getByRole("tab", { name: F.widget }).click();
+  await page.getByRole("radio", { name: F.positions["top-left"] }).check();
+  const launcher = preview.locator("tala-widget").getByRole("button", { name: widgetStrings.en.closeChat, expanded: true });
+  const [frame, button] = await Promise.all([preview.boundingBox(), launcher.boundingBox()]);
+  expect(button!.x - frame!.x).toBeLessThan(frame!.width / 3);
+  expect(button!.y - frame!.y).toBeLessThan(frame!.height / 3);
+  // Attachments: the widget offers them at once; the Playground takes files only once saved.
+  await page.getByRole("tab", { name: F.limits }).click();
+  await page.getByRole("switch", { name: F.allowAttachments }).click();
+  await expect(preview.locator("tala-widget").getByRole("button", { name: widgetStrings.en.attach })).toBeVisible();
+  await expect(page.getByText(playgroundUi.attachmentsNotSaved)).toBeVisible();
+  expect((await saved()).config.customization.headerText).toBe(defaults.headerText);
+
+  // Saved: the label says so, and the Playground's widget has the new looks.
+  await page.getByRole("button", { name: F.save }).click();
+  await expect(page.getByRole("heading", { name: playgroundUi.previewTitle, exact: true })).toBeVisible();
+  expect((await saved()).config.customization).toMatchObject({ headerText: "Desert help", primaryColor: "#0F766E" });
+  await page.getByRole("tablist", { name: P.tabsLabel }).getByRole("tab", { name: P.tabs.playground }).click();
+  const playground = page.getByRole("region", { name: playgroundUi.stageLabel }).locator("tala-widget").getByRole("dialog", { name: "Desert help" });
+  await expect(playground.locator(".h")).toHaveCSS("background-color", "rgb(15, 118, 110)");
+  await expect(page.getByText(playgroundUi.attachmentsNotSaved)).toBeHidden();
+
+  // A text file attached in the Playground goes with the message, as the widget sends it.
+  await playground.locator("input[type=file]").setInputFiles({ name: "itinerary.txt", mimeType: "text/plain", buffer: Buffer.from("Day 1: Merzouga dunes.") });
+  await playground.getByRole("textbox", { name: widgetStrings.en.messageLabel }).fill("What is on day 1?");
+  await page.keyboard.press("Enter");
+  const log = playground.getByRole("log");
+  await expect(log).toContainText("itinerary.txt");
+  // The welcome message, then the answer (nothing refused the file).
+  await expect(log.locator(".m1:not(.u):not(.ty)")).toHaveCount(2);
+  await expect(playground.getByRole("alert")).toHaveCount(0);
+
+  // The widget's "+" starts over (after asking): the conversation is gone, the welcome is back.
+  await playground.getByRole("button", { name: widgetStrings.en.newConversation }).click();
+  await playground.getByRole("alertdialog").getByRole("button", { name: widgetStrings.en.newConversation }).click();
+  await expect(log).not.toContainText("itinerary.txt");
+  await expect(log).toContainText("Salam! Ask about our camel treks.");
 });

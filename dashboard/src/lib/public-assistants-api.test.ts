@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, createApiClient } from "./api";
-import { createPublicAssistantsApi, exportFileName, readUploadResponse, streamPlayground } from "./public-assistants-api";
+import { createPublicAssistantsApi, exportFileName, readUploadResponse } from "./public-assistants-api";
 
 const uploadBody = {
   files: [{ _id: "f1", name: "a.txt", size: 3, uploadedAt: 1, status: "ready", error: null, chunkCount: 1 }],
@@ -88,52 +88,5 @@ describe("public assistants API paths", () => {
     expect(JSON.parse(await blob.text())).toEqual(body);
     expect(exportFileName("pa1")).toBe("chat-history-pa1.json");
     await expect(setup({ nope: true }).api.exportChats("pa1")).rejects.toMatchObject({ code: "INVALID_RESPONSE" });
-  });
-});
-
-describe("streamPlayground", () => {
-  const body = { content: "Check-in?", clientMessageId: "c1", history: [{ role: "user" as const, content: "Hi" }] };
-  const sse = (...chunks: string[]) =>
-    new Response(
-      new ReadableStream({
-        start(controller) {
-          for (const c of chunks) controller.enqueue(new TextEncoder().encode(c));
-          controller.close();
-        },
-      }),
-      { status: 200, headers: { "content-type": "text/event-stream" } },
-    );
-
-  it("posts the message with the owner's credential and hands over each parsed event, split anywhere", async () => {
-    const fetchMock = vi.fn(async () =>
-      sse('event: thinking\ndata: {"chatId":"p","messageId":"m1"}\n\nevent: message-', 'delta\ndata: {"chatId":"p","messageId":"m1","delta":"Hel', 'lo","offset":0}\n\nevent: bogus\ndata: {}\n\n'),
-    );
-    const frames: unknown[] = [];
-    await streamPlayground("/api/public-assistants/a1/playground", body, { onFrame: (f) => frames.push(f), fetch: fetchMock, authorization: () => "Token t1" });
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe("/api/public-assistants/a1/playground");
-    expect(init.method).toBe("POST");
-    expect((init.headers as Record<string, string>).authorization).toBe("Token t1");
-    expect(JSON.parse(init.body as string)).toEqual(body);
-    expect(frames).toEqual([
-      { event: "thinking", data: { chatId: "p", messageId: "m1" } },
-      { event: "message-delta", data: { chatId: "p", messageId: "m1", delta: "Hello", offset: 0 } },
-    ]);
-  });
-
-  it("rejects a refusal with the server's message, and a network failure as such", async () => {
-    const refused = async () =>
-      new Response(JSON.stringify({ error: "You are sending messages too quickly.", code: "RATE_LIMITED", requestId: "r" }), {
-        status: 429,
-        headers: { "content-type": "application/json", "retry-after": "12" },
-      });
-    const err = await streamPlayground("/x", body, { onFrame: () => {}, fetch: refused, authorization: () => null }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 429, message: "You are sending messages too quickly.", retryAfter: 12, fromServer: true });
-    const offline = async () => {
-      throw new TypeError("Failed to fetch");
-    };
-    const net = await streamPlayground("/x", body, { onFrame: () => {}, fetch: offline, authorization: () => null }).catch((e: unknown) => e);
-    expect(net).toMatchObject({ code: "NETWORK_ERROR", status: 0 });
   });
 });

@@ -19,8 +19,6 @@ import {
   knowledgeSearchResponse,
   knowledgeUpload,
   knowledgeUploadResponse,
-  parseWidgetSseEvent,
-  playgroundPath,
   publicAssistantListResponse,
   publicAssistantResponse,
   secretKeyListResponse,
@@ -31,7 +29,6 @@ import {
   type InsightsResponse,
   type KnowledgeSearchResponse,
   type KnowledgeUploadResponse,
-  type PlaygroundMessageBody,
   type PublicAssistant,
   type PublicAssistantBody,
   type SecretKey,
@@ -43,10 +40,8 @@ import {
   webSourceListResponse,
   webSourceResponse,
   type VisitorSession,
-  type WidgetServerFrame,
   insightsLimits,
 } from "../../../contract";
-import { createSseParser } from "../../../widget-sdk/src/core/sse";
 import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
 
 const base = "/public-assistants";
@@ -92,60 +87,6 @@ export function errorFromResponse(status: number, raw: unknown, retryAfter?: num
   }
   if (status === 0) return new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
   return new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
-}
-
-export interface PlaygroundStreamOptions {
-  /** Each server event, parsed with the contract (anything else is dropped). */
-  onFrame: (frame: WidgetServerFrame) => void;
-  signal?: AbortSignal;
-  fetch?: typeof fetch;
-  authorization?: () => string | null;
-}
-
-/**
- * POST …/playground: the owner's message, answered as the widget's SSE stream is. Resolves when the
- * stream ends. A refusal before the answer (400, 404, 429…) rejects with the server's ApiError; a
- * network failure with NETWORK_ERROR; an abort with the AbortError of `signal`. Not retried (a
- * retried message would be answered twice) and without the 10 s timeout (answers stream longer).
- */
-export async function streamPlayground(url: string, body: PlaygroundMessageBody, options: PlaygroundStreamOptions): Promise<void> {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  const auth = (options.authorization ?? authorizationHeader)();
-  if (auth) headers.authorization = auth;
-  let res: Response;
-  try {
-    res = await doFetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "include", signal: options.signal });
-  } catch (err) {
-    if (options.signal?.aborted) throw err;
-    throw errorFromResponse(0, null);
-  }
-  if (!res.ok || !res.body) {
-    let raw: unknown = null;
-    try {
-      raw = await res.json();
-    } catch {
-      // no envelope
-    }
-    const retryAfter = Number(res.headers.get("retry-after")) || undefined;
-    throw errorFromResponse(res.status, raw, retryAfter);
-  }
-  const parser = createSseParser((event, data) => {
-    const frame = parseWidgetSseEvent(event, data);
-    if (frame) options.onFrame(frame);
-  });
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.push(value);
-    }
-  } catch (err) {
-    if (options.signal?.aborted) throw err;
-    throw errorFromResponse(0, null);
-  }
-  parser.end();
 }
 
 /**
@@ -212,8 +153,6 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     /** GET …/chats/{sessionId}: one conversation, wherever it is in the pages. */
     chatSession: async (id: string, sessionId: string, signal?: AbortSignal): Promise<VisitorSession> =>
       (await client.get(path(id, `/chats/${encodeURIComponent(sessionId)}`), { schema: visitorSessionResponse, signal })).session,
-    /** POST …/playground (streamPlayground). */
-    playground: (id: string, body: PlaygroundMessageBody, options: PlaygroundStreamOptions) => streamPlayground(`${basePath}${playgroundPath(id)}`, body, options),
     /**
      * GET …/chats/export: the whole history. The body is checked against the contract, and the
      * file saved is the server's JSON as sent (parsing would drop fields a newer server adds).

@@ -76,11 +76,11 @@ export class Controller {
   #host: string;
   #key: string;
   #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
-  #sessionId: string | null = null;
+  protected currentSession: string | null = null;
   #opening: Promise<boolean> | null = null;
   /** Bumped by newConversation(): a session that lands after it belongs to the old conversation. */
   #epoch = 0;
-  #transport: Transport | null = null;
+  protected transport: Transport | null = null;
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
   #destroyed = false;
@@ -157,7 +157,7 @@ export class Controller {
 
   /** The session to send in: the open one, the one being opened, the stored one, or a new one. */
   #ensureSession(resumeOnly: boolean): Promise<boolean> {
-    if (this.#sessionId) return Promise.resolve(true);
+    if (this.currentSession) return Promise.resolve(true);
     if (this.#opening) return this.#opening;
     const stored = storedSession(this.#assistantId) ?? undefined;
     if (resumeOnly && !stored) return Promise.resolve(false);
@@ -178,13 +178,13 @@ export class Controller {
       return false;
     }
     const { sessionId, messages, remaining } = res.data;
-    this.#sessionId = sessionId;
+    this.currentSession = sessionId;
     storeSession(this.#assistantId, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
     this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
-    this.#transport = createTransport(this.#host, this.#key, sessionId, {
+    this.transport = createTransport(this.#host, this.#key, sessionId, {
       onFrame: (f) => this.apply(f),
       onLost: (id, error, status) => this.#lost(id, error, status),
     });
@@ -295,7 +295,7 @@ export class Controller {
       busy: true,
     });
     if (!(await this.#ensureSession(false))) return this.#settle(clientMessageId);
-    this.#transport?.send({ content: text, files, clientMessageId });
+    this.transport?.send({ content: text, files, clientMessageId });
   }
 
   /** Sends the visitor's last message again (after a failed or refused reply). */
@@ -312,7 +312,7 @@ export class Controller {
   stop() {
     if (!this.state.busy) return;
     const settle = () => this.state.busy && this.#settle(undefined, "stopped");
-    if (this.#transport?.stop()) settle();
+    if (this.transport?.stop()) settle();
     // Over the socket the server answers with the stopped message; if it does not, stop here.
     else setTimeout(settle, 4000);
   }
@@ -325,7 +325,7 @@ export class Controller {
    * rating is optional and the visitor may click again.
    */
   async rate(id: string, rating: Rating) {
-    const sessionId = this.#sessionId;
+    const sessionId = this.currentSession;
     const shown = () => this.state.messages.find((m) => m.id === id);
     let before = shown()?.rating;
     if (!sessionId || !shown() || before === rating) return;
@@ -349,9 +349,9 @@ export class Controller {
   }
 
   newConversation() {
-    this.#transport?.close();
-    this.#transport = null;
-    this.#sessionId = null;
+    this.transport?.close();
+    this.transport = null;
+    this.currentSession = null;
     this.#opening = null;
     this.#epoch++;
     forgetSession(this.#assistantId);
@@ -378,7 +378,7 @@ export class Controller {
   }
 
   destroy() {
-    this.#transport?.close();
+    this.transport?.close();
     this.#listeners.clear();
     this.#destroyed = true;
   }

@@ -1,14 +1,18 @@
 /**
  * The Settings tab of an assistant's page: the Edit form (the dialog's, with its Save button here),
+ * beside it (below it on phones) the real widget fed by the form's unsaved values (issue 12),
  * Regenerate Key, and Delete. Both ask first, with the spec's
  * confirmations (the page runs them: `onConfirm`).
  */
-import { useId } from "react";
-import { publicAssistantUi, type PublicAssistant } from "../../../../contract";
+import { useId, useMemo } from "react";
+import { playgroundUi, publicAssistantUi, type PublicAssistant } from "../../../../contract";
 import { Button } from "../ui/button";
 import { KeyIcon, TrashIcon } from "../ui/icons";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
+import type { AssistantFormValues } from "./assistant-form";
 import type { PendingConfirmation } from "./confirm-actions";
+import { widgetConfigDiffers, widgetConfigFromForm, widgetConfigOf } from "./playground-config";
+import { WidgetStage } from "./widget-stage";
 
 const L = publicAssistantUi.form;
 const C = publicAssistantUi.card;
@@ -28,14 +32,17 @@ export function SettingsPanel({
   const form = useAssistantForm(assistant, onSaved);
   return (
     <div className="space-y-8">
-      <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
-        <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} />
-        <div className="mt-5 flex justify-end border-t border-line pt-4">
-          <Button type="submit" form={formId} busy={form.saving}>
-            {L.save}
-          </Button>
-        </div>
-      </section>
+      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_25rem]">
+        <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
+          <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} />
+          <div className="mt-5 flex justify-end border-t border-line pt-4">
+            <Button type="submit" form={formId} busy={form.saving}>
+              {L.save}
+            </Button>
+          </div>
+        </section>
+        <LivePreview assistant={assistant} values={form.values} />
+      </div>
 
       <section className="space-y-3 rounded-xl border border-line bg-surface p-4 sm:p-5">
         {/* The key itself, with copy and reveal, is in the page's header. */}
@@ -55,5 +62,31 @@ export function SettingsPanel({
         </Button>
       </section>
     </div>
+  );
+}
+
+/**
+ * The real widget with the form's current values: colour, header, welcome message, position,
+ * size, attachments and sources follow each keystroke, unsaved. It chats through the Playground
+ * (the saved instructions and knowledge answer).
+ */
+function LivePreview({ assistant, values }: { assistant: PublicAssistant; values: AssistantFormValues }) {
+  const titleId = useId();
+  const next = widgetConfigFromForm(assistant._id, values);
+  const key = JSON.stringify(next);
+  const config = useMemo(() => JSON.parse(key) as typeof next, [key]);
+  const saved = widgetConfigOf(assistant);
+  const unsaved = widgetConfigDiffers(config, saved);
+  return (
+    <aside aria-labelledby={titleId} className="space-y-2 xl:sticky xl:top-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent" : "text-fg"}`} aria-live="polite">
+          {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
+        </h2>
+      </div>
+      <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
+      {config.allowAttachments && !saved.allowAttachments && <p className="text-xs text-muted">{playgroundUi.attachmentsNotSaved}</p>}
+      <WidgetStage config={config} label={playgroundUi.previewLabel} />
+    </aside>
   );
 }

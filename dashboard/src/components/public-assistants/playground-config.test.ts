@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { publicAssistantResponse, widgetConfigResponse, type PublicAssistant } from "../../../../contract";
+import { formValuesFrom } from "./assistant-form";
+import { playgroundUrl, widgetConfigDiffers, widgetConfigFromForm, widgetConfigOf } from "./playground-config";
+
+const assistant: PublicAssistant = publicAssistantResponse.parse({
+  assistant: {
+    _id: "pa_1",
+    name: "Docs bot",
+    description: "",
+    isActive: true,
+    apiKey: "tala_pk_abcd…wxyz",
+    config: {
+      maxMessagesPerSession: 25,
+      dailyLimit: 500,
+      allowAttachments: true,
+      monthlyBudget: null,
+      budgetAction: "pause",
+      botDefence: "auto",
+      visitorLimitScope: "session",
+      customization: { primaryColor: "#FF0000", headerText: "Help", welcomeMessage: "Hi!" },
+    },
+    integration: { widgetPosition: "top-left", widgetSize: "large" },
+    instructions: "Be brief.",
+    allowedOrigins: [],
+    showSources: false,
+    files: [],
+    stats: { totalSessions: 0 },
+    createdAt: 1,
+    updatedAt: 2,
+  },
+}).assistant;
+
+describe("the embedded widget's config", () => {
+  it("is the widget's own config of the saved assistant, as GET /api/widget/config gives it", () => {
+    const config = widgetConfigOf(assistant);
+    expect(widgetConfigResponse.parse({ assistant: config, limits: { maxMessagesPerSession: 1, dailyLimit: 1 } }).assistant).toEqual({
+      id: "pa_1",
+      name: "Docs bot",
+      headerText: "Help",
+      welcomeMessage: "Hi!",
+      primaryColor: "#FF0000",
+      position: "top-left",
+      size: "large",
+      allowAttachments: true,
+      showSources: false,
+    });
+  });
+
+  it("follows the form's unsaved values, and says when they differ from the saved ones", () => {
+    const values = formValuesFrom(assistant);
+    expect(widgetConfigFromForm("pa_1", values)).toEqual(widgetConfigOf(assistant));
+    expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", values), widgetConfigOf(assistant))).toBe(false);
+    for (const change of [{ headerText: "Aide" }, { primaryColor: "#00FF00" }, { welcomeMessage: "" }, { widgetPosition: "bottom-right" as const }, { widgetSize: "small" as const }, { showSources: true }]) {
+      expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, ...change }), widgetConfigOf(assistant))).toBe(true);
+    }
+    // Fields the widget does not show are not its business.
+    expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, instructions: "Other", dailyLimit: "20", name: "New name" }), widgetConfigOf(assistant))).toBe(false);
+  });
+
+  it("talks to the playground endpoint under the API's base", () => {
+    expect(playgroundUrl("pa 1")).toBe("/api/public-assistants/pa%201/playground");
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * What the embedded widget of the Playground and of the Settings preview draws (issue 12): the
+ * widget's own config (GET /api/widget/config's `assistant`), from the saved assistant or from the
+ * form's unsaved values. Pure, unit-tested.
+ */
+import { api, playgroundPath, type PublicAssistant } from "../../../../contract";
+import type { PlaygroundConfig } from "../../../../widget-sdk/src/core/playground";
+import type { AssistantFormValues } from "./assistant-form";
+
+/** The saved settings, as the widget on a visitor's page gets them. */
+export function widgetConfigOf(assistant: PublicAssistant): PlaygroundConfig {
+  const { config, integration } = assistant;
+  return {
+    id: assistant._id,
+    name: assistant.name,
+    headerText: config.customization.headerText,
+    welcomeMessage: config.customization.welcomeMessage,
+    primaryColor: config.customization.primaryColor,
+    position: integration.widgetPosition,
+    size: integration.widgetSize,
+    allowAttachments: config.allowAttachments,
+    showSources: assistant.showSources,
+  };
+}
+
+/** The form's current values, unsaved (the widget falls back to its default colour for an invalid one, as on a visitor's page). */
+export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues): PlaygroundConfig {
+  return {
+    id: assistantId,
+    name: v.name,
+    headerText: v.headerText,
+    welcomeMessage: v.welcomeMessage,
+    primaryColor: v.primaryColor.trim(),
+    position: v.widgetPosition,
+    size: v.widgetSize,
+    allowAttachments: v.allowAttachments,
+    showSources: v.showSources,
+  };
+}
+
+/** True when the widget would look or behave differently from the saved one. */
+export function widgetConfigDiffers(a: PlaygroundConfig, b: PlaygroundConfig): boolean {
+  return (Object.keys(a) as (keyof PlaygroundConfig)[]).some((k) => k !== "name" && a[k] !== b[k]);
+}
+
+/** The playground endpoint's URL, for the widget's playground transport. */
+export const playgroundUrl = (assistantId: string) => `${api.basePath}${playgroundPath(assistantId)}`;
+
+/**
+ * The height of the framed page for a panel size: the panel, its gap above the launcher (88 px)
+ * and a margin, so the open widget fits (styles.ts: .p sizes, --y offsets).
+ */
+export const stageHeight: Record<PlaygroundConfig["size"], number> = { small: 580, medium: 680, large: 800 };
