@@ -182,5 +182,7 @@ describe("the owner's budget across all their assistants", () => {
     const { sessionId } = await startSession(key);
     for (let i = 0; i < 3; i++) expect(await ask(key, sessionId)).toBe("answered");
     expect((await getBudgets(token)).owner).toMatchObject({ limit: 1, action: "continue", used: 3, paused: false });
+    // A new limit without an action keeps the action chosen before.
+    expect((await putOwnerBudget(token, { limit: 2 })).owner).toMatchObject({ limit: 2, action: "continue", paused: false });
   });
 });

@@ -68,9 +68,10 @@ export class OwnerBudget {
     return this.settle(input.month, input.userId, input.now);
   }
 
-  /** The owner sets (or removes: limit null) the budget. Same answer as `report`. */
-  set(input: { setting: OwnerBudgetSetting; userId: string; now: number }): { paused: boolean; pausedNow: boolean; notice: boolean } {
-    this.host.setState(SETTING_KEY, JSON.stringify(input.setting));
+  /** The owner sets (or removes: limit null) the budget; no `action` keeps the one chosen before. Same answer as `report`. */
+  set(input: { setting: { limit: number | null; action?: BudgetAction | undefined }; userId: string; now: number }): { paused: boolean; pausedNow: boolean; notice: boolean } {
+    const setting: OwnerBudgetSetting = { limit: input.setting.limit, action: input.setting.action ?? this.setting().action };
+    this.host.setState(SETTING_KEY, JSON.stringify(setting));
     return this.settle(monthKey(input.now), input.userId, input.now);
   }
 

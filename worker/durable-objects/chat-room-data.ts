@@ -129,7 +129,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
    * assistant of the owner whether it pauses them now (awaited: a raised budget lifts the pause
    * before the owner's request answers).
    */
-  async setOwnerBudget(setting: OwnerBudgetSetting): Promise<{ ok: true; usage: BudgetUsage; perAssistant: Record<string, number> } | { ok: false }> {
+  async setOwnerBudget(setting: { limit: number | null; action?: OwnerBudgetSetting["action"] | undefined }): Promise<{ ok: true; usage: BudgetUsage; perAssistant: Record<string, number> } | { ok: false }> {
     return this.withBudget("setOwnerBudget", async (budget, userId, now) => {
       const result = budget.set({ setting, userId, now });
       this.afterBudgetStep(result.notice);

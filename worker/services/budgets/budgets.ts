@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import { budgets, budgetUi, serverMessages, userRoomId, type BudgetsResponse, type BudgetUsage, type OwnerBudgetBody } from "../../../contract";
+import { budgetUi, serverMessages, userRoomId, type BudgetsResponse, type BudgetUsage, type OwnerBudgetBody } from "../../../contract";
 import { budgetPaused, monthKey } from "../../budgets/budget-math";
 import { publicAssistants } from "../../db/schema";
 import { AppError, unauthorized } from "../../http/errors";
@@ -63,12 +63,13 @@ export async function getBudgets({ ctx, input }: { ctx: ServiceContext; input: {
 }
 
 /**
- * PUT /api/budgets: sets (limit null: removes) the all-assistants budget; the owner's room tells
+ * PUT /api/budgets: sets (limit null: removes) the all-assistants budget (no `action`: the one
+ * chosen before, "pause" at first); the owner's room tells
  * every assistant at once whether it pauses them (a raised or removed budget lifts the pause).
  */
 export async function setOwnerBudget({ ctx, input }: { ctx: ServiceContext; input: { userId: string; body: OwnerBudgetBody } }): Promise<BudgetsResponse> {
   const owner = await ownerState(ctx, input.userId, (room) =>
-    room.setOwnerBudget({ limit: input.body.limit, action: input.body.action ?? budgets.defaultAction }),
+    room.setOwnerBudget({ limit: input.body.limit, action: input.body.action }),
   );
   return compose(ctx, input.userId, owner);
 }
