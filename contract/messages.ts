@@ -929,10 +929,12 @@ export const budgetMessages = {
     `${name} has answered ${used} of its ${limit} messages this month (UTC). ${action}`,
 } as const;
 
+const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
+
 /** Monthly budgets in the dashboard, and the e-mails' outcome sentences (issue 13). Chosen for Tala. */
 export const budgetUi = {
-  /** The all-assistants budget, where an assistant's name would be (e-mails, banner). */
-  allAssistantsName: "All your assistants",
+  /** The all-assistants budget, where an assistant's name would be in the e-mails ("Your account has used 80% of its …"). */
+  allAssistantsName: "Your account",
   /** The last sentence of a budget e-mail: what happens at 100 %. */
   emailOutcome: (scope: "assistant" | "owner", action: "pause" | "continue", reached: boolean) => {
     const who = scope === "owner" ? "Your assistants" : "The assistant";
@@ -960,9 +962,14 @@ export const budgetUi = {
   // Banners (Public Assistants page, an assistant's page)
   bannerWarning: (name: string, used: number, limit: number) =>
     `${name} has used ${used.toLocaleString("en")} of its ${limit.toLocaleString("en")} messages this month (${Math.floor((used / limit) * 100)} %).`,
-  bannerPaused: (name: string, limit: number) => `${name} is paused: it used all ${limit.toLocaleString("en")} messages of its monthly budget.`,
+  bannerPaused: (name: string, limit: number) => `${name} is paused: its monthly budget of ${messagesCount(limit)} is used up.`,
   bannerContinuing: (name: string, used: number, limit: number) =>
     `${name} has used its monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keeps answering.`,
+  ownerBannerWarning: (used: number, limit: number) =>
+    `Your assistants have used ${used.toLocaleString("en")} of the ${messagesCount(limit)} of their shared monthly budget (${Math.floor((used / limit) * 100)} %).`,
+  ownerBannerPaused: (limit: number) => `All your assistants are paused: their shared monthly budget of ${messagesCount(limit)} is used up.`,
+  ownerBannerContinuing: (used: number, limit: number) =>
+    `Your assistants have used their shared monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keep answering.`,
   resumeAssistant: "To resume now, raise or remove its budget in its Limits settings; otherwise it resumes on the 1st (UTC).",
   resumeOwner: "To resume now, raise or remove the budget for all assistants; otherwise they resume on the 1st (UTC).",
   // The all-assistants budget control

@@ -18,7 +18,7 @@ describe("budget banners", () => {
     const alerts = budgetAlerts(response(usage(100, 80), ["Shop", usage(10, 10, true)], ["Docs", usage(5, 6)]));
     expect(alerts).toEqual([
       { key: "id-Shop", level: "paused", text: budgetUi.bannerPaused("Shop", 10), hint: budgetUi.resumeAssistant },
-      { key: "owner", level: "warning", text: budgetUi.bannerWarning(budgetUi.allAssistantsName, 80, 100) },
+      { key: "owner", level: "warning", text: budgetUi.ownerBannerWarning(80, 100) },
       { key: "id-Docs", level: "warning", text: budgetUi.bannerContinuing("Docs", 6, 5) },
     ]);
     expect(budgetUi.bannerWarning("Shop", 80, 100)).toContain("80 %");
@@ -30,6 +30,6 @@ describe("budget banners", () => {
       ["owner", "paused"],
       ["id-Shop", "warning"],
     ]);
-    expect(alerts[0]!.hint).toBe(budgetUi.resumeOwner);
+    expect(alerts[0]).toMatchObject({ text: budgetUi.ownerBannerPaused(10), hint: budgetUi.resumeOwner });
   });
 });
