@@ -6,8 +6,9 @@ import { BudgetNotices, deliverBudgetNotices } from "../../worker/budgets/budget
 import type { Env } from "../../worker/env";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, expectError } from "./helpers";
+import { hubRows } from "./public-assistants-helpers";
 import { startSession } from "./widget-helpers";
-import { ask, budgetEmails, getBudgets, ownerWithAssistants, putOwnerBudget } from "./budgets-helpers";
+import { ask, budgetEmails, eventually, getBudgets, ownerWithAssistants, putOwnerBudget } from "./budgets-helpers";
 
 const limitInvalid = budgetMessages.limitInvalid(budgets.min, budgets.max);
 const actionInvalid = budgetMessages.actionInvalid(budgets.actions);
@@ -78,5 +79,16 @@ describe("an assistant's budget in its settings", () => {
     await runInDurableObject(hub, (_i, state) => deliverBudgetNotices(env as unknown as Env, state.storage, later + 60 * 60_000));
     const emails = await budgetEmails(email);
     expect(emails.map((e) => e.subject)).toEqual([budgetMessages.emailSubject(assistant.name, 80)]);
+  });
+
+  it("an assistant that missed the lift of the owner's pause asks the owner's room again when it refuses, and resumes", async () => {
+    const { assistants } = await ownerWithAssistants([{}]);
+    const { assistant, key } = assistants[0]!;
+    const { sessionId } = await startSession(key);
+    // Told "paused" (a word that arrived after the owner removed the budget, say); the room knows better.
+    expect(await getAssistantHub(env, assistant._id).setOwnerPause({ assistantId: assistant._id, month: monthKey(Date.now()), paused: true })).toEqual({ ok: true });
+    expect(await ask(key, sessionId)).toBe(budgetMessages.budgetReached);
+    await eventually(() => hubRows(assistant._id, "SELECT value FROM meta WHERE key = 'owner_budget_paused'"), (rows) => rows.length === 0, "the room's answer lifted the pause");
+    expect(await ask(key, sessionId)).toBe("answered");
   });
 });

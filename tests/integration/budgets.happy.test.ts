@@ -1,6 +1,8 @@
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { budgetMessages, budgetUi, openAiErrorBody } from "../../contract";
 import { monthKey } from "../../worker/budgets/budget-math";
+import { getUserRoom } from "../../worker/chat/get-chat-room";
 import { call, json } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { createSecretKey } from "./secret-keys-helpers";
@@ -157,6 +159,9 @@ describe("the owner's budget across all their assistants", () => {
     const budgets = await getBudgets(token);
     expect(budgets.owner).toMatchObject({ limit: 5, used: 5, paused: true });
     expect(budgets.assistants.map((x) => x.used).sort()).toEqual([2, 3]);
+    // The room's own total (the reports), not only the objects' counts GET adds up.
+    const room = await getUserRoom(env, user.id).ownerBudget();
+    expect(room).toMatchObject({ ok: true, usage: { used: 5, paused: true } });
 
     const emails = await eventually(() => budgetEmails(email), (e) => e.length >= 2, "owner budget e-mails");
     expect(emails.map((e) => e.subject).sort()).toEqual([budgetMessages.emailSubject(budgetUi.allAssistantsName, 100), budgetMessages.emailSubject(budgetUi.allAssistantsName, 80)].sort());
