@@ -951,3 +951,60 @@ export const budgetMessages = {
   emailBody: (name: string, used: number, limit: number, action: string) =>
     `${name} has answered ${used} of its ${limit} messages this month (UTC). ${action}`,
 } as const;
+
+const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
+
+/** Monthly budgets in the dashboard, and the e-mails' outcome sentences (issue 13). Chosen for Tala. */
+export const budgetUi = {
+  /** The all-assistants budget, where an assistant's name would be in the e-mails ("Your account has used 80% of its …"). */
+  allAssistantsName: "Your account",
+  /** The last sentence of a budget e-mail: what happens at 100 %. */
+  emailOutcome: (scope: "assistant" | "owner", action: "pause" | "continue", reached: boolean) => {
+    const who = scope === "owner" ? "Your assistants" : "The assistant";
+    if (action === "continue") {
+      return reached
+        ? `${who} keep${scope === "owner" ? "" : "s"} answering, as you chose. Change the budget in the dashboard if you want ${scope === "owner" ? "them" : "it"} to pause.`
+        : `At 100 % ${who.toLowerCase()} will keep answering, as you chose.`;
+    }
+    return reached
+      ? `${who} ${scope === "owner" ? "are" : "is"} paused until the month ends (UTC): visitors are told to try again later. Raise or remove the budget in the dashboard to resume now.`
+      : `At 100 % ${who.toLowerCase()} will pause until the month ends (UTC), as you chose. Raise the budget in the dashboard to avoid it.`;
+  },
+  // Settings form, Limits tab
+  monthlyBudget: "Monthly message budget",
+  monthlyBudgetHint: (min: number, max: number) =>
+    `Visitor messages per calendar month (UTC), ${min.toLocaleString("en")}–${max.toLocaleString("en")}. Leave empty for no budget. You get an e-mail at 80 % and 100 %.`,
+  budgetAction: "At 100 %",
+  budgetActions: { pause: "Pause the assistant", continue: "Keep answering" },
+  botDefence: "Bot defence",
+  botDefenceModes: { auto: "On spikes", always: "Always, before every conversation" },
+  botDefenceHint: "Browsers solve a short check (a fraction of a second) before a conversation starts: only when new conversations spike, or every time.",
+  visitorLimitScope: "Limits count per",
+  visitorLimitScopes: { session: "Conversation", user: "Signed-in visitor" },
+  visitorLimitScopeHint: "For visitors your site signs in: count the per-conversation limit across all of their conversations.",
+  // Banners (Public Assistants page, an assistant's page)
+  bannerWarning: (name: string, used: number, limit: number) =>
+    `${name} has used ${used.toLocaleString("en")} of its ${limit.toLocaleString("en")} messages this month (${Math.floor((used / limit) * 100)} %).`,
+  bannerPaused: (name: string, limit: number) => `${name} is paused: its monthly budget of ${messagesCount(limit)} is used up.`,
+  bannerContinuing: (name: string, used: number, limit: number) =>
+    `${name} has used its monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keeps answering.`,
+  ownerBannerWarning: (used: number, limit: number) =>
+    `Your assistants have used ${used.toLocaleString("en")} of the ${messagesCount(limit)} of their shared monthly budget (${Math.floor((used / limit) * 100)} %).`,
+  ownerBannerPaused: (limit: number) => `All your assistants are paused: their shared monthly budget of ${messagesCount(limit)} is used up.`,
+  ownerBannerContinuing: (used: number, limit: number) =>
+    `Your assistants have used their shared monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keep answering.`,
+  resumeAssistant: "To resume now, raise or remove its budget in its Limits settings; otherwise it resumes on the 1st (UTC).",
+  resumeOwner: "To resume now, raise or remove the budget for all assistants; otherwise they resume on the 1st (UTC).",
+  // The all-assistants budget control
+  ownerTitle: "Budget for all assistants",
+  ownerLimit: "Messages per month, all assistants together",
+  ownerHint: "Leave empty for no budget. Counted across every assistant, per calendar month (UTC).",
+  ownerUsage: (used: number, limit: number | null) =>
+    limit === null ? `${used.toLocaleString("en")} messages this month (no budget)` : `${used.toLocaleString("en")} of ${limit.toLocaleString("en")} messages this month`,
+  save: "Save budget",
+  saving: "Saving…",
+  saved: "Budget saved.",
+  loadFailed: "The budgets could not be loaded. Reload the page to try again.",
+  /** 503 of GET/PUT /api/budgets when the owner's room does not answer. */
+  unavailable: "Your budgets cannot be reached just now. Please try again in a moment.",
+} as const;

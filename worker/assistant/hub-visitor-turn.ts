@@ -2,7 +2,8 @@ import { knowledgeSearch, widget, type WidgetMessage, type WidgetRemaining } fro
 import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
-import { attachmentsRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
+import { AssistantBudget } from "../budgets/assistant-budget";
+import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { consumeIpMessage } from "../services/widget/widget-limits";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
@@ -29,6 +30,17 @@ export interface BeginTurnInput {
   message: { content: string; files: { name: string }[] };
 }
 
+/**
+ * What the budget step of a turn leaves for after it (the hub runs it in `waitUntil`, off the
+ * visitor's path): `notice`, a budget e-mail is waiting; `report`, tell the owner's room the
+ * month's count (a message was counted); `recheck`, the owner's pause refused it (re-ask the room).
+ */
+export interface BudgetStep {
+  notice: boolean;
+  report: boolean;
+  recheck: boolean;
+}
+
 export type BeginTurnResult =
   | { outcome: "denied"; denied: AccessDenied }
   | { outcome: "no-session" }
@@ -49,12 +61,19 @@ export type BeginTurnResult =
 /**
  * Before the model: the key, active flag and origin against the copy; the session (open, this
  * assistant's); attachments; the per-IP throttle; then the session's, the network's and the
- * day's counters in one synchronous check-and-increment; the history; the visitor's message saved
+ * day's counters in one synchronous check-and-increment, the monthly budgets checked before them and
+ * the month's count moved with them (budgets/assistant-budget.ts); the history; the visitor's message saved
  * and counted in the owner's insights (its day, and a conversation when it is the session's
  * first), in the same synchronous step; after the retrieval, its question (a gap when retrieval
  * found nothing). Insights never fail a turn: a counting error is logged and the turn goes on.
  */
-export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, opened: OpenedHub | null, input: BeginTurnInput): Promise<BeginTurnResult> {
+export async function beginVisitorTurn(
+  env: Env,
+  storage: DurableObjectStorage,
+  opened: OpenedHub | null,
+  input: BeginTurnInput,
+  onBudget: (step: BudgetStep) => void = () => {},
+): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
   if (denied || !opened) return { outcome: "denied", denied: denied ?? "unavailable" };
   const { store } = opened;
@@ -69,6 +88,10 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
   // From here to the save, nothing awaits: the counters and the history are one atomic step.
   const session = store.openSession(input.sessionId);
   if (!session) return { outcome: "no-session" };
+  const now = Date.now();
+  const budget = new AssistantBudget(storage);
+  const paused = budgetGate(budget, record, now, onBudget);
+  if (paused) return { outcome: "refused", refusal: paused };
   const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
   if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
   // A message spike from one address turns the proof-of-work on for its new sessions (bot-defence-store.ts); never fails the turn.
@@ -77,6 +100,7 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
   } catch (error) {
     console.error(JSON.stringify({ event: "bot-defence-count-failed", assistantId: input.assistantId, error: String(error) }));
   }
+  countBudget(budget, record, now, onBudget);
   const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
   const saved = store.saveMessage({
     sessionId: session.id,
@@ -105,6 +129,25 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
     remaining: admission.remaining,
     passages,
   };
+}
+
+/**
+ * Synchronous, before the counters: the refusal when a monthly budget pauses the assistant (its
+ * own, used up with "pause", or the owner's all-assistants one), else null. A refusal by the
+ * assistant's own budget records a threshold not yet told (a budget lowered below the month's use).
+ */
+export function budgetGate(budget: AssistantBudget, record: PublicAssistantRecord, now: number, onBudget: (step: BudgetStep) => void): MessageRefusal | null {
+  const by = budget.refusal(record.config, now);
+  if (!by) return null;
+  const notice = by === "assistant" && budget.notify({ config: record.config, name: record.name, userId: record.userId, now });
+  onBudget({ notice, report: false, recheck: by === "owner" });
+  return budgetRefusal(now);
+}
+
+/** Synchronous, with the counters: one message in the month's count, and the thresholds it reached. */
+export function countBudget(budget: AssistantBudget, record: PublicAssistantRecord, now: number, onBudget: (step: BudgetStep) => void) {
+  const counted = budget.count({ config: record.config, name: record.name, userId: record.userId, now });
+  onBudget({ notice: counted.notice, report: true, recheck: false });
 }
 
 /** Runs one insights count; a failure (a bug, never an input) is logged, never thrown into the turn. */

@@ -229,6 +229,32 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       );
     `,
   },
+  {
+    // Monthly message budgets (issue 13, worker/budgets/): the visitor messages admitted per UTC
+    // month (the current and the previous month are kept), and the budget e-mails: a threshold
+    // told for a month is recorded in the step that reaches it, then sent (retried by the alarm).
+    id: "0009_budgets",
+    sql: `
+      CREATE TABLE budget_months (month TEXT PRIMARY KEY, used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+      CREATE TABLE budget_notices (
+        scope TEXT NOT NULL,
+        month TEXT NOT NULL,
+        percent INTEGER NOT NULL,
+        budget INTEGER NOT NULL,
+        used INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, month, percent)
+      ) WITHOUT ROWID;
+      CREATE INDEX budget_notices_pending_idx ON budget_notices (status, next_at);
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

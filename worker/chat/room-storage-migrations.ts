@@ -49,4 +49,36 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
       CREATE TABLE room_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
+  {
+    // The owner's all-assistants monthly budget (issue 13, worker/budgets/owner-budget.ts): each
+    // assistant's count of the month as its own object last reported it (the total is their sum),
+    // and the budget e-mails (the same table as an assistant's object). The budget itself is a
+    // room_state value.
+    id: "0003_owner_budgets",
+    sql: `
+      CREATE TABLE owner_budget_usage (
+        month TEXT NOT NULL,
+        assistant_id TEXT NOT NULL,
+        used INTEGER NOT NULL,
+        PRIMARY KEY (month, assistant_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE budget_notices (
+        scope TEXT NOT NULL,
+        month TEXT NOT NULL,
+        percent INTEGER NOT NULL,
+        budget INTEGER NOT NULL,
+        used INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, month, percent)
+      ) WITHOUT ROWID;
+      CREATE INDEX budget_notices_pending_idx ON budget_notices (status, next_at);
+    `,
+  },
 ];

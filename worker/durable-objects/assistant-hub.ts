@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import {
+  type BudgetUsage,
   type ChatHistoryResponse,
   type FeedbackRating,
   type InsightsResponse,
@@ -14,8 +15,12 @@ import { widgetAccess, type AccessDenied, type AssistantCopy } from "../assistan
 import { HubGate } from "../assistant/hub-gate";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
 import { HubSockets } from "../assistant/hub-sockets";
-import { beginVisitorTurn, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult } from "../assistant/hub-visitor-turn";
 import { BotDefenceStore, type SessionProof } from "../assistant/bot-defence-store";
+import { beginVisitorTurn, budgetGate, countBudget, retrieveNearIndex, type BeginTurnInput, type BeginTurnResult, type BudgetStep } from "../assistant/hub-visitor-turn";
+import { AssistantBudget } from "../budgets/assistant-budget";
+import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
+import { OwnerBudgetReports } from "../budgets/owner-report";
+import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { InsightsStore } from "../assistant/insights-store";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
@@ -70,12 +75,14 @@ export interface StartSessionInput {
 export class AssistantHub extends DurableObject<Env> {
   private readonly gate = new HubGate(this.ctx, this.env);
   private readonly sockets = new HubSockets(this.ctx.storage, this.env);
+  private readonly ownerReports = new OwnerBudgetReports(this.env, this.ctx.storage);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
   /** Before the model: authorise, check the session, admit, read the history, save the visitor's message (assistant/hub-visitor-turn.ts). */
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
-    return beginVisitorTurn(this.env, this.ctx.storage, await this.open(input.assistantId), input);
+    const opened = await this.open(input.assistantId);
+    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
@@ -160,8 +167,8 @@ export class AssistantHub extends DurableObject<Env> {
   }
 
   /**
-   * /v1/chat/completions: one message against the assistant's day (no session, no network
-   * share), then, with `query`, the passages for it (null when retrieval failed). `missing`: the
+   * /v1/chat/completions: one message against the assistant's monthly budgets and its day (no
+   * session, no network share; `budget`: a budget pauses it), then, with `query`, the passages for it (null when retrieval failed). `missing`: the
    * assistant was deleted since the caller's D1 read.
    */
   async admitApiCall(input: {
@@ -169,13 +176,21 @@ export class AssistantHub extends DurableObject<Env> {
     query?: string;
     /** The visitor's question alone (the relevance floor's words); `query` when absent. */
     question?: string;
-  }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number } | { ok: false; missing: true }> {
+  }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number; budget?: true } | { ok: false; missing: true }> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, missing: true };
-    const { config } = opened.assistant.record;
+    const { record } = opened.assistant;
+    const { config } = record;
+    // Budgets, then the day's counter, then the month's count: one synchronous step (exact).
+    const now = Date.now();
+    const budget = new AssistantBudget(this.ctx.storage);
+    const onBudget = (step: BudgetStep) => this.afterBudget(input.assistantId, record, step);
+    const paused = budgetGate(budget, record, now, onBudget);
+    if (paused) return { ok: false, budget: true, retryAfter: paused.retryAfter ?? 60 };
     const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
-    if (result.allowed) return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query, input.question) };
-    return { ok: false, retryAfter: result.daily ? retryAfterSeconds(result.daily) : 60 };
+    if (!result.allowed) return { ok: false, retryAfter: result.daily ? retryAfterSeconds(result.daily) : 60 };
+    countBudget(budget, record, now, onBudget);
+    return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query, input.question) };
   }
 
   // ── The owner's view (the caller checked ownership in D1) ────────────────────────────────────
@@ -257,6 +272,60 @@ export class AssistantHub extends DurableObject<Env> {
     });
   }
 
+  // ── Monthly budgets (budgets/; counted inside beginTurn and admitApiCall) ─────────────────────
+
+  /** This month's use of the assistant's own budget, and whether the owner's budget pauses it. Never throws. */
+  async budgetUsage(input: { assistantId: string }): Promise<{ ok: true; usage: BudgetUsage & { ownerPaused: boolean } } | { ok: false; reason: "missing" | "failed" }> {
+    try {
+      const opened = await this.open(input.assistantId);
+      if (!opened) return { ok: false, reason: "missing" };
+      return { ok: true, usage: new AssistantBudget(this.ctx.storage).usage(opened.assistant.record.config, Date.now()) };
+    } catch (error) {
+      console.error(JSON.stringify({ event: "assistant-hub-step-failed", assistantId: input.assistantId, method: "budgetUsage", error: String(error) }));
+      return { ok: false, reason: "failed" };
+    }
+  }
+
+  /** The owner's room: the all-assistants budget pauses this assistant for `month`, or no longer. Never throws. */
+  async setOwnerPause(input: { assistantId: string; month: string; paused: boolean }): Promise<{ ok: boolean }> {
+    try {
+      if (this.gate.erased()) return { ok: false };
+      this.gate.migrate();
+      new AssistantBudget(this.ctx.storage).setOwnerPaused(input.month, input.paused);
+      return { ok: true };
+    } catch (error) {
+      console.error(JSON.stringify({ event: "assistant-hub-step-failed", assistantId: input.assistantId, method: "setOwnerPause", error: String(error) }));
+      return { ok: false };
+    }
+  }
+
+  /** After a turn's budget step (hub-visitor-turn.ts `BudgetStep`): e-mails and the owner's room, off the visitor's path. */
+  private afterBudget(assistantId: string, record: PublicAssistantRecord | undefined, step: BudgetStep) {
+    if (step.notice) this.ctx.waitUntil(this.deliverBudgetNotices());
+    if (!record) return;
+    if (step.report) this.ctx.waitUntil(this.ownerReports.report(assistantId, record.userId));
+    if (step.recheck) {
+      const asked = this.ownerReports.recheck(assistantId, record.userId);
+      if (asked) this.ctx.waitUntil(asked);
+    }
+  }
+
+  /** Sends the waiting budget e-mails; what failed is retried by the alarm. Never throws. */
+  private async deliverBudgetNotices() {
+    try {
+      const next = await deliverBudgetNotices(this.env, this.ctx.storage);
+      if (next !== null) await this.wakeAt(next);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "budget-delivery-failed", error: String(error) }));
+    }
+  }
+
+  /** Arms the alarm at `at` unless it is already due earlier. */
+  private async wakeAt(at: number) {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
   // ── Knowledge (file records, chunks, FTS5, local vectors) ──────────────────────────────────────
 
   /** One `KnowledgeIndex` operation (assistant/hub-knowledge-index.ts); chunks arrive in batches. */
@@ -310,8 +379,12 @@ export class AssistantHub extends DurableObject<Env> {
     return result;
   }
 
-  /** Scheduled syncs that are due, and syncs whose run was lost, are queued again. */
+  /** Budget e-mails to retry; scheduled syncs that are due, and syncs whose run was lost, are queued again. */
   override async alarm(): Promise<void> {
+    if (!this.gate.erased()) {
+      this.gate.migrate();
+      await this.deliverBudgetNotices();
+    }
     try {
       await this.sourcesDue();
     } catch (error) {
@@ -338,6 +411,9 @@ export class AssistantHub extends DurableObject<Env> {
     // Not queued: look again in a minute (the syncs stay queued, then count as stalled).
     if (!queued) await this.ctx.storage.setAlarm(now + 60_000);
     else await this.wakeForSources(true);
+    // Replacing the alarm must not drop a budget e-mail waiting for its retry.
+    const notice = new BudgetNotices(this.ctx.storage).nextDue();
+    if (notice !== null) await this.wakeAt(notice);
   }
 
   private async wakeForSources(replace = false) {

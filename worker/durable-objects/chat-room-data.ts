@@ -1,5 +1,9 @@
 import { Server } from "partyserver";
-import { guestSession, isGuestRoomId, type Chat, type ChatListResponse, type Project, type UserSettings } from "../../contract";
+import { guestSession, isGuestRoomId, type BudgetUsage, type Chat, type ChatListResponse, type Project, type UserSettings } from "../../contract";
+import { monthKey } from "../budgets/budget-math";
+import { deliverBudgetNotices } from "../budgets/budget-notices";
+import { OwnerBudget, type OwnerBudgetSetting } from "../budgets/owner-budget";
+import { tellOwnerAssistants } from "../budgets/owner-pause";
 import { ActiveReplies } from "../chat/active-replies";
 import { importLegacyUserData, LEGACY_IMPORT_MARKER } from "../chat/legacy-import";
 import { roomProjects, type ProjectChanges } from "../chat/room-projects";
@@ -94,6 +98,75 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     return this.withData((store) => store.saveSettings(settings), null);
   }
 
+  // ── The owner's all-assistants budget (budgets/owner-budget.ts; a signed-in user's room only) ──
+  // Sentinels, never throws: `{ ok: false }` for a guest room, a deleted account, or a failure.
+
+  /**
+   * An assistant's object reports its count of the month (after the message was admitted). The
+   * answer says whether the all-assistants budget pauses the owner's assistants this month; when
+   * this report paused them, the room tells every one of them (D1 lists them, only then).
+   */
+  async budgetReport(input: { assistantId: string; month: string; used: number }): Promise<{ ok: true; paused: boolean } | { ok: false }> {
+    return this.withBudget("budgetReport", async (budget, userId, now) => {
+      const result = budget.report({ ...input, userId, now });
+      this.afterBudgetStep(result.notice);
+      if (result.pausedNow) this.ctx.waitUntil(tellOwnerAssistants(this.env, userId, input.month, true));
+      return { ok: true as const, paused: result.paused };
+    });
+  }
+
+  /** The all-assistants budget this month, and each assistant's count as last reported. */
+  async ownerBudget(): Promise<{ ok: true; usage: BudgetUsage; perAssistant: Record<string, number> } | { ok: false }> {
+    return this.withBudget("ownerBudget", (budget, _userId, now) => ({
+      ok: true as const,
+      usage: budget.usage(now),
+      perAssistant: Object.fromEntries(budget.perAssistant(monthKey(now))),
+    }));
+  }
+
+  /**
+   * PUT /api/budgets: sets (limit null: removes) the all-assistants budget, then tells every
+   * assistant of the owner whether it pauses them now (awaited: a raised budget lifts the pause
+   * before the owner's request answers).
+   */
+  async setOwnerBudget(setting: { limit: number | null; action?: OwnerBudgetSetting["action"] | undefined }): Promise<{ ok: true; usage: BudgetUsage; perAssistant: Record<string, number> } | { ok: false }> {
+    return this.withBudget("setOwnerBudget", async (budget, userId, now) => {
+      const result = budget.set({ setting, userId, now });
+      this.afterBudgetStep(result.notice);
+      await tellOwnerAssistants(this.env, userId, monthKey(now), result.paused);
+      return { ok: true as const, usage: budget.usage(now), perAssistant: Object.fromEntries(budget.perAssistant(monthKey(now))) };
+    });
+  }
+
+  private async withBudget<T>(method: string, use: (budget: OwnerBudget, userId: string, now: number) => T | Promise<T>): Promise<T | { ok: false }> {
+    try {
+      if (this.isGuestRoom || (await this.revocations.isAccountClosed())) return { ok: false };
+      return await use(new OwnerBudget(this.store), this.name.slice("user-".length), Date.now());
+    } catch (error) {
+      console.error(JSON.stringify({ event: "owner-budget-failed", method, error: String(error) }));
+      return { ok: false };
+    }
+  }
+
+  /** A budget e-mail is waiting: send it now (after the answer) and arm the alarm in case that fails. */
+  private afterBudgetStep(notice: boolean) {
+    if (!notice) return;
+    this.ctx.waitUntil(this.deliverBudgetNotices());
+  }
+
+  /** Sends the waiting budget e-mails; the alarm retries what failed. Never throws. */
+  protected async deliverBudgetNotices() {
+    try {
+      const next = await deliverBudgetNotices(this.env, this.store);
+      if (next !== null) {
+        const current = await this.ctx.storage.getAlarm();
+        if (current === null || next < current) await this.ctx.storage.setAlarm(next);
+      }
+    } catch (error) {
+      console.error(JSON.stringify({ event: "owner-budget-delivery-failed", error: String(error) }));
+    }
+  }
+
   /** A data RPC's work on the opened store, or `none` once the account was deleted (or for a guest room never used). */
   private async withData<T>(use: (store: RoomStore) => T, none: T): Promise<T> {
     if (await this.revocations.isAccountClosed()) return none;
@@ -115,6 +188,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     // The marker in the same transaction: a legacy move still running stops at its next write.
     this.store.transaction(() => {
       this.store.eraseUserData();
+      new OwnerBudget(this.store).erase();
       this.store.setState(LEGACY_IMPORT_MARKER, "done");
     });
     this.imported = true;

@@ -116,9 +116,9 @@ export class ChatRoom extends ChatRoomData {
     return closed;
   }
 
-  /** Guests only: their chats are erased once the room has been idle this long. */
+  /** Guests: their chats are erased once the room has been idle this long. Users: budget e-mails to retry. */
   override async onAlarm() {
-    if (!this.isGuestRoom) return;
+    if (!this.isGuestRoom) return this.deliverBudgetNotices();
     if (this.active.all().length > 0 || [...this.getConnections()].length > 0) {
       await this.keepGuestChatsAlive();
       return;

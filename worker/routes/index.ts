@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { capRequestBody } from "../http/body-limit";
 import type { AppEnv } from "../http/context";
 import { authRoutes } from "./auth";
+import { budgetRoutes } from "./budgets";
 import { chatAttachmentRoutes } from "./chat-attachments";
 import { configRoutes } from "./config";
 import { devRoutes } from "./dev";
@@ -26,6 +27,7 @@ export function apiRoutes() {
   api.route("/chat", chatAttachmentRoutes());
   api.route("/projects", projectRoutes());
   api.route("/public-assistants", publicAssistantRoutes());
+  api.route("/budgets", budgetRoutes());
   api.route("/models", modelRoutes());
   api.route("/settings", settingsRoutes());
   api.route("/widget", widgetRoutes());

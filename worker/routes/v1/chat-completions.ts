@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import {
+  budgetMessages,
   openAiChatRequest,
   openAiCompat,
   openAiCompatMessages as M,
@@ -120,6 +121,10 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   }
   // Deleted since the key was read: refused as the key's read would be now.
   if (!admission.ok && "missing" in admission) return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
+  if (!admission.ok && "budget" in admission) {
+    // A monthly budget is used up and pauses the assistant: 429 with OpenAI's code for a spent quota.
+    return openAiError(429, "rate_limit_error", budgetMessages.budgetReached, "insufficient_quota", { "retry-after": String(admission.retryAfter) });
+  }
   if (!admission.ok) {
     return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }

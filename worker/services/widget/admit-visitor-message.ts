@@ -1,4 +1,5 @@
-import { widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
+import { budgetMessages, widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
+import { secondsToMonthEnd } from "../../budgets/budget-math";
 import { retryAfterSeconds } from "../rate-limit";
 import type { RateLimitResult } from "../rate-limit-window";
 import type { Admission } from "./widget-limits";
@@ -21,12 +22,18 @@ export type MessageAdmission = { ok: true; remaining: WidgetRemaining } | Messag
  * (AssistantHub.beginTurn) decides it: attachments only when the owner allows them
  * (`attachmentsRefusal`), then the per-IP throttle (`ipRefusal`, a RateLimiter across every
  * assistant), then the session's counter, the network's share of the assistant's day and the
- * day's counter (`toMessageAdmission` of the hub's `VisitorStore.admit`, exact under concurrency).
+ * day's counter (`toMessageAdmission` of the hub's `VisitorStore.admit`, exact under concurrency),
+ * with the monthly budgets checked just before them in the same step (`budgetRefusal`).
  * Nothing is counted for a refused message but the per-IP throttle.
  */
 export function attachmentsRefusal(fileCount: number, allowAttachments: boolean): MessageRefusal | null {
   if (fileCount > 0 && !allowAttachments) return { ok: false, error: widgetMessages.attachmentsNotAllowed, reason: "invalid", code: "VALIDATION_ERROR" };
   return null;
+}
+
+/** A monthly budget (the assistant's, or all the owner's assistants') is used up and pauses the assistant until the UTC month ends. */
+export function budgetRefusal(now = Date.now()): MessageRefusal {
+  return { ok: false, error: budgetMessages.budgetReached, reason: "budget-reached", code: "RATE_LIMITED", retryAfter: secondsToMonthEnd(now) };
 }
 
 export function ipRefusal(ip: RateLimitResult, now = Date.now()): MessageRefusal | null {

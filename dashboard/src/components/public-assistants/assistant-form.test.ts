@@ -71,6 +71,15 @@ describe("assistant form values", () => {
     expect(JSON.parse(JSON.stringify(empty)).config.maxMessagesPerSession).toBeNull();
   });
 
+  it("send the monthly budget as a whole number, or null when empty, with the Limits tab's other issue 13 choices", () => {
+    const none = toRequestBody({ ...defaultFormValues, monthlyBudget: "  " });
+    expect(none.config).toMatchObject({ monthlyBudget: null, budgetAction: "pause", botDefence: "auto", visitorLimitScope: "session" });
+    const set = toRequestBody({ ...defaultFormValues, monthlyBudget: " 5000 ", budgetAction: "continue", botDefence: "always", visitorLimitScope: "user" });
+    expect(set.config).toMatchObject({ monthlyBudget: 5000, budgetAction: "continue", botDefence: "always", visitorLimitScope: "user" });
+    expect(mapFieldErrors({ "config.monthlyBudget": "out of range" })).toEqual({ errors: { monthlyBudget: "out of range" }, tab: "limits" });
+    expect(mapFieldErrors({ "config.budgetAction": "bad" }).tab).toBe("limits");
+  });
+
   it("read allowed origins one per line", () => {
     expect(parseOrigins(" https://a.example \r\n\n https://b.example\n  ")).toEqual(["https://a.example", "https://b.example"]);
     expect(parseOrigins("")).toEqual([]);

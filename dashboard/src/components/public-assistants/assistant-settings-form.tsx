@@ -6,11 +6,15 @@
  */
 import { Fragment, useState, type FormEvent } from "react";
 import {
+  botDefence,
+  budgets,
+  budgetUi,
   publicAssistantFieldLimits as F,
   publicAssistantLimits as LIM,
   publicAssistantMessages,
   publicAssistantUi,
   successMessages,
+  visitorIdentity,
   widgetPositions,
   widgetSizes,
   type PublicAssistant,
@@ -169,6 +173,48 @@ export function AssistantFormFields({ form, formId, label, fixedHeight = true }:
               max={LIM.dailyLimit.max}
               hint={L.rangeHint(LIM.dailyLimit.min, LIM.dailyLimit.max)}
               {...text("dailyLimit")}
+            />
+          </div>
+
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              label={budgetUi.monthlyBudget}
+              name="monthlyBudget"
+              type="number"
+              inputMode="numeric"
+              step={1}
+              min={budgets.min}
+              max={budgets.max}
+              hint={budgetUi.monthlyBudgetHint(budgets.min, budgets.max)}
+              {...text("monthlyBudget")}
+            />
+            <RadioCards
+              legend={budgetUi.budgetAction}
+              value={values.budgetAction}
+              onChange={(v) => set("budgetAction", v)}
+              error={errors.budgetAction}
+              columns="grid-cols-1"
+              options={budgets.actions.map((a) => ({ value: a, label: budgetUi.budgetActions[a] }))}
+            />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <RadioCards
+              legend={budgetUi.botDefence}
+              value={values.botDefence}
+              onChange={(v) => set("botDefence", v)}
+              error={errors.botDefence}
+              columns="grid-cols-1"
+              hint={budgetUi.botDefenceHint}
+              options={botDefence.modes.map((m) => ({ value: m, label: budgetUi.botDefenceModes[m] }))}
+            />
+            <RadioCards
+              legend={budgetUi.visitorLimitScope}
+              value={values.visitorLimitScope}
+              onChange={(v) => set("visitorLimitScope", v)}
+              error={errors.visitorLimitScope}
+              columns="grid-cols-1"
+              hint={budgetUi.visitorLimitScopeHint}
+              options={visitorIdentity.limitScopes.map((s) => ({ value: s, label: budgetUi.visitorLimitScopes[s] }))}
             />
           </div>
 

@@ -53,6 +53,7 @@ export function RadioCards<V extends string>({
   onChange,
   columns = "grid-cols-2",
   error,
+  hint,
 }: {
   legend: string;
   value: V;
@@ -60,10 +61,12 @@ export function RadioCards<V extends string>({
   onChange: (value: V) => void;
   columns?: string;
   error?: string;
+  /** One line under the options, read with the group. */
+  hint?: string;
 }) {
   const name = useId();
   return (
-    <fieldset>
+    <fieldset aria-describedby={hint ? `${name}-hint` : undefined}>
       <legend className="mb-2 text-sm font-medium text-fg">{legend}</legend>
       <div className={`grid gap-2 ${columns}`}>
         {options.map((o) => {
@@ -91,6 +94,11 @@ export function RadioCards<V extends string>({
         })}
       </div>
       {error ? <p className="mt-1.5 text-xs font-medium text-danger">{error}</p> : null}
+      {hint ? (
+        <p id={`${name}-hint`} className="mt-1.5 text-xs text-muted">
+          {hint}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -10,6 +10,7 @@ import { Link, useLocation, useParams, useSearch } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { ApiKeyField } from "../../../components/public-assistants/api-key-field";
 import { ActiveBadge } from "../../../components/public-assistants/assistant-card";
+import { BudgetBanners, useBudgets } from "../../../components/public-assistants/budget-panel";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { useProcessingPoll } from "../../../components/public-assistants/use-processing-poll";
 import { Button, buttonClasses } from "../../../components/ui/button";
@@ -88,6 +89,13 @@ export default function PublicAssistantPage() {
   const [opened, setOpened] = useState<ReadonlySet<AssistantTabKey>>(() => new Set([tab]));
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
 
+  // Monthly budgets (issue 13): this assistant's and the all-assistants one, read again after a change here.
+  const { reload: reloadBudgets, data: budgetData } = useBudgets();
+  const reloadWithBudgets = useCallback(() => {
+    reload();
+    reloadBudgets();
+  }, [reload, reloadBudgets]);
+
   // Full keys never outlive the screen (as on the list).
   useEffect(() => () => usePublicAssistants.getState().reset(), []);
   useProcessingPoll(state.status === "ready" ? [state.assistant] : [], reload);
@@ -133,12 +141,13 @@ export default function PublicAssistantPage() {
   }
 
   const { assistant } = state;
-  const context: AssistantTabContext = { assistant, reload, confirm: setPending, openConversation, session, selectSession };
+  const context: AssistantTabContext = { assistant, reload: reloadWithBudgets, confirm: setPending, openConversation, session, selectSession };
 
   return (
     <PageContainer wide>
       {back}
       <Header assistant={assistant} />
+      <BudgetBanners data={budgetData} assistantId={assistant._id} className="mt-4" />
       <TabList
         items={assistantTabs}
         value={tab}

@@ -9,6 +9,7 @@ import { Link } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { AssistantCard, type CardAction } from "../../../components/public-assistants/assistant-card";
 import { AssistantFormDialog } from "../../../components/public-assistants/assistant-form-dialog";
+import { BudgetBanners, OwnerBudgetControl, useBudgets } from "../../../components/public-assistants/budget-panel";
 import { ChatHistoryDialog } from "../../../components/public-assistants/chat-history-dialog";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { IntegrationCodeDialog } from "../../../components/public-assistants/integration-code-dialog";
@@ -48,7 +49,12 @@ export default function PublicAssistantsPage() {
     return () => usePublicAssistants.getState().reset();
   }, [load]);
 
-  const reload = useCallback(() => void load({ quiet: true }), [load]);
+  // Monthly budgets (issue 13): banners at ≥ 80 % or paused, and the all-assistants budget.
+  const { reload: reloadBudgets, ...budgetState } = useBudgets();
+  const reload = useCallback(() => {
+    void load({ quiet: true });
+    reloadBudgets();
+  }, [load, reloadBudgets]);
   useProcessingPoll(assistants, reload);
 
   const close = () => setDialog(null);
@@ -70,6 +76,7 @@ export default function PublicAssistantsPage() {
           <PlusIcon size={16} /> {S.createNew}
         </Button>
       </PageHeader>
+      <BudgetBanners data={budgetState.data} className="mt-4" />
 
       <TabList items={tabs} value={tab} onChange={setTab} label={S.tabsLabel} ids={ids} className="mt-6 w-full sm:w-fit" />
 
@@ -97,7 +104,10 @@ export default function PublicAssistantsPage() {
             </EmptyState>
           )}
           {status === "ready" && assistants.length > 0 && (
-            <ul aria-label={S.listLabel} className="grid grid-cols-1 gap-5 lg:grid-cols-2 2xl:grid-cols-3">
+            <OwnerBudgetControl data={budgetState.data} onSaved={budgetState.setData} />
+          )}
+          {status === "ready" && assistants.length > 0 && (
+            <ul aria-label={S.listLabel} className="mt-5 grid grid-cols-1 gap-5 lg:grid-cols-2 2xl:grid-cols-3">
               {assistants.map((a) => (
                 <li key={a._id} className="flex min-w-0">
                   <AssistantCard assistant={a} onAction={onAction} />

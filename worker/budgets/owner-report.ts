@@ -1,0 +1,62 @@
+import { getUserRoom } from "../chat/get-chat-room";
+import type { Env } from "../env";
+import { AssistantBudget } from "./assistant-budget";
+import { monthKey } from "./budget-math";
+
+/** A refused message re-asks the owner's room at most this often whether its pause still holds. */
+const RECHECK_MS = 10_000;
+
+/**
+ * An assistant's object tells its owner's room (the all-assistants budget, owner-budget.ts) its
+ * count of the month, after a message was admitted: off the visitor's path (the hub's
+ * `waitUntil`), never before the first token. One report at a time per object: messages admitted
+ * while one is on its way are carried by one more report with the latest count (absolute counts,
+ * so nothing is lost or counted twice). The room's answer sets or lifts the owner's pause here.
+ * While paused by the owner, a refused message re-asks at most every 10 s, so a pause lifted by
+ * a budget change this object missed lifts soon all the same. Never throws.
+ */
+export class OwnerBudgetReports {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private lastRecheck = 0;
+
+  constructor(
+    private readonly env: Env,
+    private readonly storage: Pick<DurableObjectStorage, "sql">,
+  ) {}
+
+  /** Reports the month's count (now, or once the report on its way has answered). */
+  report(assistantId: string, userId: string): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop(assistantId, userId).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** A message was refused because the owner's budget paused this assistant: re-ask the room now and then. */
+  recheck(assistantId: string, userId: string, now = Date.now()): Promise<void> | null {
+    if (now - this.lastRecheck < RECHECK_MS) return null;
+    this.lastRecheck = now;
+    return this.report(assistantId, userId);
+  }
+
+  private async loop(assistantId: string, userId: string) {
+    const budget = new AssistantBudget(this.storage);
+    do {
+      this.again = false;
+      const month = monthKey(Date.now());
+      try {
+        const answer = await getUserRoom(this.env, userId).budgetReport({ assistantId, month, used: budget.used(month) });
+        if (answer.ok) budget.setOwnerPaused(month, answer.paused);
+      } catch (error) {
+        // The next admitted message reports the count again (absolute): nothing is lost.
+        console.error(JSON.stringify({ event: "owner-budget-report-failed", assistantId, error: String(error) }));
+        return;
+      }
+    } while (this.again);
+  }
+}
