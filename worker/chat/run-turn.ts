@@ -31,9 +31,9 @@ export class TurnRefused extends Error {
   }
 }
 
-type ReplyOutcome = { status: "complete" | "stopped" } | { status: "error"; error: string };
+export type ReplyOutcome = { status: "complete" | "stopped" } | { status: "error"; error: string };
 
-const publicChat = ({ instructions: _instructions, ...chat }: ChatWithInstructions): Chat => chat;
+export const publicChat = ({ instructions: _instructions, ...chat }: ChatWithInstructions): Chat => chat;
 
 /**
  * One exchange of a chat. The user's message (and the new chat, if any) is saved, with an empty
@@ -181,12 +181,12 @@ async function resolveChat(deps: TurnDeps, data: SendMessage, now: () => number,
 }
 
 /** A model stream whose request is already on its way: `first` is its first step, pending. */
-interface StartedStream {
+export interface StartedStream {
   iterator: AsyncIterator<string>;
   first: Promise<IteratorResult<string>>;
 }
 
-function startStream(provider: ModelProvider, request: Parameters<ModelProvider["stream"]>[0]): StartedStream {
+export function startStream(provider: ModelProvider, request: Parameters<ModelProvider["stream"]>[0]): StartedStream {
   const iterator = provider.stream(request)[Symbol.asyncIterator]();
   const first = iterator.next();
   // Handled where it is awaited; this only keeps an early failure from counting as unhandled.
@@ -195,7 +195,7 @@ function startStream(provider: ModelProvider, request: Parameters<ModelProvider[
 }
 
 /** Streams the model's reply into `active.text`, broadcasting deltas and saving the text now and then. */
-async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessage, stream: StartedStream | null, now: () => number): Promise<ReplyOutcome> {
+export async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessage, stream: StartedStream | null, now: () => number): Promise<ReplyOutcome> {
   if (!stream) {
     // Offline mode: say so plainly, as a labelled note, instead of pretending to be a model.
     active.text = chatMessages.offlineReply;
