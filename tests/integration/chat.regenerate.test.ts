@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatGuestSessionHeader, chatListResponse, chatMessages, clientFrames, guestQuota, publicRoutes, regenerateMessages } from "../../contract";
+import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { RoomStore } from "../../worker/chat/room-store";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { chatGuest, chatUser, mockReply, type TestSocket } from "./chat-helpers";
 import { call, json } from "./helpers";
@@ -78,6 +80,12 @@ describe("regenerate writes the last reply again in place", () => {
     const joined = await late.next("new-message", (d) => d.message.id === first.id);
     expect(joined.message.versions).toHaveLength(2);
     for (const t of [tab, other, late]) t.close();
+
+    // Deleting the chat takes the versions along.
+    expect((await call(`/api/chats/${first.chatId}`, { token: user.token, method: "DELETE" })).status).toBe(204);
+    const { env, runInDurableObject } = await import("cloudflare:test");
+    const left = await runInDurableObject(getUserRoom(env, user.user.id), (_room, state) => new RoomStore(state.storage).sql.exec("SELECT count(*) AS n FROM message_versions").one().n);
+    expect(left).toBe(0);
   });
 
   it("answers from the conversation up to the question: the replaced version is not in the model's context", async () => {

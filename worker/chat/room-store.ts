@@ -358,7 +358,7 @@ export class RoomStore implements ChatStore {
   /** How many rows the room holds (tests: account deletion leaves nothing). */
   footprint() {
     const n = (table: string) => Number(this.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n);
-    return { chats: n("chats"), messages: n("messages"), projects: n("projects"), versions: n("message_versions") };
+    return { chats: n("chats"), messages: n("messages"), projects: n("projects") };
   }
 }
 
