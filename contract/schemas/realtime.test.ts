@@ -36,8 +36,11 @@ describe("the regenerate frame", () => {
       ok: true,
       frame: { event: "regenerate", data: { chatId: "c1", messageId: "m1", files: [] } },
     });
-    const withFiles = parseClientFrame(JSON.stringify(clientFrames.regenerate({ chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }] })));
-    expect(withFiles).toEqual({ ok: true, frame: { event: "regenerate", data: { chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }] } } });
+    const withFiles = parseClientFrame(JSON.stringify(clientFrames.regenerate({ chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }], clientMessageId: "r1" })));
+    expect(withFiles).toEqual({
+      ok: true,
+      frame: { event: "regenerate", data: { chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }], clientMessageId: "r1" } },
+    });
   });
 
   it("refuses a frame without both ids, with ids too long, or with too many files", () => {

@@ -12,8 +12,8 @@
  * `new-message` with the reply as it now stands (status streaming, empty text, `versions` holding
  * the earlier ones), then `thinking`, the deltas, and `new-message` (or `message-error`) with the
  * final version. A client that upserts messages by id therefore replaces the reply in place; no
- * question is added. A refused regenerate is a `message-error` with `chatId` only (no
- * `messageId`): nothing changed.
+ * question is added. A refused regenerate is a `message-error` with `chatId` and the frame's
+ * `clientMessageId` (no `messageId`): nothing changed.
  */
 import { z } from "zod";
 import { chatLimits, guestSession } from "../constants";
@@ -95,6 +95,8 @@ export const regenerateData = z.object({
     .max(chatLimits.maxFiles, { error: chatMessages.tooManyFiles(chatLimits.maxFiles) })
     .optional()
     .default([]),
+  /** The client's own id for this request, echoed on a refusal so it knows which one was refused. */
+  clientMessageId: z.string().min(1).max(chatLimits.maxClientMessageIdChars).optional(),
 });
 export type RegenerateData = z.input<typeof regenerateData>;
 

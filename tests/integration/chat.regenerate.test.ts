@@ -139,6 +139,9 @@ describe("regenerate is refused, changing nothing", () => {
       return error;
     };
     expect(await refusal(one.chatId, one.id)).toMatchObject({ error: regenerateMessages.notLastReply, chatId: one.chatId });
+    // The client's id for the request comes back with its refusal.
+    tab.send(clientFrames.regenerate({ chatId: one.chatId, messageId: one.id, clientMessageId: "mine" }));
+    expect((await tab.next("message-error", (d) => d.clientMessageId === "mine")).error).toBe(regenerateMessages.notLastReply);
     const detail = await json(await call(`/api/chats/${one.chatId}`, { token: user.token }), chatDetailResponse);
     expect((await refusal(one.chatId, detail.messages[2]!.id)).error).toBe(regenerateMessages.notLastReply);
     expect((await refusal(crypto.randomUUID(), two.id)).error).toBe(chatMessages.chatNotFound);

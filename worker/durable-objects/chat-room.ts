@@ -175,10 +175,12 @@ export class ChatRoom extends ChatRoomData {
    * is the room owner's (authenticated by the worker, its token checked again here), as for a
    * send-message. A guest's regenerate counts as a message, once it is known to be allowed (a
    * refused one, e.g. not the last reply, costs nothing); out of messages, it is refused with the
-   * quota's own text. A refusal is `message-error` with `chatId` only: nothing changed.
+   * quota's own text. A refusal is `message-error` with `chatId` and the frame's
+   * `clientMessageId` (never `messageId`): nothing changed.
    */
   private async onRegenerate(connection: ChatConnection, identity: RoomIdentity, data: Regenerate) {
-    const refuse = (error: string) => send(connection, { event: "message-error", data: { error, chatId: data.chatId } });
+    const { chatId, clientMessageId } = data;
+    const refuse = (error: string) => send(connection, { event: "message-error", data: { error, chatId, clientMessageId } });
     const store = await this.storeForFrame(connection, identity, refuse);
     if (!store) return;
     let remaining: Remaining | null = null;
