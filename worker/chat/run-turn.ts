@@ -75,7 +75,7 @@ export async function runTurn(deps: TurnDeps, data: SendMessage): Promise<void> 
     deps.broadcast({ event: "thinking", data: { chatId: chat.id, messageId: reply.id, clientMessageId } });
 
     const outcome = await writeReply(deps, active, reply, stream, now);
-    await finishTurn(deps, { chat, data, reply, text: active.text, outcome, model, release: () => deps.active.release(active), now });
+    await finishTurn(deps, { chat, data, userMessage, reply, text: active.text, outcome, model, release: () => deps.active.release(active), now });
   } finally {
     deps.active.release(active);
   }
@@ -102,13 +102,15 @@ function turnMessages(chat: ChatWithInstructions, data: SendMessage, t: number, 
 /**
  * Saves the reply as it ended and tells every tab: `message-error` (with the saved partial) or
  * `new-message`. A chat without a title gets the user's first words at once, then the model's
- * title after a complete first exchange (sent as the same reply again, with the new chat title).
+ * title after a complete first exchange (sent as the same question again, with the new chat title).
  */
 async function finishTurn(
   deps: TurnDeps,
   turn: {
     chat: ChatWithInstructions;
     data: SendMessage;
+    /** The question, as saved (it never changes: the title's frame carries it). */
+    userMessage: ChatMessage;
     reply: ChatMessage;
     /** The reply's text as it ended. */
     text: string;
@@ -150,8 +152,10 @@ async function finishTurn(
   });
   if (!replaced) return;
   chat.title = title;
-  // new-message is an upsert by message id: the same reply again, with the chat's new title.
-  deps.broadcast({ event: "new-message", data: { message: final, chat: publicChat(chat) } });
+  // new-message is an upsert by message id: the question again (it never changes), with the chat's
+  // new title. Not the reply: the chat was released, so it may have been regenerated meanwhile,
+  // and this copy would put the old text back.
+  deps.broadcast({ event: "new-message", data: { message: turn.userMessage, chat: publicChat(chat) } });
 }
 
 async function resolveChat(deps: TurnDeps, data: SendMessage, now: () => number, newId: () => string) {
