@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { chatLimits, chatMessages, regenerateMessages, type ServerFrame } from "../../contract";
-import type { GenerateRequest, ModelProvider } from "../models";
+import { ModelError, type GenerateRequest, type ModelProvider } from "../models";
 import { ActiveReplies } from "./active-replies";
 import { MemoryChatStore } from "./memory-chat-store";
 import { runRegenerate } from "./regenerate-turn";
 import { runTurn } from "./run-turn";
+import { fallbackTitle } from "./title";
 
 /** A provider whose n-th reply is "take n"; records what it was asked. */
 function countingProvider() {
@@ -54,6 +55,33 @@ describe("runRegenerate", () => {
     const end = frames.at(-1) as Extract<ServerFrame, { event: "new-message" }>;
     expect(end.data.message.versions).toHaveLength(chatLimits.maxReplyVersions);
     expect(end.data.message.versions?.[0]?.content.data).toBe("take 3");
+  });
+
+  it("names a chat still called by its question's words once Retry of its failed first reply completes", async () => {
+    const store = new MemoryChatStore();
+    const frames: ServerFrame[] = [];
+    let fail = true;
+    const provider: ModelProvider = {
+      name: "fake",
+      defaultModel: "fake",
+      listModels: async () => ["fake"],
+      async *stream() {
+        if (fail) throw new ModelError("http", "down");
+        yield "An answer";
+      },
+      complete: async () => "Weekend plans",
+    };
+    const deps = { store, provider, active: new ActiveReplies(), broadcast: (f: ServerFrame) => frames.push(f) };
+    await runTurn(deps, { content: "what should I do this weekend", files: [], clientMessageId: "c", isGuest: false });
+    const [chat] = [...store.chats.values()];
+    expect(chat!.title).toBe(fallbackTitle("what should I do this weekend"));
+    const reply = [...store.messages.values()].find((m) => m.role === "assistant")!;
+    expect(reply.status).toBe("error");
+    fail = false;
+    await runRegenerate(deps, { chatId: chat!.id, messageId: reply.id, files: [] });
+    expect(store.chats.get(chat!.id)!.title).toBe("Weekend plans");
+    const last = frames.at(-1) as Extract<ServerFrame, { event: "new-message" }>;
+    expect(last.data).toMatchObject({ message: { role: "user" }, chat: { title: "Weekend plans" } });
   });
 
   it("refuses, changing nothing, a reply that is not the last, a busy chat, and what admit refuses", async () => {

@@ -2,7 +2,8 @@ import { chatLimits, chatMessages, regenerateMessages, type ChatMessage, type re
 import type { z } from "zod";
 import { buildPrompt } from "./prompt";
 import { withVersions } from "./reply-versions";
-import { publicChat, startStream, TurnRefused, writeReply, type TurnDeps } from "./run-turn";
+import { generateTitle, publicChat, startStream, TurnRefused, writeReply, type TurnDeps } from "./run-turn";
+import { fallbackTitle } from "./title";
 
 export type Regenerate = z.output<typeof regenerateData>;
 
@@ -24,7 +25,9 @@ export interface RegenerateDeps extends TurnDeps {
  *
  * Frames (to every tab): `new-message` with the reply as it now stands (same id, status streaming,
  * empty text, its versions), `thinking`, the deltas, then `new-message` (complete or stopped) or
- * `message-error` (error), each final message with its versions. The chat's title is left alone.
+ * `message-error` (error), each final message with its versions. The chat's title is left alone,
+ * except that a chat still named by its first question's words (its first reply failed, say) is
+ * named by the model from the first exchange once its reply completes, as after a first reply.
  * Throws TurnRefused, having changed nothing, when it cannot start. Resolves when all is done.
  */
 export async function runRegenerate(deps: RegenerateDeps, data: Regenerate): Promise<void> {
@@ -88,9 +91,22 @@ export async function runRegenerate(deps: RegenerateDeps, data: Regenerate): Pro
     const message = withVersions(final, earlier, at);
     if (outcome.status === "error") {
       deps.broadcast({ event: "message-error", data: { error: outcome.error, chatId: chat.id, messageId: final.id, message } });
-    } else {
-      deps.broadcast({ event: "new-message", data: { message, chat: publicChat(chat) } });
+      return;
     }
+    deps.broadcast({ event: "new-message", data: { message, chat: publicChat(chat) } });
+    const fallback = fallbackTitle(question.content.data, question.files.map((f) => f.name));
+    const firstExchange = recent.length === 2 && chat.title === fallback;
+    if (!firstExchange || outcome.status !== "complete" || !deps.provider) return;
+    // The reply is done: the chat takes its next message while the title is being written.
+    deps.active.release(active);
+    const title = await generateTitle(deps.provider, model, question.content.data, final.content.data);
+    if (!title || title === chat.title) return;
+    // Only over the fallback it replaces: a rename (or a deletion) made meanwhile wins.
+    const replaced = await store.setTitle(chat.id, title, fallback).catch(() => false);
+    if (!replaced) return;
+    chat.title = title;
+    // As after a first reply: the question again (it never changes), with the chat's new title.
+    deps.broadcast({ event: "new-message", data: { message: question, chat: publicChat(chat) } });
   } finally {
     deps.active.release(active);
   }

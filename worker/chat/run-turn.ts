@@ -238,7 +238,7 @@ export async function writeReply(deps: TurnDeps, active: ActiveReply, reply: Cha
 }
 
 /** A ≤6-word title from the model, or null (timeout, failure, empty answer): the fallback stays. */
-async function generateTitle(provider: ModelProvider, model: string | undefined, userText: string, replyText: string) {
+export async function generateTitle(provider: ModelProvider, model: string | undefined, userText: string, replyText: string) {
   try {
     const raw = await provider.complete({
       messages: titlePrompt(userText, replyText),
