@@ -358,6 +358,8 @@ export const chatLimits = {
   maxClientMessageIdChars: 100,
   /** Chat rooms one connection may watch at once (join-{room}). */
   maxWatchedRooms: 20,
+  /** Versions kept of one regenerated reply (the current one included); past it the oldest goes. */
+  maxReplyVersions: 10,
 } as const;
 
 export const projectLimits = {

@@ -751,6 +751,23 @@ export const chatUi = {
   guestHistoryCta: "Create a free account to keep them.",
 } as const;
 
+/**
+ * Regenerate (and Retry of a failed reply): the chat's last reply written again in place, its
+ * earlier versions browsable (‹ 1/2 ›). The refusals are the `error` of a message-error frame;
+ * the rest are the dashboard's controls (E2E tests find them by these).
+ */
+export const regenerateMessages = {
+  /** A regenerate frame named a reply that is not the chat's last (or not a reply at all). */
+  notLastReply: "Only the last reply of a chat can be written again.",
+  /** The reply has no question before it to answer again. */
+  noQuestion: "This reply has no question to answer again.",
+  versionsLabel: "Versions of this reply",
+  previousVersion: "Previous version",
+  nextVersion: "Next version",
+  /** The version shown, of how many: "1/2". */
+  versionOf: (shown: number, count: number) => `${shown}/${count}`,
+} as const;
+
 /** The Projects screens (/app/projects, /app/projects/{id}). Chosen for Tala. */
 export const projectUi = {
   title: "Projects",

@@ -14,7 +14,25 @@ export type MessageRole = (typeof messageRoles)[number];
 export const messageStatuses = ["complete", "streaming", "stopped", "error"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 
-/** A chat message (spec section 3 "Message"): role, content {type, data}, files [{name}], timestamp. */
+/**
+ * One version of an assistant reply. Regenerate (and Retry of a failed reply) writes the chat's
+ * last reply again in place: the message keeps its id and place, and its earlier texts stay
+ * browsable (‹ 1/2 ›) as versions.
+ */
+export const messageVersionSchema = z.object({
+  content: z.object({ type: z.literal("text"), data: z.string() }),
+  status: z.enum(messageStatuses),
+  error: z.string().nullable().optional(),
+  /** When this version was started (epoch milliseconds). */
+  createdAt: z.number(),
+});
+export type MessageVersion = z.infer<typeof messageVersionSchema>;
+
+/**
+ * A chat message (spec section 3 "Message"): role, content {type, data}, files [{name}], timestamp.
+ * `content`, `status` and `error` are always the current version, so a client that knows nothing
+ * of versions still reads the message as it stands.
+ */
 export const chatMessageSchema = z.object({
   id: z.string(),
   chatId: z.string(),
@@ -27,6 +45,13 @@ export const chatMessageSchema = z.object({
   status: z.enum(messageStatuses),
   /** Why an `error` message failed (a chatMessages text). */
   error: z.string().nullable().optional(),
+  /**
+   * A regenerated reply only (absent: one version): every version, oldest first, the current one
+   * included at `versionIndex` (its entry repeats content, status and error). Bounded by
+   * chatLimits.maxReplyVersions (the oldest go first).
+   */
+  versions: z.array(messageVersionSchema).max(100).optional(),
+  versionIndex: z.number().int().min(0).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

@@ -30,6 +30,31 @@ describe("parseClientFrame", () => {
   });
 });
 
+describe("the regenerate frame", () => {
+  it("reads { chatId, messageId } and the question's attachments, built by clientFrames.regenerate", () => {
+    expect(parseClientFrame(JSON.stringify(clientFrames.regenerate({ chatId: "c1", messageId: "m1" })))).toEqual({
+      ok: true,
+      frame: { event: "regenerate", data: { chatId: "c1", messageId: "m1", files: [] } },
+    });
+    const withFiles = parseClientFrame(JSON.stringify(clientFrames.regenerate({ chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }], clientMessageId: "r1" })));
+    expect(withFiles).toEqual({
+      ok: true,
+      frame: { event: "regenerate", data: { chatId: "c1", messageId: "m1", files: [{ name: "a.txt", text: "t" }], clientMessageId: "r1" } },
+    });
+  });
+
+  it("refuses a frame without both ids, with ids too long, or with too many files", () => {
+    for (const data of [{}, { chatId: "c1" }, { messageId: "m1" }, { chatId: "", messageId: "m1" }, { chatId: "c1", messageId: 7 }, { chatId: "c".repeat(101), messageId: "m1" }, null]) {
+      expect(parseClientFrame(JSON.stringify({ event: "regenerate", data }))).toMatchObject({ ok: false });
+    }
+    const files = Array.from({ length: chatLimits.maxFiles + 1 }, (_, i) => ({ name: `f${i}` }));
+    expect(parseClientFrame(JSON.stringify(clientFrames.regenerate({ chatId: "c", messageId: "m", files })))).toEqual({
+      ok: false,
+      error: chatMessages.tooManyFiles(chatLimits.maxFiles),
+    });
+  });
+});
+
 describe("parseServerFrame", () => {
   it("accepts the contract's frames and ignores anything else", () => {
     expect(parseServerFrame('{"event":"remaining-messages","data":{"remaining":3,"limit":20}}')).toEqual({
@@ -37,6 +62,11 @@ describe("parseServerFrame", () => {
       data: { remaining: 3, limit: 20 },
     });
     expect(parseServerFrame('{"event":"message-delta","data":{"chatId":"c","messageId":"m","delta":"x","offset":0}}')?.event).toBe("message-delta");
+    // A regenerated reply: its versions, the current one at versionIndex.
+    const version = (data: string) => ({ content: { type: "text", data }, status: "complete", error: null, createdAt: 1 });
+    const message = { id: "m", chatId: "c", role: "assistant", content: { type: "text", data: "b" }, files: [], timestamp: 1, status: "complete", versions: [version("a"), version("b")], versionIndex: 1 };
+    const parsed = parseServerFrame(JSON.stringify({ event: "new-message", data: { message } }));
+    expect(parsed?.event === "new-message" && parsed.data.message.versions?.map((v) => v.content.data)).toEqual(["a", "b"]);
     for (const raw of ["", "{", '{"event":"thinking","data":{}}', '{"event":"unknown","data":{}}', '{"event":"message-delta","data":{"chatId":"c","messageId":"m","delta":"x","offset":-1}}', undefined]) {
       expect(parseServerFrame(raw)).toBeNull();
     }

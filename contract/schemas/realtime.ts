@@ -2,6 +2,18 @@
  * The realtime protocol of the chat (DESIGN.md "Contracts" → Realtime): WebSocket at
  * `/parties/chat/{roomId}?token=…` or `?guestSessionId=…`, every frame `{ "event", "data" }` JSON
  * in both directions. Both ends parse every frame they receive with these schemas.
+ *
+ * Client → server: `send-message` (a question; the reply streams), `regenerate` (the chat's last
+ * reply written again in place: Regenerate, or Retry of a failed reply), `stop`, `join-{chatId}`,
+ * `leave-{chatId}`. Server → client: `thinking`, `message-delta`, `new-message`, `message-error`,
+ * `remaining-messages`.
+ *
+ * A regenerate streams with the same frames as a reply, under the reply's own id: first
+ * `new-message` with the reply as it now stands (status streaming, empty text, `versions` holding
+ * the earlier ones), then `thinking`, the deltas, and `new-message` (or `message-error`) with the
+ * final version. A client that upserts messages by id therefore replaces the reply in place; no
+ * question is added. A refused regenerate is a `message-error` with `chatId` and the frame's
+ * `clientMessageId` (no `messageId`): nothing changed.
  */
 import { z } from "zod";
 import { chatLimits, guestSession } from "../constants";
@@ -65,12 +77,36 @@ export const sendMessageData = z
   .refine((d) => d.content.trim().length > 0 || d.files.length > 0, { error: chatMessages.emptyMessage });
 export type SendMessageData = z.input<typeof sendMessageData>;
 
+/**
+ * `regenerate`: write the chat's last reply again, answering the question before it with the
+ * conversation up to that question (earlier versions of the reply are not in the model's context).
+ * Only the last assistant message (complete, stopped or failed) of a chat of this room, never
+ * while a reply is being written there; a guest's regenerate counts against their daily messages
+ * as a message does. The earlier text is kept as a version (chatMessageSchema `versions`).
+ * `files`: the question's attachments with their text, when the client still has it (only the
+ * names are stored); without them the model is told the files' names only.
+ */
+export const regenerateData = z.object({
+  chatId: z.string().min(1).max(100),
+  /** The assistant reply to replace. */
+  messageId: z.string().min(1).max(100),
+  files: z
+    .array(attachedFileSchema)
+    .max(chatLimits.maxFiles, { error: chatMessages.tooManyFiles(chatLimits.maxFiles) })
+    .optional()
+    .default([]),
+  /** The client's own id for this request, echoed on a refusal so it knows which one was refused. */
+  clientMessageId: z.string().min(1).max(chatLimits.maxClientMessageIdChars).optional(),
+});
+export type RegenerateData = z.input<typeof regenerateData>;
+
 /** `stop`: end the reply being written in this chat, keeping its text (status stopped). */
 export const stopData = z.object({ chatId: z.string().min(1).max(100) });
 
 /** A client frame after parsing: `join-{room}` and `leave-{room}` become { event, room }. */
 export type ClientFrame =
   | { event: "send-message"; data: z.output<typeof sendMessageData> }
+  | { event: "regenerate"; data: z.output<typeof regenerateData> }
   | { event: "stop"; data: z.output<typeof stopData> }
   | { event: "join"; room: string }
   | { event: "leave"; room: string };
@@ -97,8 +133,9 @@ export function parseClientFrame(raw: unknown): ClientFrameResult {
   const env = readFrameEnvelope(raw);
   if (!env) return { ok: false, error: chatMessages.invalidFrame };
   const { event, data } = env;
-  if (event === "send-message" || event === "stop") {
-    const parsed = (event === "send-message" ? sendMessageData : stopData).safeParse(data);
+  if (event === "send-message" || event === "regenerate" || event === "stop") {
+    const schema = event === "send-message" ? sendMessageData : event === "regenerate" ? regenerateData : stopData;
+    const parsed = schema.safeParse(data);
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? chatMessages.invalidFrame };
     return { ok: true, frame: { event, data: parsed.data } as ClientFrame };
   }
@@ -110,6 +147,7 @@ export function parseClientFrame(raw: unknown): ClientFrameResult {
 /** Builders for the frames a client sends. */
 export const clientFrames = {
   sendMessage: (data: SendMessageData) => ({ event: "send-message", data }),
+  regenerate: (data: RegenerateData) => ({ event: "regenerate", data }),
   stop: (chatId: string) => ({ event: "stop", data: { chatId } }),
   join: (room: string) => ({ event: `join-${room}`, data: {} }),
   leave: (room: string) => ({ event: `leave-${room}`, data: {} }),

@@ -13,6 +13,7 @@ import {
   projectUi,
   publicAssistantMessages,
   realtimeMessages,
+  regenerateMessages,
   successMessages,
 } from "../../contract";
 import { makeDocx } from "../fixtures/knowledge-files";
@@ -60,6 +61,26 @@ function mockReply(text: string, tokens: number) {
   const clean = text.replace(/\[\[[^\]]*\]\]/g, "").trim();
   const words = `Mock reply to: ${clean}. This answer is streamed token by token.`.split(/(?<= )/);
   return Array.from({ length: tokens }, (_, i) => words[i % words.length]).join("");
+}
+
+/**
+ * The last reply has two versions, the current one shown (‹ 2/2 ›): Previous (by keyboard) shows
+ * the first, Next the second again.
+ */
+async function expectVersions(page: Page, question: string) {
+  const reply = replies(page).last();
+  const previous = reply.getByRole("button", { name: regenerateMessages.previousVersion });
+  const next = reply.getByRole("button", { name: regenerateMessages.nextVersion });
+  await expect(reply.getByText(regenerateMessages.versionOf(2, 2))).toBeVisible();
+  await expect(next).toHaveAttribute("aria-disabled", "true");
+  await previous.focus();
+  await page.keyboard.press("Enter");
+  await expect(reply.getByText(regenerateMessages.versionOf(1, 2))).toBeVisible();
+  await expect(lastReplyText(page)).toContainText(`${question} (take 1).`);
+  await expect(previous).toHaveAttribute("aria-disabled", "true");
+  await next.click();
+  await expect(reply.getByText(regenerateMessages.versionOf(2, 2))).toBeVisible();
+  await expect(lastReplyText(page)).toContainText(`${question} (take 2).`);
 }
 
 test.describe("offline mode (no model configured)", () => {
@@ -189,14 +210,45 @@ test.describe("with a model", () => {
     await expect(replies(page).last()).toContainText(chatUi.stopped);
     expect((await lastReplyText(page).textContent())!.length).toBeLessThan(mockReply("Tell me everything", 400).length);
 
-    // Regenerate the last reply: the question is asked again and answered anew.
-    await send(page, "Short one [[tokens:6]]");
+    // Regenerate the last reply (issue 12): it is written again in place, no question is added,
+    // and ‹ 1/2 › browses its versions (the mock's [[take]] numbers its answers to one text).
+    const short = `Short one ${Date.now()}`;
+    await send(page, `${short} [[take]]`);
     await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(lastReplyText(page)).toContainText(`${short} (take 1).`);
     const asked = await questions(page).count();
+    const answered = await replies(page).count();
     await replies(page).last().getByRole("button", { name: chatUi.regenerate }).click();
-    await expect(questions(page)).toHaveCount(asked + 1);
+    await expect(lastReplyText(page)).toContainText(`${short} (take 2).`);
     await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
-    await expect(lastReplyText(page)).toHaveText(mockReply("Short one", 6));
+    await expect(questions(page)).toHaveCount(asked);
+    await expect(replies(page)).toHaveCount(answered);
+    await expectVersions(page, short);
+    // The versions are saved: a reload shows them again.
+    await page.reload();
+    await expect(lastReplyText(page)).toContainText(`${short} (take 2).`);
+    await expect(replies(page).last().getByText(regenerateMessages.versionOf(2, 2))).toBeVisible();
+    await expect(questions(page)).toHaveCount(asked);
+  });
+
+  test("Regenerate on a phone in dark mode: in place, versions browsed by touch", async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true, colorScheme: "dark" });
+    const page = await context.newPage();
+    await signIn(page, tala.baseURL, token);
+    const text = `Phone ${Date.now()}`;
+    await send(page, `${text} [[take]]`);
+    await expect(lastReplyText(page)).toContainText(`${text} (take 1).`);
+    await replies(page).last().getByRole("button", { name: chatUi.regenerate }).click();
+    await expect(lastReplyText(page)).toContainText(`${text} (take 2).`);
+    await expect(questions(page)).toHaveCount(1);
+    await expect(replies(page)).toHaveCount(1);
+    const previous = replies(page).last().getByRole("button", { name: regenerateMessages.previousVersion });
+    await previous.tap();
+    await expect(lastReplyText(page)).toContainText(`${text} (take 1).`);
+    // The controls fit the phone's width.
+    const box = await replies(page).last().getByRole("group", { name: regenerateMessages.versionsLabel }).boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    await context.close();
   });
 
   test("without a socket nothing is sent; a socket dropped mid-reply still ends with the whole message", async ({ page }) => {
@@ -251,18 +303,29 @@ test.describe("with a model", () => {
     expect(partial.length).toBeLessThan(full.length);
   });
 
-  test("a model failure shows inline with Retry and the 'Message Error' toast", async ({ page }) => {
+  test("a model failure shows inline with Retry and the 'Message Error' toast; Retry answers in place", async ({ page }) => {
     const base = tala.baseURL;
     await signIn(page, base, token);
-    await send(page, "Break please [[fail:500]]");
+    // [[failfirst:500]]: the mock fails the first request for this text only, so Retry succeeds.
+    const text = `Break please ${Date.now()}`;
+    await send(page, `${text} [[failfirst:500]]`);
     const failed = replies(page).last();
     await expect(failed).toHaveAttribute("data-status", "error");
     await expect(failed.getByRole("alert")).toContainText(chatMessages.modelUnavailable);
     await expect(page.getByText(realtimeMessages.messageErrorTitle)).toBeVisible();
     await failed.getByRole("button", { name: chatUi.retrySend }).click();
-    await expect(questions(page)).toHaveCount(2);
-    await expect(replies(page)).toHaveCount(2);
-    await expect(replies(page).last()).toHaveAttribute("data-status", "error");
+    // Issue 12: Retry writes the failed reply again in place (it used to ask the question again).
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(lastReplyText(page)).toContainText(`Mock reply to: ${text}.`);
+    await expect(questions(page)).toHaveCount(1);
+    await expect(replies(page)).toHaveCount(1);
+    await expect(replies(page).last().getByRole("alert")).toHaveCount(0);
+    // The failed attempt is the first version.
+    const reply = replies(page).last();
+    await expect(reply.getByText(regenerateMessages.versionOf(2, 2))).toBeVisible();
+    await reply.getByRole("button", { name: regenerateMessages.previousVersion }).click();
+    await expect(reply.getByRole("alert")).toContainText(chatMessages.modelUnavailable);
+    await expect(reply.getByRole("button", { name: chatUi.retrySend })).toHaveCount(0);
   });
 
   test("markdown from the model is sanitised; text and Word attachments reach the model, other files are refused", async ({ page }) => {
@@ -438,6 +501,8 @@ test.describe("with a model", () => {
     await expect(page.getByRole("link", { name: chatUi.guestQuotaCta })).toHaveAttribute("href", "/register");
     await expect(composer(page)).toHaveCount(0);
     await expect(replies(page)).toHaveCount(guestQuota.perGuestPerDay);
+    // A regenerate would count as a message: it is no longer offered.
+    await expect(replies(page).last().getByRole("button", { name: chatUi.regenerate })).toHaveCount(0);
 
     // The guest's chat lives in this session: a reload keeps it, and the quota.
     await page.reload();

@@ -11,6 +11,10 @@
 //   [[fail:STATUS]] answer STATUS with an OpenAI-style error body
 //   [[break:N]]     send N tokens, then cut the connection without [DONE]
 //   [[stall:N]]     send N tokens, then keep the connection open and silent
+//   [[take]]        say which streamed request for this same text this is: "… (take 2). …"
+//                   (a regenerated reply differs from the first)
+//   [[failfirst:STATUS]] answer STATUS to the first streamed request for this text only
+//                   (a Retry then succeeds)
 // GET /v1/models lists two models; POST /v1/embeddings returns deterministic unit vectors.
 import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
@@ -22,10 +26,11 @@ const cue = (text, name) => {
 };
 
 /** The reply the mock gives to `text`: words of a fixed sentence, or the echo. */
-function replyTokens(messages, text, count) {
+function replyTokens(messages, text, count, take) {
   if (cue(text, "echo")) return [JSON.stringify(messages)];
   const clean = text.replace(/\[\[[^\]]*\]\]/g, "").trim();
-  const words = `Mock reply to: ${clean || "(empty)"}. This answer is streamed token by token.`.split(/(?<= )/);
+  const taken = take ? ` (take ${take})` : "";
+  const words = `Mock reply to: ${clean || "(empty)"}${taken}. This answer is streamed token by token.`.split(/(?<= )/);
   if (typeof count !== "number") return words;
   return Array.from({ length: count }, (_, i) => words[i % words.length]);
 }
@@ -43,6 +48,13 @@ function embed(text, dims = 64) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The text of the last user message of a chat request (where the cues are read). */
+function lastUserText(body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
+}
 
 async function readJson(req) {
   const chunks = [];
@@ -76,17 +88,18 @@ export async function startMockModel({ port = 0, defaults = {} } = {}) {
       }
       const body = await readJson(req);
       requests.push({ body, headers: req.headers, at: Date.now() });
-      const messages = Array.isArray(body.messages) ? body.messages : [];
-      const last = [...messages].reverse().find((m) => m.role === "user");
-      const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
+      const text = lastUserText(body);
       const get = (name) => cue(text, name) ?? defaults[name];
+      // This request's rank among the streamed requests for the same text (1 = the first).
+      const rank = body.stream ? requests.filter((r) => r.body.stream && lastUserText(r.body) === text).length : 0;
 
-      const fail = get("fail");
+      const fail = get("fail") || (rank === 1 ? get("failfirst") : undefined);
       if (fail) {
         res.writeHead(Number(fail), { "content-type": "application/json" });
         return res.end(JSON.stringify({ error: { message: `mock failure ${fail}`, type: "mock_error" } }));
       }
-      const tokens = replyTokens(messages, text, get("tokens"));
+      const messages = Array.isArray(body.messages) ? body.messages : [];
+      const tokens = replyTokens(messages, text, get("tokens"), get("take") ? rank : 0);
       const delay = get("delay") ?? 5;
       const ttft = get("ttft") ?? 0;
       const id = `chatcmpl-mock-${requests.length}`;

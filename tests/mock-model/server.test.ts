@@ -34,6 +34,20 @@ describe("mock model server", () => {
     expect(res.status).toBe(503);
   });
 
+  it("numbers the takes of one text, and fails only the first on failfirst", async () => {
+    const tag = crypto.randomUUID();
+    const streamed = async (content: string) => {
+      const res = await chat(content);
+      if (res.status !== 200) return res.status;
+      const text = await res.text();
+      return text.split("\n\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6)).choices[0].delta.content ?? "").join("");
+    };
+    expect(await streamed(`again ${tag} [[take]] [[delay:0]]`)).toContain(`again ${tag} (take 1).`);
+    expect(await streamed(`again ${tag} [[take]] [[delay:0]]`)).toContain(`again ${tag} (take 2).`);
+    expect(await streamed(`flaky ${tag} [[failfirst:500]] [[delay:0]]`)).toBe(500);
+    expect(await streamed(`flaky ${tag} [[failfirst:500]] [[delay:0]]`)).toContain(`Mock reply to: flaky ${tag}.`);
+  });
+
   it("breaks the stream on cue without [DONE]", async () => {
     const res = await chat("[[break:2]] [[delay:0]]");
     const text = await res.text().catch(() => "");

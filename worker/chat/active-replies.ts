@@ -1,9 +1,16 @@
+import type { ChatMessage } from "../../contract";
+
 /** A reply the model is writing right now, held in the room's memory while its handler runs. */
 export interface ActiveReply {
   chatId: string;
   /** Set once the reply's row exists. */
   messageId: string | null;
   text: string;
+  /**
+   * A regenerate only: the reply as it stood when the new version started (status streaming, its
+   * earlier versions), sent before the snapshot to a tab that (re)joins, so it drops the old text.
+   */
+  regenerating?: ChatMessage;
   readonly controller: AbortController;
 }
 

@@ -1,5 +1,6 @@
-import type { ChatMessage } from "../../contract";
-import type { ChatStore, ChatWithInstructions, TurnRecord } from "./store";
+import type { ChatMessage, MessageVersion } from "../../contract";
+import { withVersions } from "./reply-versions";
+import type { ChatStore, ChatWithInstructions, RegenerateRecord, TurnRecord } from "./store";
 
 /** A ChatStore in memory, for unit tests of the turn logic (no D1, no Durable Object). */
 export class MemoryChatStore implements ChatStore {
@@ -8,6 +9,8 @@ export class MemoryChatStore implements ChatStore {
   projects = new Map<string, string>();
   model: string | null = null;
   failStart = false;
+  /** A regenerated reply's earlier versions and when its current one started. */
+  versions = new Map<string, { earlier: MessageVersion[]; currentAt: number }>();
 
   async findChat(chatId: string) {
     const chat = this.chats.get(chatId);
@@ -35,6 +38,22 @@ export class MemoryChatStore implements ChatStore {
     chat.updatedAt = at;
     if (title !== undefined && !chat.title) chat.title = title;
     return { title: chat.title };
+  }
+  async startRegenerate({ reply, at, keepEarlier }: RegenerateRecord) {
+    const old = this.messages.get(reply.id);
+    if (!old || old.chatId !== reply.chatId) return null;
+    const known = this.versions.get(reply.id);
+    const previous: MessageVersion = { content: old.content, status: old.status, error: old.error ?? null, createdAt: known?.currentAt ?? old.timestamp };
+    const earlier = [...(known?.earlier ?? []), previous].slice(-keepEarlier);
+    this.versions.set(reply.id, { earlier, currentAt: at });
+    this.messages.set(reply.id, { ...old, content: reply.content, status: reply.status, error: reply.error ?? null });
+    const chat = this.chats.get(reply.chatId);
+    if (chat) chat.updatedAt = at;
+    return [...earlier];
+  }
+  async loadVersions(message: ChatMessage) {
+    const known = this.versions.get(message.id);
+    return known ? withVersions(message, known.earlier, known.currentAt) : message;
   }
   async setTitle(chatId: string, title: string, replacing: string) {
     const chat = this.chats.get(chatId);

@@ -81,4 +81,25 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
       CREATE INDEX budget_notices_pending_idx ON budget_notices (status, next_at);
     `,
   },
+  {
+    // Regenerate (issue 12): a reply written again keeps its row (id, place, current text) and
+    // its earlier texts go to message_versions, oldest first by id. `version_at`: when the current
+    // version started (null: never regenerated, one version, its time is created_at), so existing
+    // rows need no move. chat_id lets a chat's deletion take its versions along.
+    id: "0004_reply_versions",
+    sql: `
+      ALTER TABLE messages ADD COLUMN version_at INTEGER;
+      CREATE TABLE message_versions (
+        id INTEGER PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX message_versions_message_idx ON message_versions (message_id, id);
+      CREATE INDEX message_versions_chat_idx ON message_versions (chat_id);
+    `,
+  },
 ];

@@ -1,7 +1,8 @@
-import type { Chat, ChatDetailResponse, ChatListResponse, ChatMessage, MessageRole, MessageStatus, UserSettings } from "../../contract";
+import type { Chat, ChatDetailResponse, ChatListResponse, ChatMessage, MessageRole, MessageStatus, MessageVersion, UserSettings } from "../../contract";
 import { applyStorageMigrations } from "../durable-objects/storage-migrations";
+import { withVersions } from "./reply-versions";
 import { roomStorageMigrations } from "./room-storage-migrations";
-import type { ChatStore, ChatWithInstructions, TurnRecord } from "./store";
+import type { ChatStore, ChatWithInstructions, RegenerateRecord, TurnRecord } from "./store";
 
 /** A stored row: the room's SQLite, or a legacy D1 row of the same columns (chat/legacy-import.ts). */
 type Row = Record<string, unknown>;
@@ -70,6 +71,13 @@ export const toMessage = (r: Row): ChatMessage => ({
   timestamp: Number(r.created_at),
   status: String(r.status) as MessageStatus,
   error: nullableText(r.error),
+});
+
+const toVersion = (r: Row): MessageVersion => ({
+  content: { type: "text", data: String(r.content) },
+  status: String(r.status) as MessageStatus,
+  error: nullableText(r.error),
+  createdAt: Number(r.created_at),
 });
 
 /**
@@ -172,6 +180,43 @@ export class RoomStore implements ChatStore {
     return this.sql.exec("UPDATE chats SET title = ? WHERE id = ? AND title = ?", title, chatId, replacing).rowsWritten > 0;
   }
 
+  async startRegenerate({ reply, at, keepEarlier }: RegenerateRecord): Promise<MessageVersion[] | null> {
+    const sql = this.sql;
+    return this.transaction(() => {
+      const [row] = sql.exec("SELECT * FROM messages WHERE id = ? AND chat_id = ?", reply.id, reply.chatId).toArray();
+      if (!row) return null;
+      sql.exec(
+        "INSERT INTO message_versions (message_id, chat_id, content, status, error, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        reply.id,
+        reply.chatId,
+        String(row.content),
+        String(row.status),
+        nullableText(row.error),
+        Number(row.version_at ?? row.created_at),
+      );
+      sql.exec(
+        "DELETE FROM message_versions WHERE message_id = ? AND id NOT IN (SELECT id FROM message_versions WHERE message_id = ? ORDER BY id DESC LIMIT ?)",
+        reply.id,
+        reply.id,
+        keepEarlier,
+      );
+      sql.exec("UPDATE messages SET content = ?, status = ?, error = ?, version_at = ? WHERE id = ?", reply.content.data, reply.status, reply.error ?? null, at, reply.id);
+      sql.exec("UPDATE chats SET updated_at = ? WHERE id = ?", at, reply.chatId);
+      return this.earlierVersions(reply.id);
+    });
+  }
+
+  async loadVersions(message: ChatMessage): Promise<ChatMessage> {
+    const [row] = this.sql.exec("SELECT version_at FROM messages WHERE id = ?", message.id).toArray();
+    if (!row || row.version_at === null || row.version_at === undefined) return message;
+    return withVersions(message, this.earlierVersions(message.id), Number(row.version_at));
+  }
+
+  /** A reply's earlier versions, oldest first (bounded by chatLimits.maxReplyVersions when written). */
+  private earlierVersions(messageId: string): MessageVersion[] {
+    return this.sql.exec("SELECT content, status, error, created_at FROM message_versions WHERE message_id = ? ORDER BY id", messageId).toArray().map(toVersion);
+  }
+
   /** One message row (also the legacy import's, with its stored time). */
   insertMessage(m: ChatMessage) {
     this.sql.exec(
@@ -234,11 +279,14 @@ export class RoomStore implements ChatStore {
     let bytes = 0;
     let last: MessageCursor | null = null;
     for (const row of rows) {
+      // A regenerated reply (version_at set) comes with its versions (the current one included).
+      const message = row.version_at === null || row.version_at === undefined ? toMessage(row) : withVersions(toMessage(row), this.earlierVersions(String(row.id)), Number(row.version_at));
       // UTF-16 length × 3 bounds the UTF-8 bytes; the rest is the message's fixed fields.
-      const size = String(row.content).length * 3 + String(row.files).length + 256;
+      const versionsSize = (message.versions ?? []).reduce((n, v) => n + v.content.data.length * 3 + (v.error?.length ?? 0) * 3 + 96, 0);
+      const size = String(row.content).length * 3 + String(row.files).length + 256 + versionsSize;
       if (last && bytes + size > budgetBytes) return { chat: toChat(chat), messages, next: last };
       bytes += size;
-      messages.push(toMessage(row));
+      messages.push(message);
       last = { at: Number(row.created_at), rowid: Number(row.row_id) };
     }
     return { chat: toChat(chat), messages, next: null };
@@ -272,6 +320,7 @@ export class RoomStore implements ChatStore {
   deleteChat(chatId: string): boolean {
     const sql = this.sql;
     return this.transaction(() => {
+      sql.exec("DELETE FROM message_versions WHERE chat_id = ?", chatId);
       sql.exec("DELETE FROM messages WHERE chat_id = ?", chatId);
       return sql.exec("DELETE FROM chats WHERE id = ?", chatId).rowsWritten > 0;
     });
@@ -302,7 +351,7 @@ export class RoomStore implements ChatStore {
   /** Account deletion: every chat, message, project and setting goes; the room's markers stay. Call inside a transaction. */
   eraseUserData() {
     const sql = this.sql;
-    for (const table of ["messages", "chats", "projects"]) sql.exec(`DELETE FROM ${table}`);
+    for (const table of ["message_versions", "messages", "chats", "projects"]) sql.exec(`DELETE FROM ${table}`);
     sql.exec("DELETE FROM room_state WHERE key = ?", SETTINGS_KEY);
   }
 

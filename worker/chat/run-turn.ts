@@ -31,9 +31,9 @@ export class TurnRefused extends Error {
   }
 }
 
-type ReplyOutcome = { status: "complete" | "stopped" } | { status: "error"; error: string };
+export type ReplyOutcome = { status: "complete" | "stopped" } | { status: "error"; error: string };
 
-const publicChat = ({ instructions: _instructions, ...chat }: ChatWithInstructions): Chat => chat;
+export const publicChat = ({ instructions: _instructions, ...chat }: ChatWithInstructions): Chat => chat;
 
 /**
  * One exchange of a chat. The user's message (and the new chat, if any) is saved, with an empty
@@ -75,7 +75,7 @@ export async function runTurn(deps: TurnDeps, data: SendMessage): Promise<void> 
     deps.broadcast({ event: "thinking", data: { chatId: chat.id, messageId: reply.id, clientMessageId } });
 
     const outcome = await writeReply(deps, active, reply, stream, now);
-    await finishTurn(deps, { chat, data, reply, text: active.text, outcome, model, release: () => deps.active.release(active), now });
+    await finishTurn(deps, { chat, data, userMessage, reply, text: active.text, outcome, model, release: () => deps.active.release(active), now });
   } finally {
     deps.active.release(active);
   }
@@ -102,13 +102,15 @@ function turnMessages(chat: ChatWithInstructions, data: SendMessage, t: number, 
 /**
  * Saves the reply as it ended and tells every tab: `message-error` (with the saved partial) or
  * `new-message`. A chat without a title gets the user's first words at once, then the model's
- * title after a complete first exchange (sent as the same reply again, with the new chat title).
+ * title after a complete first exchange (sent as the same question again, with the new chat title).
  */
 async function finishTurn(
   deps: TurnDeps,
   turn: {
     chat: ChatWithInstructions;
     data: SendMessage;
+    /** The question, as saved (it never changes: the title's frame carries it). */
+    userMessage: ChatMessage;
     reply: ChatMessage;
     /** The reply's text as it ended. */
     text: string;
@@ -150,8 +152,10 @@ async function finishTurn(
   });
   if (!replaced) return;
   chat.title = title;
-  // new-message is an upsert by message id: the same reply again, with the chat's new title.
-  deps.broadcast({ event: "new-message", data: { message: final, chat: publicChat(chat) } });
+  // new-message is an upsert by message id: the question again (it never changes), with the chat's
+  // new title. Not the reply: the chat was released, so it may have been regenerated meanwhile,
+  // and this copy would put the old text back.
+  deps.broadcast({ event: "new-message", data: { message: turn.userMessage, chat: publicChat(chat) } });
 }
 
 async function resolveChat(deps: TurnDeps, data: SendMessage, now: () => number, newId: () => string) {
@@ -181,12 +185,12 @@ async function resolveChat(deps: TurnDeps, data: SendMessage, now: () => number,
 }
 
 /** A model stream whose request is already on its way: `first` is its first step, pending. */
-interface StartedStream {
+export interface StartedStream {
   iterator: AsyncIterator<string>;
   first: Promise<IteratorResult<string>>;
 }
 
-function startStream(provider: ModelProvider, request: Parameters<ModelProvider["stream"]>[0]): StartedStream {
+export function startStream(provider: ModelProvider, request: Parameters<ModelProvider["stream"]>[0]): StartedStream {
   const iterator = provider.stream(request)[Symbol.asyncIterator]();
   const first = iterator.next();
   // Handled where it is awaited; this only keeps an early failure from counting as unhandled.
@@ -195,7 +199,7 @@ function startStream(provider: ModelProvider, request: Parameters<ModelProvider[
 }
 
 /** Streams the model's reply into `active.text`, broadcasting deltas and saving the text now and then. */
-async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessage, stream: StartedStream | null, now: () => number): Promise<ReplyOutcome> {
+export async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessage, stream: StartedStream | null, now: () => number): Promise<ReplyOutcome> {
   if (!stream) {
     // Offline mode: say so plainly, as a labelled note, instead of pretending to be a model.
     active.text = chatMessages.offlineReply;
@@ -234,7 +238,7 @@ async function writeReply(deps: TurnDeps, active: ActiveReply, reply: ChatMessag
 }
 
 /** A ≤6-word title from the model, or null (timeout, failure, empty answer): the fallback stays. */
-async function generateTitle(provider: ModelProvider, model: string | undefined, userText: string, replyText: string) {
+export async function generateTitle(provider: ModelProvider, model: string | undefined, userText: string, replyText: string) {
   try {
     const raw = await provider.complete({
       messages: titlePrompt(userText, replyText),

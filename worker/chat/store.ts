@@ -1,4 +1,4 @@
-import type { Chat, ChatMessage } from "../../contract";
+import type { Chat, ChatMessage, MessageVersion } from "../../contract";
 
 /** A chat with what a turn needs from its project. */
 export interface ChatWithInstructions extends Chat {
@@ -13,6 +13,16 @@ export interface TurnRecord {
   userMessage: ChatMessage;
   /** The reply's row, saved with status streaming before the model is called. */
   reply: ChatMessage;
+}
+
+/** A regenerate's start: the reply's current text becomes an earlier version, the new one begins. */
+export interface RegenerateRecord {
+  /** The reply's row as the new version starts: its own id, empty text, status streaming. */
+  reply: ChatMessage;
+  /** When the new version starts; also the chat's activity time. */
+  at: number;
+  /** Earlier versions kept at most: the oldest beyond go. */
+  keepEarlier: number;
 }
 
 /**
@@ -37,4 +47,12 @@ export interface ChatStore {
   saveReply(reply: ChatMessage, chatUpdatedAt: number, title?: string): Promise<{ title: string } | null>;
   /** Sets the chat's title if it is still `replacing` (a rename made meanwhile wins); false otherwise. */
   setTitle(chatId: string, title: string, replacing: string): Promise<boolean>;
+  /**
+   * Keeps the reply's current text, status and error as its newest earlier version (dropping the
+   * oldest past `keepEarlier`) and saves the new version's start, with the chat's activity time,
+   * all or nothing. Returns the earlier versions, oldest first; null when the reply is gone.
+   */
+  startRegenerate(record: RegenerateRecord): Promise<MessageVersion[] | null>;
+  /** The message with its versions when it was regenerated before (reply-versions.ts), else as it is. */
+  loadVersions(message: ChatMessage): Promise<ChatMessage>;
 }

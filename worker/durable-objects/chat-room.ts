@@ -4,6 +4,7 @@ import type { ActiveReply } from "../chat/active-replies";
 import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import type { RoomStore } from "../chat/room-store";
+import { runRegenerate, type Regenerate } from "../chat/regenerate-turn";
 import { runTurn, TurnRefused, type SendMessage } from "../chat/run-turn";
 import type { RevokedToken } from "../chat/token-revocations";
 import { getModelProvider } from "../models";
@@ -15,6 +16,8 @@ interface ConnectionState {
   watching: string[];
 }
 type ChatConnection = Connection<ConnectionState>;
+/** A guest's messages left (remaining-messages). */
+type Remaining = { remaining: number; limit: number; scope: "guest" | "network" };
 
 /**
  * The realtime chat room of one signed-in user (`user-<id>`) or one guest (their guest id), on
@@ -71,6 +74,8 @@ export class ChatRoom extends ChatRoomData {
     switch (frame.event) {
       case "send-message":
         return this.onSendMessage(connection, state.identity, frame.data);
+      case "regenerate":
+        return this.onRegenerate(connection, state.identity, frame.data);
       case "stop":
         this.active.stop(frame.data.chatId);
         return;
@@ -136,14 +141,12 @@ export class ChatRoom extends ChatRoomData {
       return refuse(chatMessages.identityMismatch);
     }
 
-    let remaining: { remaining: number; limit: number; scope: "guest" | "network" } | null = null;
+    let remaining: Remaining | null = null;
     if (identity.kind === "guest") {
-      await this.keepGuestChatsAlive();
-      const quota = await consumeGuestMessage(this.env, identity.guestId, identity.ip);
-      remaining = { remaining: quota.remaining, limit: quota.limit, scope: quota.scope };
-      if (!quota.allowed) {
-        const exhausted = quota.scope === "network" ? chatMessages.guestNetworkQuotaExhausted : chatMessages.guestQuotaExhausted;
-        refuse(exhausted(publicRoutes.register));
+      const quota = await this.countGuestMessage(identity);
+      remaining = quota.remaining;
+      if (quota.refusal) {
+        refuse(quota.refusal);
         this.broadcastFrame({ event: "remaining-messages", data: remaining });
         return;
       }
@@ -165,6 +168,51 @@ export class ChatRoom extends ChatRoomData {
     } finally {
       if (remaining) this.broadcastFrame({ event: "remaining-messages", data: remaining });
     }
+  }
+
+  /**
+   * regenerate: the chat's last reply written again in place (chat/regenerate-turn.ts). The socket
+   * is the room owner's (authenticated by the worker, its token checked again here), as for a
+   * send-message. A guest's regenerate counts as a message, once it is known to be allowed (a
+   * refused one, e.g. not the last reply, costs nothing); out of messages, it is refused with the
+   * quota's own text. A refusal is `message-error` with `chatId` and the frame's
+   * `clientMessageId` (never `messageId`): nothing changed.
+   */
+  private async onRegenerate(connection: ChatConnection, identity: RoomIdentity, data: Regenerate) {
+    const { chatId, clientMessageId } = data;
+    const refuse = (error: string) => send(connection, { event: "message-error", data: { error, chatId, clientMessageId } });
+    const store = await this.storeForFrame(connection, identity, refuse);
+    if (!store) return;
+    let remaining: Remaining | null = null;
+    const admit =
+      identity.kind === "guest"
+        ? async () => {
+            const quota = await this.countGuestMessage(identity);
+            remaining = quota.remaining;
+            return quota.refusal;
+          }
+        : undefined;
+    try {
+      await runRegenerate({ store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f), admit }, data);
+    } catch (error) {
+      if (error instanceof TurnRefused) refuse(error.message);
+      else {
+        console.error(JSON.stringify({ event: "chat-regenerate-failed", room: this.name, error: String(error) }));
+        this.broadcastFrame({ event: "message-error", data: { error: chatMessages.replyFailed, chatId: data.chatId, messageId: data.messageId } });
+      }
+    } finally {
+      if (remaining) this.broadcastFrame({ event: "remaining-messages", data: remaining });
+    }
+  }
+
+  /** Counts one guest message (guest-quota.ts); `refusal`: the quota's text when none is left. */
+  private async countGuestMessage(identity: Extract<RoomIdentity, { kind: "guest" }>): Promise<{ remaining: Remaining; refusal: string | null }> {
+    await this.keepGuestChatsAlive();
+    const quota = await consumeGuestMessage(this.env, identity.guestId, identity.ip);
+    const remaining = { remaining: quota.remaining, limit: quota.limit, scope: quota.scope };
+    if (quota.allowed) return { remaining, refusal: null };
+    const exhausted = quota.scope === "network" ? chatMessages.guestNetworkQuotaExhausted : chatMessages.guestQuotaExhausted;
+    return { remaining, refusal: exhausted(publicRoutes.register) };
   }
 
   /**
@@ -198,7 +246,8 @@ export class ChatRoom extends ChatRoomData {
       message = { ...last, status: "error", error: chatMessages.replyInterrupted };
       await store.saveReply(message, chat.updatedAt);
     }
-    send(connection, { event: "new-message", data: { message, chat: publicChat } });
+    // A regenerated reply comes with its versions, so the tab keeps its ‹ 1/2 ›.
+    send(connection, { event: "new-message", data: { message: await store.loadVersions(message), chat: publicChat } });
   }
 
   /**
@@ -229,6 +278,8 @@ export class ChatRoom extends ChatRoomData {
 
   private sendSnapshot(connection: ChatConnection, reply: ActiveReply) {
     if (!reply.messageId) return;
+    // A regenerate: the reply as it restarted first, so a tab still showing the old text drops it.
+    if (reply.regenerating) send(connection, { event: "new-message", data: { message: reply.regenerating } });
     send(connection, { event: "thinking", data: { chatId: reply.chatId, messageId: reply.messageId } });
     if (reply.text) send(connection, { event: "message-delta", data: { chatId: reply.chatId, messageId: reply.messageId, delta: reply.text, offset: 0 } });
   }

@@ -14,6 +14,7 @@ import {
   parseServerFrame,
   realtime,
   realtimeMessages,
+  type RegenerateData,
   type SendMessageData,
   type ServerFrame,
 } from "../../../contract";
@@ -49,6 +50,8 @@ export interface ChatConnection {
   /** Watch a chat: the server catches this connection up on it now and after every reconnect. */
   join(chatId: string): SendResult;
   leave(chatId: string): SendResult;
+  /** Write the chat's last reply again in place (Regenerate, Retry of a failed reply). */
+  regenerate(data: RegenerateData): SendResult;
   /** Stop the reply being written in the chat (its text so far is kept). */
   stop(chatId: string): SendResult;
   /** Try again after a failure (resets the attempt count). */
@@ -168,6 +171,9 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     leave(chatId) {
       watching.delete(chatId);
       return sendFrame(clientFrames.leave(chatId));
+    },
+    regenerate(data) {
+      return sendFrame(clientFrames.regenerate(data));
     },
     stop(chatId) {
       return sendFrame(clientFrames.stop(chatId));

@@ -9,7 +9,7 @@
  *   spec keeps guests to one session; signed-in users' chats are read from GET /api/chats.
  */
 import { chatLimits, realtimeMessages, storageKeys, toast as toastTiming, userRoomId, type ServerFrame } from "../../../contract";
-import { initialChatState, isPendingKey, lastSavedQuestion, resolveKey, type Attachment, type Conversation, type UiMessage } from "../components/chat/chat-reducer";
+import { initialChatState, isPendingKey, lastReply, lastSavedQuestion, resolveKey, type Attachment, type Conversation, type UiMessage } from "../components/chat/chat-reducer";
 import { ApiError } from "../lib/api";
 import { chatApi } from "../lib/chat-api";
 import { readItem, readLocalThenSession, readToken, writeItem } from "../lib/storage";
@@ -214,11 +214,27 @@ export function retryChatMessage(key: string, message: UiMessage) {
   sendChatMessage(key, { content: message.content.data, attachments: message.attachments ?? [] });
 }
 
-/** Regenerate the last reply: the last question is sent again, and the model answers it anew. */
+/**
+ * Regenerate the chat's last reply, or Retry it when it failed: the server writes it again in
+ * place (regenerate frame), keeping the earlier text as a version; no question is added. The
+ * question's attachments go along when this tab still has their text (only names are saved).
+ */
 export function regenerateReply(chatId: string) {
-  const question = lastSavedQuestion(getState().chat.conversations[chatId]);
-  if (!question) return;
-  sendChatMessage(chatId, { content: question.content.data, attachments: question.attachments ?? [] });
+  const conn = connection;
+  if (!conn || conn.status.state !== "open") return noConnection();
+  const conv = getState().chat.conversations[chatId];
+  const reply = lastReply(conv);
+  if (!reply) return;
+  const files = (lastSavedQuestion(conv)?.attachments ?? []).map((a) => ({ name: a.name, text: a.text.slice(0, chatLimits.maxFileTextChars) }));
+  const clientMessageId = newLocalId();
+  dispatch({ type: "regenerate-sent", chatId, clientMessageId });
+  const result = conn.regenerate({ chatId, messageId: reply.id, clientMessageId, ...(files.length > 0 ? { files } : {}) });
+  if (!result.ok) {
+    dispatch({ type: "frame", frame: { event: "message-error", data: { error: result.error, chatId, clientMessageId } } });
+    noConnection();
+    return;
+  }
+  watch(chatId);
 }
 
 export function stopReply(chatId: string) {

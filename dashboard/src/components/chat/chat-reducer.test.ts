@@ -5,6 +5,7 @@ import {
   chatReducer,
   initialChatState,
   isThinking,
+  lastReply,
   lastSavedQuestion,
   pendingKey,
   resolveKey,
@@ -196,5 +197,59 @@ describe("remaining-messages", () => {
   it("keeps the guest's count", () => {
     const s = run(initialChatState(), frame({ event: "remaining-messages", data: { remaining: 3, limit: 20 } }));
     expect(s.remaining).toEqual({ remaining: 3, limit: 20 });
+  });
+});
+
+describe("regenerate", () => {
+  const version = (data: string, status: ChatMessage["status"] = "complete") => ({ content: { type: "text" as const, data }, status, error: null, createdAt: 1001 });
+  /** A chat with one question (m1) and its complete reply (r1). */
+  function answeredChat(): ChatState {
+    return run(streamingChat(), frame({ event: "new-message", data: { message: message({ id: "r1", role: "assistant", content: { type: "text", data: "First" }, timestamp: 1001 }) } }));
+  }
+
+  it("replaces the reply in place while it is written again: no new question, one reply, its versions kept", () => {
+    let s = run(answeredChat(), { type: "regenerate-sent", chatId: "c1", clientMessageId: "g1" });
+    expect(s.conversations.c1!.streaming).toEqual({ messageId: null });
+    expect(lastReply(s.conversations.c1)?.id).toBe("r1");
+    const restarted = message({ id: "r1", role: "assistant", status: "streaming", content: { type: "text", data: "" }, timestamp: 1001, versions: [version("First"), version("", "streaming")], versionIndex: 1 });
+    s = run(s, frame({ event: "new-message", data: { message: restarted } }), frame({ event: "thinking", data: { chatId: "c1", messageId: "r1" } }));
+    expect(s.conversations.c1!.messages.map((m) => [m.id, m.content.data])).toEqual([
+      ["m1", "Hello"],
+      ["r1", ""],
+    ]);
+    s = run(s, frame({ event: "message-delta", data: { chatId: "c1", messageId: "r1", delta: "Second", offset: 0 } }));
+    expect(streamingReply(s.conversations.c1)?.content.data).toBe("Second");
+    const final = { ...restarted, status: "complete" as const, content: { type: "text" as const, data: "Second" }, versions: [version("First"), version("Second")] };
+    s = run(s, frame({ event: "new-message", data: { message: final } }));
+    expect(s.conversations.c1!.streaming).toBeNull();
+    expect(s.conversations.c1!.messages).toHaveLength(2);
+    expect(reply(s).versions?.map((v) => v.content.data)).toEqual(["First", "Second"]);
+    expect(s.regenerates).toEqual({});
+  });
+
+  it("a refused regenerate only ends this tab's wait: the reply stays as it was", () => {
+    let s = run(answeredChat(), { type: "regenerate-sent", chatId: "c1", clientMessageId: "g1" });
+    s = run(s, frame({ event: "message-error", data: { error: "Only the last reply…", chatId: "c1", clientMessageId: "g1" } }));
+    expect(s.conversations.c1!.streaming).toBeNull();
+    expect(reply(s)).toMatchObject({ status: "complete", content: { data: "First" } });
+    expect(s.regenerates).toEqual({});
+  });
+
+  it("a refusal that comes while another tab's regenerate streams does not fail that reply", () => {
+    let s = run(answeredChat(), { type: "regenerate-sent", chatId: "c1", clientMessageId: "g1" });
+    const restarted = message({ id: "r1", role: "assistant", status: "streaming", content: { type: "text", data: "" }, timestamp: 1001 });
+    s = run(s, frame({ event: "new-message", data: { message: restarted } }), frame({ event: "message-delta", data: { chatId: "c1", messageId: "r1", delta: "Oth", offset: 0 } }));
+    s = run(s, frame({ event: "message-error", data: { error: "A reply is still being written", chatId: "c1", clientMessageId: "g1" } }));
+    expect(reply(s)).toMatchObject({ status: "streaming", content: { data: "Oth" } });
+    expect(s.conversations.c1!.streaming).toEqual({ messageId: "r1" });
+  });
+
+  it("lastReply is the last saved message only when it is a reply", () => {
+    const s = answeredChat();
+    expect(lastReply(s.conversations.c1)?.id).toBe("r1");
+    const asked = run(s, { type: "sent", key: "c1", message: { ...message({ id: "local:q2", timestamp: 2000 }), clientMessageId: "q2" } });
+    expect(lastReply(asked.conversations.c1)?.id).toBe("r1"); // the pending question is not saved yet
+    const saved = run(asked, frame({ event: "new-message", data: { message: message({ id: "m2", timestamp: 2000 }), clientMessageId: "q2" } }));
+    expect(lastReply(saved.conversations.c1)).toBeNull();
   });
 });

@@ -49,12 +49,19 @@ export interface ChatState {
   outbox: Record<string, string>;
   /** A guest's messages left today (remaining-messages), null until the server says. */
   remaining: { remaining: number; limit: number; scope?: "guest" | "network" | undefined } | null;
+  /**
+   * Regenerate requests this tab sent (their clientMessageId → chat id), so a refusal is known
+   * for what it is (nothing changed) and never taken for a failure of the reply being written.
+   */
+  regenerates: Record<string, string>;
 }
 
 export type ChatAction =
   | { type: "frame"; frame: ServerFrame }
   /** This tab sent a message (optimistically shown until the server echoes it). */
   | { type: "sent"; key: string; message: UiMessage; projectId?: string | null }
+  /** This tab asked for the chat's last reply to be written again (regenerate frame). */
+  | { type: "regenerate-sent"; chatId: string; clientMessageId: string }
   /** Drops a refused message (before it is sent again). */
   | { type: "discard"; key: string; clientMessageId: string }
   /** GET /api/chats/:id answered. */
@@ -68,7 +75,14 @@ export type ChatAction =
   | { type: "restore"; conversations: Record<string, Conversation> }
   | { type: "reset" };
 
-export const initialChatState = (): ChatState => ({ conversations: {}, resolved: {}, outbox: {}, remaining: null });
+export const initialChatState = (): ChatState => ({ conversations: {}, resolved: {}, outbox: {}, remaining: null, regenerates: {} });
+
+/** The regenerate requests of other chats than `chatId` (those of `chatId` are over). */
+function withoutRegenerates(state: ChatState, chatId: string): ChatState {
+  const entries = Object.entries(state.regenerates);
+  if (!entries.some(([, c]) => c === chatId)) return state;
+  return { ...state, regenerates: Object.fromEntries(entries.filter(([, c]) => c !== chatId)) };
+}
 
 export const pendingKey = (clientMessageId: string) => `pending:${clientMessageId}`;
 export const isPendingKey = (key: string) => key.startsWith("pending:");
@@ -171,7 +185,9 @@ function onFrame(state: ChatState, frame: ServerFrame): ChatState {
 
     case "new-message": {
       const { message, clientMessageId, chat } = frame.data;
-      const next = adoptPending(state, clientMessageId, message.chatId);
+      let next = adoptPending(state, clientMessageId, message.chatId);
+      // A reply ended: the chat's regenerate requests were answered (regenerated or not).
+      if (message.role === "assistant" && message.status !== "streaming") next = withoutRegenerates(next, message.chatId);
       return withConversation(next, message.chatId, (conv) => {
         const messages = upsertMessage(conv.messages, message, message.role === "user" ? clientMessageId : undefined);
         let streaming = conv.streaming;
@@ -211,9 +227,17 @@ function onFrame(state: ChatState, frame: ServerFrame): ChatState {
 
     case "message-error": {
       const { error, chatId, messageId, clientMessageId, message } = frame.data;
+      const regenerated = clientMessageId ? state.regenerates[clientMessageId] : undefined;
+      if (regenerated) {
+        // A refused regenerate: nothing changed on the server; only this tab's wait ends.
+        const { [clientMessageId!]: _done, ...regenerates } = state.regenerates;
+        const next = { ...state, regenerates };
+        const conv = next.conversations[regenerated];
+        return conv?.streaming && conv.streaming.messageId === null ? withConversation(next, regenerated, (c) => ({ ...c, streaming: null })) : next;
+      }
       if (message) {
         // A reply failed: its saved partial text, status error, replaces what streamed.
-        return withConversation(state, message.chatId, (conv) => ({
+        return withConversation(withoutRegenerates(state, message.chatId), message.chatId, (conv) => ({
           ...conv,
           messages: upsertMessage(conv.messages, message),
           streaming: null,
@@ -266,6 +290,13 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         projectId: action.projectId !== undefined ? action.projectId : conv.projectId,
         load: conv.load === "idle" && isPendingKey(key) ? "ready" : conv.load,
       }));
+    }
+
+    case "regenerate-sent": {
+      // The reply stays as it is until the server restarts it (new-message, status streaming);
+      // meanwhile the chat counts as busy, so nothing else is sent.
+      const next = { ...state, regenerates: { ...state.regenerates, [action.clientMessageId]: action.chatId } };
+      return withConversation(next, action.chatId, (conv) => ({ ...conv, streaming: conv.streaming ?? { messageId: null } }));
     }
 
     case "discard": {
@@ -332,7 +363,16 @@ export function isThinking(conv: Conversation | undefined): boolean {
   return !reply || reply.content.data.length === 0;
 }
 
-/** The last question of a conversation that was not refused (what Regenerate sends again). */
+/**
+ * The chat's last saved message when it is a reply (what Regenerate writes again), else null.
+ * A refused question after it was never saved, so it does not count.
+ */
+export function lastReply(conv: Conversation | undefined): UiMessage | null {
+  const last = conv?.messages.findLast((m) => !m.sendError && !m.clientMessageId);
+  return last?.role === "assistant" ? last : null;
+}
+
+/** The last question of a conversation that was not refused (its attachments go with a Regenerate). */
 export function lastSavedQuestion(conv: Conversation | undefined): UiMessage | null {
   if (!conv) return null;
   for (let i = conv.messages.length - 1; i >= 0; i--) {

@@ -124,6 +124,9 @@ export function Conversation({
     if (chatId) regenerateReply(chatId);
   };
   const onRetrySend = (message: UiMessage) => retryChatMessage(convKey, message);
+  // A guest who used today's messages: a regenerate would be refused, so it is not offered (the
+  // panel under the chat says why).
+  const quotaReached = isGuest && remaining !== null && remaining.remaining === 0;
 
   let body: ReactNode;
   if (messages.length === 0 && !busy && (load === "loading" || load === "idle") && chatId) {
@@ -151,11 +154,17 @@ export function Conversation({
     );
   } else {
     body = (
-      <MessageList conversationKey={convKey} conversation={conversation} onRegenerate={onRegenerate} onRetrySend={onRetrySend} empty={<EmptyConversation isGuest={isGuest} />} />
+      <MessageList
+        conversationKey={convKey}
+        conversation={conversation}
+        onRegenerate={onRegenerate}
+        canRegenerate={!quotaReached}
+        onRetrySend={onRetrySend}
+        empty={<EmptyConversation isGuest={isGuest} />}
+      />
     );
   }
 
-  const quotaReached = isGuest && remaining !== null && remaining.remaining === 0;
   const footer = (
     <div className="flex min-h-5 flex-wrap items-center justify-between gap-x-4 gap-y-1 px-1 pt-1.5 text-xs text-faint">
       <ConnectionNote connection={connection} />

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { chatUi } from "../../../../contract";
 import { ArrowDownIcon } from "../ui/icons";
-import { isThinking, type Conversation, type UiMessage } from "./chat-reducer";
+import { isThinking, lastReply, type Conversation, type UiMessage } from "./chat-reducer";
 import { MessageItem, ThinkingIndicator } from "./message-item";
 
 /** Closer than this to the bottom counts as "at the bottom" (follow the stream). */
@@ -16,12 +16,14 @@ export interface MessageListProps {
   conversationKey: string;
   conversation: Conversation | undefined;
   onRegenerate: () => void;
+  /** False when a guest's messages for today are used up: Regenerate and Retry are not offered. */
+  canRegenerate: boolean;
   onRetrySend: (message: UiMessage) => void;
   /** Shown instead of the list when there are no messages (a new chat). */
   empty: ReactNode;
 }
 
-export function MessageList({ conversationKey, conversation, onRegenerate, onRetrySend, empty }: MessageListProps) {
+export function MessageList({ conversationKey, conversation, onRegenerate, canRegenerate, onRetrySend, empty }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -29,7 +31,8 @@ export function MessageList({ conversationKey, conversation, onRegenerate, onRet
   const thinking = isThinking(conversation);
   const busy = conversation?.streaming != null;
   const last = messages[messages.length - 1];
-  const lastReplyId = [...messages].reverse().find((m) => m.role === "assistant")?.id;
+  // Only the chat's last saved message, when it is a reply, can be written again.
+  const lastReplyId = lastReply(conversation)?.id;
 
   const scrollToEnd = useCallback((smooth = false) => {
     const el = scroller.current;
@@ -77,7 +80,7 @@ export function MessageList({ conversationKey, conversation, onRegenerate, onRet
         ) : (
           <ul aria-label={chatUi.messagesLabel} className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 pt-6 pb-8 sm:px-6">
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} isLastReply={m.id === lastReplyId} busy={busy} onRegenerate={onRegenerate} onRetrySend={onRetrySend} />
+              <MessageItem key={m.id} message={m} isLastReply={m.id === lastReplyId} busy={busy} canRegenerate={canRegenerate} onRegenerate={onRegenerate} onRetrySend={onRetrySend} />
             ))}
             {thinking && <ThinkingIndicator />}
           </ul>
