@@ -119,7 +119,20 @@ export type AssistantForm = ReturnType<typeof useAssistantForm>;
  * tabs keep the tallest one's height (`fixedHeight`: the dialog does not jump); on a page each
  * tab takes its own.
  */
-export function AssistantFormFields({ form, formId, label, fixedHeight = true }: { form: AssistantForm; formId: string; label: string; fixedHeight?: boolean }) {
+export function AssistantFormFields({
+  form,
+  formId,
+  label,
+  fixedHeight = true,
+  mockPreview = true,
+}: {
+  form: AssistantForm;
+  formId: string;
+  label: string;
+  fixedHeight?: boolean;
+  /** The drawn preview under the colour fields; the Settings tab shows the real widget beside the form instead. */
+  mockPreview?: boolean;
+}) {
   const ids = useTabIds();
   const Panels = fixedHeight ? TabPanels : Fragment;
   const panel = (key: AssistantFormTab) => (fixedHeight ? { inactive: tab !== key } : { hidden: tab !== key });
@@ -242,10 +255,12 @@ export function AssistantFormFields({ form, formId, label, fixedHeight = true }:
               <TextField label={L.headerText} name="headerText" maxLength={F.maxHeaderTextChars} {...text("headerText")} />
               <TextAreaField label={L.welcomeMessage} name="welcomeMessage" rows={2} maxLength={F.maxWelcomeMessageChars} {...text("welcomeMessage")} />
             </div>
-            <div>
-              <p className="mb-1.5 text-sm font-medium text-fg">{L.preview}</p>
-              <WidgetPreview values={values} />
-            </div>
+            {mockPreview && (
+              <div>
+                <p className="mb-1.5 text-sm font-medium text-fg">{L.preview}</p>
+                <WidgetPreview values={values} />
+              </div>
+            )}
           </div>
 
           <TextAreaField

@@ -32,9 +32,9 @@ export function SettingsPanel({
   const form = useAssistantForm(assistant, onSaved);
   return (
     <div className="space-y-8">
-      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_25rem]">
+      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_30rem]">
         <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
-          <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} />
+          <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} mockPreview={false} />
           <div className="mt-5 flex justify-end border-t border-line pt-4">
             <Button type="submit" form={formId} busy={form.saving}>
               {L.save}
