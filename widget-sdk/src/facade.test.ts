@@ -16,6 +16,8 @@ function harness() {
     close: () => calls.push("close"),
     toggle: () => calls.push("toggle"),
     setLocale: (l) => calls.push(`setLocale:${l}`),
+    identify: (token) => calls.push(`identify:${token}`),
+    logout: () => calls.push("logout"),
     destroy: () => calls.push("destroy"),
   };
   const factory = vi.fn<CoreFactory>((opts, e) => {
