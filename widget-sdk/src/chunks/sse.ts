@@ -5,10 +5,10 @@ import { register } from "./register";
 
 export interface SseChunk {
   /** Reads `body` to its end, handing each event's name and parsed JSON data to `onEvent`. */
-  read(body: NonNullable<Response["body"]>, onEvent: (event: string, data: unknown) => void): Promise<void>;
+  readStream(body: NonNullable<Response["body"]>, onEvent: (event: string, data: unknown) => void): Promise<void>;
 }
 
-async function read(body: NonNullable<Response["body"]>, onEvent: (event: string, data: unknown) => void) {
+async function readStream(body: NonNullable<Response["body"]>, onEvent: (event: string, data: unknown) => void) {
   const parser = createSseParser((event, text) => {
     try {
       onEvent(event, JSON.parse(text));
@@ -21,4 +21,4 @@ async function read(body: NonNullable<Response["body"]>, onEvent: (event: string
   parser.end();
 }
 
-register("sse", { read });
+register("sse", { readStream });

@@ -1,5 +1,6 @@
 import { enWidgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { SseChunk } from "../chunks/sse";
+import type { FilesChunk } from "../chunks/files";
 import type { PowChunk } from "../chunks/pow";
 import type { VisitorChunk } from "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -7,7 +8,8 @@ import { CHUNK_GLOBAL } from "../types";
 /**
  * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
- * fails), a verified visitor's conversation list, the proof-of-work solver. Each is a classic
+ * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
+ * attachments. Each is a classic
  * `<script>` (content-hashed name, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
@@ -19,6 +21,7 @@ export interface Chunks {
   sse: SseChunk;
   pow: PowChunk;
   visitor: VisitorChunk;
+  files: FilesChunk;
 }
 export type ChunkName = keyof Chunks;
 

@@ -4,7 +4,6 @@ import type { CoreEmit, TalaOptions } from "../types";
 import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
-import { readAttachment } from "./files";
 import { isConfig, isConversations, isSession } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
 import { forgetSession, storedSession, storeSession } from "./storage";
@@ -159,7 +158,7 @@ export class Controller {
   async #chunk<N extends ChunkName>(name: N, redo?: () => void) {
     const loaded = await loadChunk(this.#host, name, this.#nonce);
     if (!loaded && !this.#destroyed) {
-      this.set({ notice: { text: this.t.partFailed, redo, retry: !redo } });
+      this.set({ notice: { text: this.t.partFailed, redo } });
       this.#emit("error", { error: this.t.partFailed });
     }
     return loaded;
@@ -306,21 +305,9 @@ export class Controller {
     return f.status === 401 && this.#token ? "identity-invalid" : f.reason;
   }
 
-  /**
-   * Solves a proof-of-work with the lazily loaded solver. Quiet unless it takes over a second,
-   * then a status line says what is happening. Null when the solver did not load (the visitor
-   * was told, with a retry).
-   */
+  /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
   async #prove(ch: Challenge) {
-    const pow = await this.#chunk("pow");
-    if (!pow) return null;
-    const slow = setTimeout(() => this.set({ status: this.t.challengeRequired }), 1000);
-    try {
-      return { challenge: ch.challenge, nonce: await pow.solve(ch.challenge, ch.difficulty) };
-    } finally {
-      clearTimeout(slow);
-      this.set({ status: null });
-    }
+    return (await this.#chunk("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
@@ -518,19 +505,9 @@ export class Controller {
     this.set({ shown: this.state.shown === id ? null : id });
   }
 
+  /** Reads the chosen files (a chunk: most sites do not allow attachments). */
   async addFiles(files: File[]) {
-    let attachments = this.state.attachments;
-    const errors: string[] = [];
-    for (const file of files) {
-      if (attachments.length >= C.maxFiles) {
-        errors.push(this.t.tooManyFiles(C.maxFiles));
-        break;
-      }
-      const res = await readAttachment(file, this.t);
-      if (res.ok) attachments = [...attachments, res.file];
-      else errors.push(res.error);
-    }
-    this.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : this.state.notice });
+    await (await this.#chunk("files"))?.readFiles(this, files);
   }
 
   removeFile(index: number) {

@@ -104,7 +104,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
       if (!sse) return lost(id, null, 0);
       const res = await request(host, key, messagesPath(sessionId), data, abort.signal, events.token(), "text/event-stream");
       if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
-      await sse.read(res.body, (event, json) => frame(toFrame(event, json)));
+      await sse.readStream(res.body, (event, json) => frame(toFrame(event, json)));
       lost(id, null, 0);
     } catch {
       if (!abort.signal.aborted) lost(id, null, 0);

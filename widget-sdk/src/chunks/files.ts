@@ -1,0 +1,28 @@
+// widget-chunks/files.{hash}.js: reading the visitor's attachments (only sites whose owner allows
+// them show the button; the chunk loads at the first file chosen).
+import type { Controller } from "../core/controller";
+import * as C from "../core/contract";
+import { readAttachment } from "../core/files";
+import { register } from "./register";
+
+export interface FilesChunk {
+  /** Reads `files` into `c.state.attachments`, each refusal in the notice. */
+  readFiles(c: Controller, files: File[]): Promise<void>;
+}
+
+async function readFiles(c: Controller, files: File[]) {
+  let attachments = c.state.attachments;
+  const errors: string[] = [];
+  for (const file of files) {
+    if (attachments.length >= C.maxFiles) {
+      errors.push(c.t.tooManyFiles(C.maxFiles));
+      break;
+    }
+    const res = await readAttachment(file, c.t);
+    if (res.ok) attachments = [...attachments, res.file];
+    else errors.push(res.error);
+  }
+  c.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : c.state.notice });
+}
+
+register("files", { readFiles });
