@@ -7,6 +7,9 @@
 // (base36 counter) for every method, so each does the same number of hashes.
 // Writes bench/results/pow-hash.json.
 import { build } from "esbuild";
+import { webcrypto as crypto } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { TextEncoder } from "node:util";
 import { Buffer } from "node:buffer";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

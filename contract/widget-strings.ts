@@ -44,9 +44,6 @@ export interface WidgetStrings {
   dailyLimitReached: string;
   loadFailed: string;
   sendFailed: string;
-  invalidFileType: (file: string) => string;
-  fileTooLarge: (file: string) => string;
-  tooManyFiles: (max: number) => string;
   messageTooLong: (max: number) => string;
   /** Issue 13: a verified visitor's earlier conversations (header button and the list's title). */
   conversations: string;
@@ -87,9 +84,6 @@ export const enWidgetStrings: WidgetStrings = {
   dailyLimitReached: W.dailyLimitReached,
   loadFailed: "The chat could not load. Please try again later.",
   sendFailed: "Your message could not be sent. Check your connection and try again.",
-  invalidFileType: P.invalidFileType,
-  fileTooLarge: P.fileTooLarge,
-  tooManyFiles: W.tooManyFiles,
   messageTooLong: W.messageTooLong,
   conversations: "Conversations",
   noConversations: "No earlier conversations.",
@@ -122,9 +116,6 @@ export const frWidgetStrings: WidgetStrings = {
   dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
   loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
   sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
-  invalidFileType: (file) => `${file} n'est pas un type de fichier pris en charge.`,
-  fileTooLarge: (file) => `${file} dépasse la limite de 15 Mo.`,
-  tooManyFiles: (max) => `Joignez au plus ${max} fichiers à un message.`,
   messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
   conversations: "Conversations",
   noConversations: "Aucune conversation précédente.",
@@ -157,9 +148,6 @@ export const arWidgetStrings: WidgetStrings = {
   dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
   loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
   sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
-  invalidFileType: (file) => `${file} ليس نوع ملف مدعومًا.`,
-  fileTooLarge: (file) => `${file} يتجاوز حد 15 ميغابايت.`,
-  tooManyFiles: (max) => `أرفق ${max} ملفات على الأكثر بالرسالة الواحدة.`,
   messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
   conversations: "المحادثات",
   noConversations: "لا توجد محادثات سابقة.",
@@ -167,4 +155,34 @@ export const arWidgetStrings: WidgetStrings = {
   challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
 };
 
-export const widgetStrings: Record<WidgetLocale, WidgetStrings> = { en: enWidgetStrings, fr: frWidgetStrings, ar: arWidgetStrings };
+/** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
+export interface WidgetFileStrings {
+  invalidFileType: (file: string) => string;
+  fileTooLarge: (file: string) => string;
+  tooManyFiles: (max: number) => string;
+}
+
+export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
+  en: {
+    invalidFileType: P.invalidFileType,
+    fileTooLarge: P.fileTooLarge,
+    tooManyFiles: W.tooManyFiles,
+  },
+  fr: {
+    invalidFileType: (file) => `${file} n'est pas un type de fichier pris en charge.`,
+    fileTooLarge: (file) => `${file} dépasse la limite de 15 Mo.`,
+    tooManyFiles: (max) => `Joignez au plus ${max} fichiers à un message.`,
+  },
+  ar: {
+    invalidFileType: (file) => `${file} ليس نوع ملف مدعومًا.`,
+    fileTooLarge: (file) => `${file} يتجاوز حد 15 ميغابايت.`,
+    tooManyFiles: (max) => `أرفق ${max} ملفات على الأكثر بالرسالة الواحدة.`,
+  },
+};
+
+/** Every string of a language (the tests and the E2E suite read them here). */
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar },
+};

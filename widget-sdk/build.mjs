@@ -136,9 +136,9 @@ export async function buildPublic(dir = out) {
   const files = {};
   for (const name of chunkNames) {
     const code = await iife(`src/chunks/${name}.ts`, {}, names, cache);
-    const file = `widget-chunks/${name}.${createHash("sha256").update(code).digest("hex").slice(0, 10)}.js`;
-    // The BOM, as for the core: the Arabic and French strings are read as UTF-8 whatever the page says.
-    chunks[name] = `\uFEFF${code}`;
+    const file = `widget-chunks/${name}.${createHash("sha256").update(code).digest("hex").slice(0, 8)}.js`;
+    // The BOM, as for the core, where a chunk is not ASCII: its strings are read as UTF-8 whatever the page says.
+    chunks[name] = /[^ -~\s]/.test(code) ? `\uFEFF${code}` : code;
     files[name] = file;
   }
   const shared = JSON.stringify(cache);

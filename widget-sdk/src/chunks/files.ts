@@ -1,5 +1,6 @@
 // widget-chunks/files.{hash}.js: reading the visitor's attachments (only sites whose owner allows
-// them show the button; the chunk loads at the first file chosen).
+// them show the button; the chunk loads at the first file chosen), with its messages in every language.
+import { widgetFileStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
 import * as C from "../core/contract";
 import { readAttachment } from "../core/files";
@@ -11,14 +12,15 @@ export interface FilesChunk {
 }
 
 async function readFiles(c: Controller, files: File[]) {
+  const t = widgetFileStrings[c.state.locale];
   let attachments = c.state.attachments;
   const errors: string[] = [];
   for (const file of files) {
     if (attachments.length >= C.maxFiles) {
-      errors.push(c.t.tooManyFiles(C.maxFiles));
+      errors.push(t.tooManyFiles(C.maxFiles));
       break;
     }
-    const res = await readAttachment(file, c.t);
+    const res = await readAttachment(file, t);
     if (res.ok) attachments = [...attachments, res.file];
     else errors.push(res.error);
   }

@@ -3,9 +3,5 @@ import { CHUNK_GLOBAL } from "../types";
 
 /** A chunk's one statement: it hands its exports to the core (src/core/chunks.ts). */
 export function register<N extends ChunkName>(name: N, value: Chunks[N]) {
-  try {
-    ((globalThis as unknown as Record<string, Partial<Chunks>>)[CHUNK_GLOBAL] ??= {})[name] = value;
-  } catch {
-    // never into the host page
-  }
+  ((globalThis as unknown as Record<string, Partial<Chunks>>)[CHUNK_GLOBAL] ??= {})[name] = value;
 }
