@@ -134,15 +134,19 @@ export async function buildPublic(dir = out) {
   const cache = {};
   const chunks = {};
   const files = {};
+  const hash = createHash("sha256");
   for (const name of chunkNames) {
     const code = await iife(`src/chunks/${name}.ts`, {}, names, cache);
-    const file = `widget-chunks/${name}.${createHash("sha256").update(code).digest("hex").slice(0, 8)}.js`;
+    hash.update(code);
     // The BOM, as for the core, where a chunk is not ASCII: its strings are read as UTF-8 whatever the page says.
     chunks[name] = /[^ -~\s]/.test(code) ? `\uFEFF${code}` : code;
-    files[name] = file;
   }
+  // One content hash for the build's chunks (the core carries 8 characters, not one name each):
+  // any change to any chunk gives them all new names, so a core never loads another build's.
+  const chunkVersion = hash.digest("hex").slice(0, 8);
+  for (const name of chunkNames) files[name] = `widget-chunks/${name}.${chunkVersion}.js`;
   const shared = JSON.stringify(cache);
-  const core = await iife("src/core/index.tsx", { __TALA_CHUNKS__: JSON.stringify(files) }, names, cache);
+  const core = await iife("src/core/index.tsx", { __TALA_CHUNKS__: JSON.stringify(chunkVersion) }, names, cache);
   // A name first given in the core build could collide with a chunk's: every chunk name is fixed before.
   for (const [k, v] of Object.entries(JSON.parse(shared))) if (cache[k] !== v) throw new Error(`widget build: mangled name of ${k} changed`);
   if (/Ouvrir|\u0641\u062a\u062d/.test(core)) throw new Error("widget build: the core must carry English only (fr, ar are chunks)");

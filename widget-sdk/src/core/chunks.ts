@@ -10,7 +10,7 @@ import { CHUNK_GLOBAL } from "../types";
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
  * attachments. Each is a classic
- * `<script>` (content-hashed name, the core's CSP nonce) that registers itself on
+ * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
  * be asked for again: the caller shows `partFailed` with a retry.
@@ -25,7 +25,8 @@ export interface Chunks {
 }
 export type ChunkName = keyof Chunks;
 
-declare const __TALA_CHUNKS__: Record<ChunkName, string> | undefined;
+/** The build's chunk version (build.mjs): `widget-chunks/{name}.{version}.js`. */
+declare const __TALA_CHUNKS__: string | undefined;
 
 const registry = (): Partial<Chunks> => ((globalThis as unknown as Record<string, Partial<Chunks>>)[CHUNK_GLOBAL] ??= {});
 const loading: Partial<Record<ChunkName, Promise<unknown>>> = {};
@@ -39,7 +40,7 @@ export function loadChunk<N extends ChunkName>(host: string, name: N, nonce?: st
   return (loading[name] ??= new Promise<Chunks[N] | null>((resolve) => {
     try {
       const script = document.createElement("script");
-      script.src = `${host}/${__TALA_CHUNKS__![name]}`;
+      script.src = `${host}/widget-chunks/${name}.${__TALA_CHUNKS__}.js`;
       if (nonce) script.nonce = nonce;
       script.onload = script.onerror = () => {
         delete loading[name];

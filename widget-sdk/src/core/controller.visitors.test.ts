@@ -232,12 +232,12 @@ describe("proof-of-work (issue 13)", () => {
 describe("a chunk that does not load", () => {
   it("leaves a working widget in English with a clear message and a retry (same nonce as the core)", async () => {
     // What build.mjs stamps into widget-core.js.
-    vi.stubGlobal("__TALA_CHUNKS__", { fr: "widget-chunks/fr.0123456789.js" });
+    vi.stubGlobal("__TALA_CHUNKS__", "01234567");
     const { c, emit } = await widget({ locale: "fr" });
     expect(c.state.config).not.toBeNull();
     expect(c.state.locale).toBe("en");
     expect(scripts).toHaveLength(1);
-    expect(scripts[0]).toMatchObject({ src: `${HOST}/widget-chunks/fr.0123456789.js`, nonce: "n0nce" });
+    expect(scripts[0]).toMatchObject({ src: `${HOST}/widget-chunks/fr.01234567.js`, nonce: "n0nce" });
     expect(c.state.notice?.text).toBe(enWidgetStrings.partFailed);
     expect(emit).toHaveBeenCalledWith("error", { error: enWidgetStrings.partFailed });
     // Retry asks for the script again; once it is there the panel speaks French.
