@@ -30,14 +30,16 @@ function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: Widget
     items.length
       ? h(
           "ul",
-          { class: "cl" },
+          { style: { padding: 0, listStyle: "none", display: "grid", gap: "6px" } },
           items.map((v) =>
             h(
               "li",
               { key: v.sessionId },
               h(
                 "button",
-                { type: "button", onClick: () => void c.reopen(v.sessionId) },
+                // Styled here, not in the core's sheet: only this view needs it. Set through the
+                // CSSOM by Preact (never a style attribute), so host CSPs do not matter.
+                { type: "button", class: "m1", style: { width: "100%", maxWidth: "none", textAlign: "start", display: "grid" }, onClick: () => void c.reopen(v.sessionId) },
                 h("span", { dir: "auto" }, v.title),
                 h("span", { class: "t" }, when(v.lastMessageAt)),
               ),

@@ -37,8 +37,6 @@ blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 .src{border-top:1px solid var(--bd);padding-top:6px;display:flex;flex-wrap:wrap;align-items:center;gap:4px}
 .src .t,.src p{flex-basis:100%}.src a{display:block}
 .cp{padding:2px 10px;border-radius:99px;border:1px solid var(--p);background:color-mix(in srgb,var(--p) 12%,var(--bg));font-size:12px;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.cl{padding:0;list-style:none;display:grid;gap:6px}
-.cl button{width:100%;text-align:start;padding:8px 10px;border-radius:10px;background:var(--sf);display:grid}
 .rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}
