@@ -1,33 +1,57 @@
 #!/usr/bin/env node
-// The widget's weight on a visitor's connection: builds widget.js (the loader) and widget-core.js
-// (everything the open widget needs, Preact included) into a temporary folder and prints their
-// gzip sizes (zlib level 9, as gzip-size / size-limit measure) against the budgets of the issue
-// "The embeddable widget": 3 KB and 15 KB. Competitors' bundles are measured only when their npm
-// package happens to be installed; otherwise the issue's reported figures are printed, labelled as
-// such. Writes bench/results/widget-size.json.
+// The widget's weight on a visitor's connection: builds widget.js (the loader), widget-core.js
+// (the open widget, Preact and the English strings included) and the chunks the core loads on
+// demand (widget-chunks/: fr, ar, sse, pow, visitor, files) into a temporary folder, and prints
+// their gzip sizes (zlib level 9, as gzip-size / size-limit measure, each file on its own, as a
+// browser fetches them) against the budgets of the issue "The embeddable widget": the loader
+// ≤ 3 KB, and for every kind of visitor the total of what their open widget loads ≤ 15 KB
+// (15,360 B). Competitors' bundles are measured only when their npm package happens to be
+// installed; otherwise the issue's reported figures are printed, labelled as such.
+// Writes bench/results/widget-size.json.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { buildPublic } from "../widget-sdk/build.mjs";
+import { buildPublic, chunkNames } from "../widget-sdk/build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KB = 1024;
+const OPEN_BUDGET = 15 * KB;
+const LOADER_BUDGET = 3 * KB;
 const gzip = (buf) => gzipSync(buf, { level: 9 }).length;
 const brotli = (buf) => brotliCompressSync(buf).length;
 
 const out = mkdtempSync(join(tmpdir(), "tala-widget-size-"));
-await buildPublic(out);
-const ours = [
-  { name: "widget.js (loader)", file: "widget.js", budgetKb: 3 },
-  { name: "widget-core.js (open widget)", file: "widget-core.js", budgetKb: 15 },
-].map((w) => {
-  const buf = readFileSync(join(out, w.file));
-  const gz = gzip(buf);
-  return { ...w, rawBytes: buf.length, gzipBytes: gz, brotliBytes: brotli(buf), withinBudget: gz <= w.budgetKb * KB };
-});
+const { files } = await buildPublic(out);
+const measure = (file) => {
+  const buf = readFileSync(join(out, file));
+  return { file, rawBytes: buf.length, gzipBytes: gzip(buf), brotliBytes: brotli(buf) };
+};
+const loader = { name: "widget.js (loader)", ...measure("widget.js"), budgetBytes: LOADER_BUDGET };
+loader.withinBudget = loader.gzipBytes <= LOADER_BUDGET;
+const core = { name: "widget-core.js", ...measure("widget-core.js") };
+const chunks = Object.fromEntries(chunkNames.map((name) => [name, { name, ...measure(files[name]) }]));
 rmSync(out, { recursive: true, force: true });
+
+/**
+ * What each kind of visitor's open widget loads: the core, plus the chunks their case needs.
+ * `sse` loads only when the socket cannot connect, `files` at the first attachment (sites that
+ * allow them): listed as kinds of their own, and in the worst combination.
+ */
+const kinds = [
+  { kind: "anonymous, English", chunks: [] },
+  { kind: "anonymous, French", chunks: ["fr"] },
+  { kind: "anonymous, Arabic", chunks: ["ar"] },
+  { kind: "verified visitor (Conversations opened), English", chunks: ["visitor"] },
+  { kind: "asked for a proof-of-work, English", chunks: ["pow"] },
+  { kind: "socket blocked (SSE fallback), English", chunks: ["sse"] },
+  { kind: "sends an attachment, English", chunks: ["files"] },
+  { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment", chunks: ["ar", "visitor", "pow", "sse", "files"] },
+].map((k) => {
+  const totalGzipBytes = core.gzipBytes + k.chunks.reduce((s, c) => s + chunks[c].gzipBytes, 0);
+  return { ...k, totalGzipBytes, budgetBytes: OPEN_BUDGET, withinBudget: totalGzipBytes <= OPEN_BUDGET, overBy: Math.max(0, totalGzipBytes - OPEN_BUDGET) };
+});
 
 // The issue's figures for the alternatives (gzip KB, in this order); measured instead when installed.
 const competitors = [
@@ -45,25 +69,37 @@ const competitors = [
   return { ...c, measuredKb: +(gzip(readFileSync(join(dir, entry))) / KB).toFixed(1), source: `measured: ${c.pkg}/${entry} (entry file only)` };
 });
 
-const rows = [
-  ...ours.map((w) => [w.name, (w.gzipBytes / KB).toFixed(2), `≤ ${w.budgetKb}`, w.withinBudget ? "yes" : "NO", "measured (this build)"]),
-  ...competitors.map((c) => [c.name, c.measuredKb === null ? `${c.reportedKb}` : `${c.measuredKb}`, "", "", c.source]),
-];
-const head = ["bundle", "gzip KB", "budget KB", "within", "source"];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ");
-console.log(line(head));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) console.log(line(r));
-const total = ours.reduce((s, w) => s + w.gzipBytes, 0);
-console.log(`\nloader + core: ${(total / KB).toFixed(2)} KB gzip (${(ours.reduce((s, w) => s + w.brotliBytes, 0) / KB).toFixed(2)} KB brotli)`);
+const table = (head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ");
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows) console.log(line(r));
+  console.log("");
+};
+table(
+  ["file", "gzip B", "brotli B", "raw B"],
+  [loader, core, ...Object.values(chunks)].map((f) => [f.file, f.gzipBytes, f.brotliBytes, f.rawBytes]),
+);
+table(
+  ["visitor", "loads", "gzip B", "budget B", "within"],
+  [
+    ["(snippet) loader", "widget.js", loader.gzipBytes, LOADER_BUDGET, loader.withinBudget ? "yes" : "NO"],
+    ...kinds.map((k) => [k.kind, ["core", ...k.chunks].join(" + "), k.totalGzipBytes, OPEN_BUDGET, k.withinBudget ? "yes" : `NO (+${k.overBy})`]),
+  ],
+);
+table(
+  ["alternative", "gzip KB", "source"],
+  competitors.map((c) => [c.name, c.measuredKb ?? c.reportedKb, c.source]),
+);
 
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(
   join(root, "bench/results/widget-size.json"),
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9", widget: ours, competitors }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9, each file on its own", loader, core, chunks, kinds, competitors }, null, 2)}\n`,
 );
-if (ours.some((w) => !w.withinBudget)) {
+// The worst combination is reported, not enforced: the budget is per kind of visitor.
+if (!loader.withinBudget || kinds.slice(0, -1).some((k) => !k.withinBudget)) {
   console.error("over budget");
   process.exit(1);
 }

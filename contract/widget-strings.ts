@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -44,101 +44,145 @@ export interface WidgetStrings {
   dailyLimitReached: string;
   loadFailed: string;
   sendFailed: string;
+  messageTooLong: (max: number) => string;
+  /** Issue 13: a verified visitor's earlier conversations (header button and the list's title). */
+  conversations: string;
+  /** The list is empty. */
+  noConversations: string;
+  /** A part of the widget loaded on demand (a language, the list, the browser check) did not load. */
+  partFailed: string;
+  /** Proof-of-work taking more than a second: the quiet status line. */
+  challengeRequired: string;
+}
+
+/**
+ * One export per language: widget-core.js carries English only; French and Arabic are chunks of
+ * their own (widget-sdk/src/chunks/), loaded when the visitor's language is one of them.
+ */
+export const enWidgetStrings: WidgetStrings = {
+  openChat: "Open chat",
+  closeChat: "Close chat",
+  messageLabel: "Message",
+  placeholder: "Type your message…",
+  send: "Send",
+  stop: "Stop",
+  retry: "Retry",
+  newConversation: "New conversation",
+  newConversationConfirm: "Start a new conversation? This one will no longer be shown.",
+  cancel: "Cancel",
+  attach: "Attach a file",
+  removeFile: (name) => `Remove ${name}`,
+  thinking: "The assistant is typing…",
+  you: "You",
+  assistant: "Assistant",
+  sources: "Sources",
+  helpful: "Helpful",
+  notHelpful: "Not helpful",
+  stopped: "Stopped",
+  remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
+  sessionLimitReached: W.sessionLimitReached,
+  dailyLimitReached: W.dailyLimitReached,
+  loadFailed: "The chat could not load. Please try again later.",
+  sendFailed: "Your message could not be sent. Check your connection and try again.",
+  messageTooLong: W.messageTooLong,
+  conversations: "Conversations",
+  noConversations: "No earlier conversations.",
+  partFailed: "Part of the chat could not load. Check your connection and try again.",
+  challengeRequired: B.challengeRequired,
+};
+
+export const frWidgetStrings: WidgetStrings = {
+  openChat: "Ouvrir le chat",
+  closeChat: "Fermer le chat",
+  messageLabel: "Message",
+  placeholder: "Écrivez votre message…",
+  send: "Envoyer",
+  stop: "Arrêter",
+  retry: "Réessayer",
+  newConversation: "Nouvelle conversation",
+  newConversationConfirm: "Commencer une nouvelle conversation ? Celle-ci ne sera plus affichée.",
+  cancel: "Annuler",
+  attach: "Joindre un fichier",
+  removeFile: (name) => `Retirer ${name}`,
+  thinking: "L'assistant écrit…",
+  you: "Vous",
+  assistant: "Assistant",
+  sources: "Sources",
+  helpful: "Utile",
+  notHelpful: "Pas utile",
+  stopped: "Arrêté",
+  remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
+  sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
+  dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
+  loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
+  sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
+  messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
+  conversations: "Conversations",
+  noConversations: "Aucune conversation précédente.",
+  partFailed: "Une partie du chat n'a pas pu se charger. Vérifiez votre connexion et réessayez.",
+  challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
+};
+
+export const arWidgetStrings: WidgetStrings = {
+  openChat: "فتح المحادثة",
+  closeChat: "إغلاق المحادثة",
+  messageLabel: "الرسالة",
+  placeholder: "اكتب رسالتك…",
+  send: "إرسال",
+  stop: "إيقاف",
+  retry: "إعادة المحاولة",
+  newConversation: "محادثة جديدة",
+  newConversationConfirm: "بدء محادثة جديدة؟ لن تُعرض هذه المحادثة بعد الآن.",
+  cancel: "إلغاء",
+  attach: "إرفاق ملف",
+  removeFile: (name) => `إزالة ${name}`,
+  thinking: "المساعد يكتب…",
+  you: "أنت",
+  assistant: "المساعد",
+  sources: "المصادر",
+  helpful: "مفيد",
+  notHelpful: "غير مفيد",
+  stopped: "تم الإيقاف",
+  remaining: (n) => `الرسائل المتبقية: ${n}`,
+  sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
+  dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
+  loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
+  sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
+  messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
+  conversations: "المحادثات",
+  noConversations: "لا توجد محادثات سابقة.",
+  partFailed: "تعذر تحميل جزء من المحادثة. تحقق من اتصالك وحاول مرة أخرى.",
+  challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
+};
+
+/** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
+export interface WidgetFileStrings {
   invalidFileType: (file: string) => string;
   fileTooLarge: (file: string) => string;
   tooManyFiles: (max: number) => string;
-  messageTooLong: (max: number) => string;
 }
 
-export const widgetStrings: Record<WidgetLocale, WidgetStrings> = {
+export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
   en: {
-    openChat: "Open chat",
-    closeChat: "Close chat",
-    messageLabel: "Message",
-    placeholder: "Type your message…",
-    send: "Send",
-    stop: "Stop",
-    retry: "Retry",
-    newConversation: "New conversation",
-    newConversationConfirm: "Start a new conversation? This one will no longer be shown.",
-    cancel: "Cancel",
-    attach: "Attach a file",
-    removeFile: (name) => `Remove ${name}`,
-    thinking: "The assistant is typing…",
-    you: "You",
-    assistant: "Assistant",
-    sources: "Sources",
-    helpful: "Helpful",
-    notHelpful: "Not helpful",
-    stopped: "Stopped",
-    remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
-    sessionLimitReached: W.sessionLimitReached,
-    dailyLimitReached: W.dailyLimitReached,
-    loadFailed: "The chat could not load. Please try again later.",
-    sendFailed: "Your message could not be sent. Check your connection and try again.",
     invalidFileType: P.invalidFileType,
     fileTooLarge: P.fileTooLarge,
     tooManyFiles: W.tooManyFiles,
-    messageTooLong: W.messageTooLong,
   },
   fr: {
-    openChat: "Ouvrir le chat",
-    closeChat: "Fermer le chat",
-    messageLabel: "Message",
-    placeholder: "Écrivez votre message…",
-    send: "Envoyer",
-    stop: "Arrêter",
-    retry: "Réessayer",
-    newConversation: "Nouvelle conversation",
-    newConversationConfirm: "Commencer une nouvelle conversation ? Celle-ci ne sera plus affichée.",
-    cancel: "Annuler",
-    attach: "Joindre un fichier",
-    removeFile: (name) => `Retirer ${name}`,
-    thinking: "L'assistant écrit…",
-    you: "Vous",
-    assistant: "Assistant",
-    sources: "Sources",
-    helpful: "Utile",
-    notHelpful: "Pas utile",
-    stopped: "Arrêté",
-    remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
-    sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
-    dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
-    loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
-    sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
     invalidFileType: (file) => `${file} n'est pas un type de fichier pris en charge.`,
     fileTooLarge: (file) => `${file} dépasse la limite de 15 Mo.`,
     tooManyFiles: (max) => `Joignez au plus ${max} fichiers à un message.`,
-    messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
   },
   ar: {
-    openChat: "فتح المحادثة",
-    closeChat: "إغلاق المحادثة",
-    messageLabel: "الرسالة",
-    placeholder: "اكتب رسالتك…",
-    send: "إرسال",
-    stop: "إيقاف",
-    retry: "إعادة المحاولة",
-    newConversation: "محادثة جديدة",
-    newConversationConfirm: "بدء محادثة جديدة؟ لن تُعرض هذه المحادثة بعد الآن.",
-    cancel: "إلغاء",
-    attach: "إرفاق ملف",
-    removeFile: (name) => `إزالة ${name}`,
-    thinking: "المساعد يكتب…",
-    you: "أنت",
-    assistant: "المساعد",
-    sources: "المصادر",
-    helpful: "مفيد",
-    notHelpful: "غير مفيد",
-    stopped: "تم الإيقاف",
-    remaining: (n) => `الرسائل المتبقية: ${n}`,
-    sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
-    dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
-    loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
-    sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
     invalidFileType: (file) => `${file} ليس نوع ملف مدعومًا.`,
     fileTooLarge: (file) => `${file} يتجاوز حد 15 ميغابايت.`,
     tooManyFiles: (max) => `أرفق ${max} ملفات على الأكثر بالرسالة الواحدة.`,
-    messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
   },
+};
+
+/** Every string of a language (the tests and the E2E suite read them here). */
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar },
 };

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
+//   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
+//                               fr, ar, sse, pow, visitor, files), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
 // Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
@@ -90,8 +92,8 @@ const minifyCss = {
  * internal state), shortened by the minifier. Never a name that crosses a boundary: the wire's
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
-const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy"]);
-const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm"];
+const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy", "identify", "logout", "conversations"]);
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
 async function mangledNames() {
@@ -113,17 +115,44 @@ async function mangledNames() {
  * variables again and compresses a little further: ~240 bytes gzip less on widget-core.js than
  * esbuild's minifier alone, for the same code.
  */
-async function iife(entry, define = {}, mangleProps) {
-  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, plugins: [inlineContract, minifyCss] });
+async function iife(entry, define = {}, mangleProps, mangleCache) {
+  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, mangleCache, plugins: [inlineContract, minifyCss] });
+  // The core and its chunks share one cache: a property a chunk reads has the core's short name.
+  if (mangleCache) Object.assign(mangleCache, result.mangleCache);
   const { minifySync } = await import("vite");
   const oxc = minifySync(entry, result.outputFiles[0].text, { compress: { target: "es2022" }, mangle: true });
   if (oxc.errors.length) throw new Error(`widget build: oxc minify of ${entry}: ${oxc.errors[0].message}`);
   return oxc.code;
 }
 
+/** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files"];
+
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });
-  const core = await iife("src/core/index.tsx", {}, await mangledNames());
+  rmSync(join(dir, "widget-chunks"), { recursive: true, force: true });
+  mkdirSync(join(dir, "widget-chunks"), { recursive: true });
+  const names = await mangledNames();
+  const cache = {};
+  const chunks = {};
+  const files = {};
+  const hash = createHash("sha256");
+  for (const name of chunkNames) {
+    const code = await iife(`src/chunks/${name}.ts`, {}, names, cache);
+    hash.update(code);
+    // The BOM, as for the core, where a chunk is not ASCII: its strings are read as UTF-8 whatever the page says.
+    chunks[name] = /[^ -~\s]/.test(code) ? `\uFEFF${code}` : code;
+  }
+  // One content hash for the build's chunks (the core carries 8 characters, not one name each):
+  // any change to any chunk gives them all new names, so a core never loads another build's.
+  const chunkVersion = hash.digest("hex").slice(0, 8);
+  for (const name of chunkNames) files[name] = `widget-chunks/${name}.${chunkVersion}.js`;
+  const shared = JSON.stringify(cache);
+  const core = await iife("src/core/index.tsx", { __TALA_CHUNKS__: JSON.stringify(chunkVersion) }, names, cache);
+  // A name first given in the core build could collide with a chunk's: every chunk name is fixed before.
+  for (const [k, v] of Object.entries(JSON.parse(shared))) if (cache[k] !== v) throw new Error(`widget build: mangled name of ${k} changed`);
+  if (/Ouvrir|\u0641\u062a\u062d/.test(core)) throw new Error("widget build: the core must carry English only (fr, ar are chunks)");
+  for (const name of chunkNames) writeFileSync(join(dir, files[name]), chunks[name]);
   const version = createHash("sha256").update(core).digest("hex").slice(0, 10);
   const loader = await iife("src/loader.ts", { __TALA_CORE_VERSION__: JSON.stringify(version) });
   if (/Ouvrir|\u0641\u062a\u062d/.test(loader)) throw new Error("widget build: the loader must not carry the UI strings");
@@ -133,7 +162,8 @@ export async function buildPublic(dir = out) {
   writeFileSync(join(dir, "widget.js"), loader);
   const kb = (s) => `${(gzipSync(s, { level: 9 }).length / 1024).toFixed(2)} (${gzipSync(s, { level: 9 }).length} B)`;
   console.log(`widget: widget.js ${kb(loader)} KB gzip, widget-core.js ${kb(core)} KB gzip (core ${version})`);
-  return { loader, core, version };
+  for (const name of chunkNames) console.log(`widget:   ${files[name]} ${kb(chunks[name])} KB gzip`);
+  return { loader, core, version, chunks, files };
 }
 
 export async function buildPackage() {

@@ -6,8 +6,11 @@ import {
   widgetScriptHeaders,
 } from "../../worker/http/security-headers";
 
-/** The widget's files, loaded cross-origin by host pages (widget-sdk/build.mjs --public). */
-export const widgetScriptPaths = ["/widget.js", "/widget-core.js"] as const;
+/**
+ * The widget's files, loaded cross-origin by host pages (widget-sdk/build.mjs --public): the
+ * loader, the core, and the chunks the core loads on demand (content-hashed names in a folder).
+ */
+export const widgetScriptPaths = ["/widget.js", "/widget-core.js", "/widget-chunks/*"] as const;
 
 const rule = (path: string, headers: Record<string, string>, detach: readonly string[] = []) =>
   [path, ...detach.map((h) => `  ! ${h}`), ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join("\n");

@@ -120,10 +120,15 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
   expect(events).toContain("thinking");
   expect(events.indexOf("message-delta")).toBeGreaterThan(events.indexOf("thinking"));
   expect(events.lastIndexOf("new-message")).toBeGreaterThan(events.indexOf("message-delta"));
-  // Sources sit under the answer: the file's name, its excerpt on expand.
-  const source = log.locator("details", { hasText: fileName }).first();
-  await source.locator("summary").click();
-  await expect(source).toContainText("seven years");
+  // Sources sit under the answer as chips (issue 12): the file's name, a disclosure of its excerpt.
+  const sourceChip = log.getByRole("button", { name: fileName }).first();
+  await expect(sourceChip).toHaveAttribute("aria-expanded", "false");
+  const passage = log.locator(`[id="${await sourceChip.getAttribute("aria-controls")}"]`);
+  await expect(passage).toBeHidden();
+  await sourceChip.click();
+  await expect(sourceChip).toHaveAttribute("aria-expanded", "true");
+  await expect(passage).toBeVisible();
+  await expect(passage).toContainText("seven years");
 
   // Reload: the same conversation comes back (the session id is kept in this site's storage).
   await page.reload();

@@ -16,6 +16,8 @@ function harness() {
     close: () => calls.push("close"),
     toggle: () => calls.push("toggle"),
     setLocale: (l) => calls.push(`setLocale:${l}`),
+    identify: (token) => calls.push(`identify:${token}`),
+    logout: () => calls.push("logout"),
     destroy: () => calls.push("destroy"),
   };
   const factory = vi.fn<CoreFactory>((opts, e) => {
@@ -145,5 +147,21 @@ describe("createFacade", () => {
     await flush();
     expect(errors).toEqual([widgetSdkMessages.loadFailed]);
     expect(() => tala.open()).not.toThrow();
+  });
+
+  it("identify/logout before the core loads set the token it starts with; after, they reach the core (issue 13)", async () => {
+    const h = harness();
+    const tala = createFacade(h.loadCore, h.schedule);
+    tala.init({ ...options, userToken: "a.b.c" });
+    tala.logout();
+    tala.identify("d.e.f");
+    h.idle();
+    h.load();
+    await flush();
+    expect(h.factory.mock.calls[0]![0].userToken).toBe("d.e.f");
+    expect(h.calls).toEqual(["mount:https://tala.example"]);
+    tala.identify("g.h.i");
+    tala.logout();
+    expect(h.calls.slice(1)).toEqual(["identify:g.h.i", "logout"]);
   });
 });

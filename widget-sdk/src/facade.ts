@@ -15,6 +15,10 @@ export interface TalaApi {
   /** Removes the widget and its listeners on the page; `init` may be called again. */
   destroy(): void;
   setLocale(locale: string): void;
+  /** Signs the visitor in with a user token your server signed (see `TalaOptions.userToken`). */
+  identify(token: string): void;
+  /** Signs the visitor out: their token and stored conversation are dropped; an anonymous chat starts. */
+  logout(): void;
   on<E extends TalaEvent>(event: E, listener: TalaListener<E>): void;
   off<E extends TalaEvent>(event: E, listener: TalaListener<E>): void;
 }
@@ -60,13 +64,12 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
     loading = true;
     cancel();
     const mine = generation;
-    const opts = options;
-    loadCore(opts).then(
+    loadCore(options).then(
       (factory) => {
-        if (mine !== generation) return;
+        if (mine !== generation || !options) return;
         loading = false;
         try {
-          core = factory(opts, emit);
+          core = factory(options, emit);
         } catch {
           return failed();
         }
@@ -91,6 +94,11 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
     (...args: unknown[]) => {
       if (core) return run(name, args);
       if (!options) return;
+      // Before the core is there, the token is simply the one it will start with.
+      if (name === "identify" || name === "logout") {
+        options = { ...options, userToken: name === "identify" ? (args[0] as string) || undefined : undefined };
+        return;
+      }
       queue.push([name, args]);
       // The visitor (or the host) wants the chat now: don't wait for idle.
       if (name === "open" || name === "toggle") load();
@@ -131,6 +139,8 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
     close: command("close"),
     toggle: command("toggle"),
     setLocale: command("setLocale"),
+    identify: command("identify"),
+    logout: command("logout"),
     destroy,
     on(event, listener) {
       if (typeof listener !== "function") return;

@@ -21,7 +21,7 @@ const inBrowser = typeof window !== "undefined" && typeof document !== "undefine
 /** The page's widget. On a server (SSR) every call does nothing. */
 export const tala: TalaApi = inBrowser
   ? createFacade(loadCoreScript, whenIdleOrInteraction)
-  : { init: noop, open: noop, close: noop, toggle: noop, destroy: noop, setLocale: noop, on: noop, off: noop };
+  : { init: noop, open: noop, close: noop, toggle: noop, destroy: noop, setLocale: noop, identify: noop, logout: noop, on: noop, off: noop };
 
 /** Starts the widget: `apiKey` and `host` are required. Calling it again replaces the widget. */
 export const init: TalaApi["init"] = (options) => tala.init(options);
@@ -33,6 +33,10 @@ export const toggle: TalaApi["toggle"] = () => tala.toggle();
 export const destroy: TalaApi["destroy"] = () => tala.destroy();
 /** `en`, `fr` or `ar`; other languages fall back to the page's, then English. */
 export const setLocale: TalaApi["setLocale"] = (locale) => tala.setLocale(locale);
+/** Signs the visitor in with the JWT your server signed with the assistant's identity secret. */
+export const identify: TalaApi["identify"] = (token) => tala.identify(token);
+/** Signs the visitor out: a new anonymous conversation starts. */
+export const logout: TalaApi["logout"] = () => tala.logout();
 /** Listens to `open`, `close`, `message` (every saved message) and `error` (text safe to show). */
 export const on: TalaApi["on"] = (event, listener) => tala.on(event, listener);
 export const off: TalaApi["off"] = (event, listener) => tala.off(event, listener);

@@ -1,7 +1,8 @@
 /**
  * widget.js, the script-tag loader (≤ 3 KB gzip):
  *   <script src="{origin}/widget.js" data-assistant-key="{key}" data-host="{origin}" async></script>
- * Optional: data-locale, data-nonce (else the tag's own nonce), data-position, data-open="true".
+ * Optional: data-locale, data-nonce (else the tag's own nonce), data-position, data-open="true",
+ * data-user-token (a signed visitor; later: Tala.identify(token) / Tala.logout()).
  * It exposes `window.Tala` at once and loads widget-core.js on idle or first interaction.
  * Everything is caught: a broken widget never breaks the host page.
  */
@@ -32,6 +33,7 @@ try {
       nonce: data.nonce || script.nonce || undefined,
       position: data.position as TalaPosition | undefined,
       open: data.open === "true",
+      userToken: data.userToken || undefined,
     });
   }
 } catch {

@@ -2,6 +2,7 @@
  * `@tala/widget/react`: `<TalaWidget apiKey="tala_pk_…" host="https://tala.example.com" />`.
  * A thin wrapper over the facade: it renders nothing itself (the widget lives in its own shadow
  * root on <body>), starts the widget on mount and removes it on unmount. One per page.
+ * `userToken`: the signed-in user (see TalaOptions); changing it identifies, removing it logs out.
  */
 import { useEffect, useRef } from "react";
 import { tala } from "./index";
@@ -15,7 +16,7 @@ export interface TalaWidgetProps extends TalaOptions {
 }
 
 export function TalaWidget(props: TalaWidgetProps): null {
-  const { apiKey, host, nonce, position, locale } = props;
+  const { apiKey, host, nonce, position, locale, userToken } = props;
   const latest = useRef(props);
   latest.current = props;
 
@@ -28,7 +29,7 @@ export function TalaWidget(props: TalaWidgetProps): null {
     tala.on("close", onClose);
     tala.on("message", onMessage);
     tala.on("error", onError);
-    tala.init({ apiKey, host, nonce, position, locale: latest.current.locale, open: latest.current.open });
+    tala.init({ apiKey, host, nonce, position, locale: latest.current.locale, open: latest.current.open, userToken: latest.current.userToken });
     return () => {
       tala.off("open", onOpen);
       tala.off("close", onClose);
@@ -41,6 +42,13 @@ export function TalaWidget(props: TalaWidgetProps): null {
   useEffect(() => {
     if (locale) tala.setLocale(locale);
   }, [locale]);
+
+  // A new token signs the visitor in (or switches user); no token any more signs them out.
+  // The first run only repeats what init was given (a no-op in the core).
+  useEffect(() => {
+    if (userToken) tala.identify(userToken);
+    else tala.logout();
+  }, [userToken]);
 
   return null;
 }

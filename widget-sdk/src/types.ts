@@ -21,6 +21,13 @@ export interface TalaOptions {
   position?: TalaPosition;
   /** Opens the chat panel as soon as the widget is ready. */
   open?: boolean;
+  /**
+   * The signed-in user of your site, as a JWT (HS256) your server signed with the assistant's
+   * identity secret (`sub`: your user id; `exp` at most 24 h ahead; optional `name`, `email`).
+   * Their conversations follow them across browsers; a token the server refuses is shown as an
+   * error, never downgraded to an anonymous chat. Change it with `identify()` / `logout()`.
+   */
+  userToken?: string;
 }
 
 export interface TalaMessageEvent {
@@ -56,7 +63,7 @@ export type TalaEvent = keyof TalaEventMap;
 export type TalaListener<E extends TalaEvent> = (payload: TalaEventMap[E]) => void;
 
 /** The calls the facade queues until the core has loaded, replayed in order. */
-export type TalaCommand = "open" | "close" | "toggle" | "setLocale";
+export type TalaCommand = "open" | "close" | "toggle" | "setLocale" | "identify" | "logout";
 
 /** What the core gives back for one mounted widget. Its methods never throw. */
 export interface CoreHandle {
@@ -64,6 +71,10 @@ export interface CoreHandle {
   close(): void;
   toggle(): void;
   setLocale(locale: string): void;
+  /** A (new) signed user token: another user gets their own conversations, the same one keeps theirs. */
+  identify(token: string): void;
+  /** Forgets the token and that user's conversation on this browser; an anonymous one starts. */
+  logout(): void;
   destroy(): void;
 }
 
@@ -72,3 +83,5 @@ export type CoreEmit = <E extends TalaEvent>(event: E, payload: TalaEventMap[E])
 /** widget-core.js defines this function on `window[CORE_GLOBAL]`. */
 export type CoreFactory = (options: TalaOptions, emit: CoreEmit) => CoreHandle;
 export const CORE_GLOBAL = "__talaWidgetCore";
+/** Chunks of widget-core.js loaded on demand register here (src/chunks/, src/core/chunks.ts). */
+export const CHUNK_GLOBAL = "__talaWidgetChunks";

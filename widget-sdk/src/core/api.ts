@@ -1,4 +1,4 @@
-import { widgetStrings } from "../../../contract/widget-strings";
+import { enWidgetStrings as en } from "../../../contract/widget-strings";
 import * as C from "./contract";
 
 /**
@@ -13,53 +13,64 @@ export const configPath = `${C.basePath}/widget/config`;
 export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/messages`;
 export const feedbackPath = (id: string, messageId: string) => `${messagesPath(id)}/${encodeURIComponent(messageId)}/feedback`;
 export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
+export const conversationsPath = `${C.basePath}/widget/conversations`;
 
-export type Failure = { ok: false; status: number; error: string | null; reason?: string };
+/** A proof-of-work the server asks for (428, or a 403 refusing a proof): contract/errors.ts. */
+export type Challenge = { challenge: string; difficulty: number };
+export type Failure = { ok: false; status: number; error: string | null; reason?: string; challenge?: Challenge };
 export type Result = { ok: true; status: number; data: unknown } | Failure;
 
 /** The refusal reason of an HTTP error (the socket and SSE frames carry it themselves). */
 export function reasonOf(status: number, error: string | null): string | undefined {
   // The server's texts are the contract's, which the English strings reuse.
-  if (error === widgetStrings.en.sessionLimitReached) return "session-limit";
-  if (error === widgetStrings.en.dailyLimitReached) return "daily-limit";
+  if (error === en.sessionLimitReached) return "session-limit";
+  if (error === en.dailyLimitReached) return "daily-limit";
   if (status === 403) return "unavailable";
   if (status === 404) return "session-not-found";
   if (status === 429) return "rate-limited";
   return undefined;
 }
 
-/** One request with the assistant's key and no cookies: a POST of `body` as JSON, else a GET. */
-export const request = (host: string, key: string, path: string, body: unknown, signal: AbortSignal, accept = "application/json") =>
-  fetch(host + path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? { [C.keyHeader]: key, accept } : { [C.keyHeader]: key, accept, "content-type": "application/json" },
-    body: JSON.stringify(body),
-    credentials: "omit",
-    signal,
-  });
+/**
+ * One request with the assistant's key and no cookies: a POST of `body` as JSON, else a GET. A
+ * verified visitor's `token` rides along in its header on every call.
+ */
+export const request = (host: string, key: string, path: string, body: unknown, signal: AbortSignal, token?: string | null, accept = "application/json") => {
+  const headers: Record<string, string> = { [C.keyHeader]: key, accept };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers[C.tokenHeader] = token;
+  return fetch(host + path, { method: body === undefined ? "GET" : "POST", headers, body: JSON.stringify(body), credentials: "omit", signal });
+};
 
-/** The server's `error` text of a failed response, when it sent one. */
-export async function errorOf(res: Response): Promise<string | null> {
+/** A failed response's body: its `error` text and `challenge`, when it sent them. */
+export async function failureOf(res: Response): Promise<{ error: string | null; challenge?: Challenge }> {
   try {
-    const body = (await res.json()) as { error?: unknown };
-    return typeof body.error === "string" ? body.error : null;
+    const body = (await res.json()) as { error?: unknown; challenge?: Challenge };
+    const c = body.challenge;
+    return {
+      error: typeof body.error === "string" ? body.error : null,
+      challenge: c && typeof c.challenge === "string" && Number.isInteger(c.difficulty) ? c : undefined,
+    };
   } catch {
-    return null;
+    return { error: null };
   }
 }
 
+/** The server's `error` text of a failed response, when it sent one. */
+export const errorOf = async (res: Response) => (await failureOf(res)).error;
+
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function call(host: string, key: string, path: string, body?: unknown): Promise<Result> {
+export async function call(host: string, key: string, path: string, body?: unknown, token?: string | null): Promise<Result> {
   for (let attempt = 0; ; attempt++) {
     let status = 0;
     try {
-      const res = await request(host, key, path, body, AbortSignal.timeout(C.timeoutMs));
+      const res = await request(host, key, path, body, AbortSignal.timeout(C.timeoutMs), token);
       status = res.status;
       if (res.ok) return { ok: true, status, data: await res.json() };
       if (!C.retryStatuses.includes(status) || attempt >= C.retryDelaysMs.length) {
-        const error = await errorOf(res);
-        return { ok: false, status, error, reason: reasonOf(status, error) };
+        const failure = await failureOf(res);
+        return { ok: false, status, ...failure, reason: reasonOf(status, failure.error) };
       }
     } catch {
       return { ok: false, status, error: null };

@@ -6,7 +6,7 @@
  * (read as `C.name` through `import * as C`): the minifier then writes the numbers and short
  * strings where they are used instead of reading an object's properties.
  */
-import { api, publicAssistantDefaults, realtime, upload, widget } from "../../../contract/constants";
+import { api, publicAssistantDefaults, realtime, upload, visitorIdentity, widget } from "../../../contract/constants";
 
 export const basePath = api.basePath;
 export const timeoutMs = api.timeoutMs;
@@ -27,3 +27,6 @@ export const maxFileTextChars = widget.maxFileTextChars;
 export const maxReferrerChars = widget.maxReferrerChars;
 export const maxLocaleChars = widget.maxLocaleChars;
 export const defaultColor = publicAssistantDefaults.config.customization.primaryColor;
+/** Issue 13: the verified visitor's token on HTTP calls (header) and on the socket (query). */
+export const tokenHeader = visitorIdentity.tokenHeader;
+export const tokenQuery = visitorIdentity.socketQuery;

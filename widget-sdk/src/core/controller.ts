@@ -1,10 +1,10 @@
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
-import { widgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
-import { call, configPath, feedbackPath, reasonOf, sessionsPath } from "./api";
+import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
+import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
-import { readAttachment } from "./files";
-import { isConfig, isSession } from "./frames";
+import { isConfig, isConversations, isSession } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
 import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
@@ -30,6 +30,14 @@ export interface Notice {
   retry?: boolean;
   /** Offer a new conversation. */
   fresh?: boolean;
+  /** What Retry does instead of sending the last message again (a part that did not load). */
+  redo?: () => void;
+}
+/** One of a verified visitor's earlier conversations (GET /api/widget/conversations). */
+export interface Conversation {
+  sessionId: string;
+  title: string;
+  lastMessageAt: number;
 }
 export interface State {
   config: WidgetConfigResponse["assistant"] | null;
@@ -46,9 +54,17 @@ export interface State {
   attachments: { name: string; text: string }[];
   /** What the visitor is typing. */
   draft: string;
+  /** The visitor is signed in by the site (a user token): the Conversations view is offered. */
+  verified: boolean;
+  /** The verified visitor's conversations while that view shows, else null (the chat shows). */
+  list: Conversation[] | null;
+  /** A quiet line above the input (the browser check taking more than a second). */
+  status: string | null;
+  /** The source chip whose passage is shown (`${message key}-${index}`). */
+  shown: string | null;
 }
 
-const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found"];
+const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
 const FRESH = ["session-limit", "session-not-found"];
 const FINAL = ["complete", "stopped", "error"];
 
@@ -64,6 +80,18 @@ const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
 });
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
+
+/**
+ * The `sub` of a user token, read without verifying it (the server verifies): only to keep each
+ * user's conversation under its own storage key, so another user of this browser never resumes it.
+ */
+const subOf = (token: string) => {
+  try {
+    return String(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
+  } catch {
+    return "?";
+  }
+};
 
 /**
  * The visitor's chat, without any DOM: config, session (resumed from localStorage), sending over
@@ -83,6 +111,11 @@ export class Controller {
   protected transport: Transport | null = null;
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
+  /** The locale asked for last: a chunk landing after a newer choice is not applied. */
+  #wanted: WidgetLocale;
+  #nonce?: string;
+  /** The verified visitor's token (never stored by the widget: the host gives it on every page). */
+  #token: string | null;
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
@@ -94,23 +127,49 @@ export class Controller {
     this.#host = options.host;
     this.#key = options.apiKey;
     this.#localeChoice = options.locale;
+    this.#wanted = pickLocale(options.locale, ...pageLocales());
+    this.#nonce = options.nonce;
+    this.#token = options.userToken || null;
     this.state = {
       config: null,
       hidden: false,
       open: false,
       dark: false,
-      locale: pickLocale(options.locale, ...pageLocales()),
+      // English until the chosen language's strings have loaded (start() waits for them).
+      locale: "en",
       messages: [],
       busy: false,
       remaining: null,
       notice: null,
       attachments: [],
       draft: "",
+      verified: !!this.#token,
+      list: null,
+      status: null,
+      shown: null,
     };
   }
 
   get t(): WidgetStrings {
-    return widgetStrings[this.state.locale];
+    return stringsOf(this.state.locale);
+  }
+
+  /** A chunk (src/core/chunks.ts), or null after telling the visitor it did not load, with a retry. */
+  async #chunk<N extends ChunkName>(name: N, redo?: () => void) {
+    const loaded = await loadChunk(this.#host, name, this.#nonce);
+    if (!loaded && !this.#destroyed) {
+      this.set({ notice: { text: this.t.partFailed, redo } });
+      this.#emit("error", { error: this.t.partFailed });
+    }
+    return loaded;
+  }
+
+  /** Shows `locale` once its strings are here (English needs none). */
+  async #useLocale(locale: WidgetLocale) {
+    this.#wanted = locale;
+    if (locale === "en" || (await this.#chunk(locale, () => void this.#useLocale(locale)))) {
+      if (this.#wanted === locale) this.set({ locale });
+    }
   }
 
   subscribe(listener: () => void) {
@@ -129,7 +188,8 @@ export class Controller {
   }
 
   async start() {
-    const res = await call(this.#host, this.#key, configPath);
+    // The language's strings load beside the config: the panel never shows in the wrong one.
+    const [res] = await Promise.all([call(this.#host, this.#key, configPath), this.#useLocale(this.#wanted)]);
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
       // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
@@ -152,34 +212,81 @@ export class Controller {
 
   setLocale(locale: string) {
     this.#localeChoice = locale;
-    this.set({ locale: pickLocale(locale, ...pageLocales()) });
+    void this.#useLocale(pickLocale(locale, ...pageLocales()));
+  }
+
+  /** Where this browser keeps the visitor's session id: per assistant, and per user when verified. */
+  get #storeKey() {
+    return this.#token ? `${this.#assistantId}:user:${subOf(this.#token)}` : this.#assistantId;
+  }
+
+  /**
+   * A new user token. The same user (a refreshed token) keeps their conversation; another user
+   * gets theirs (or a new one), never the previous user's.
+   */
+  identify(token: string) {
+    if (!token || token === this.#token) return;
+    const same = !!this.#token && subOf(this.#token) === subOf(token);
+    this.#token = token;
+    this.set({ verified: true });
+    // A refreshed token of the same user: the open conversation goes on (the transport reads the
+    // token on each connection and request). After a refusal, it starts over with the new one.
+    if (!same || this.state.notice?.blocking) this.#switchVisitor();
+  }
+
+  /** Drops the token and that user's stored conversation; the next one is a new anonymous one. */
+  logout() {
+    if (!this.#token) return;
+    forgetSession(this.#storeKey);
+    this.#token = null;
+    // Nor does the next visitor resume an anonymous conversation from before the sign-in.
+    forgetSession(this.#storeKey);
+    this.set({ verified: false });
+    this.#switchVisitor();
+  }
+
+  #switchVisitor() {
+    this.#reset();
+    if (this.state.open && this.state.config) void this.#ensureSession(true);
   }
 
   /** The session to send in: the open one, the one being opened, the stored one, or a new one. */
   #ensureSession(resumeOnly: boolean): Promise<boolean> {
     if (this.currentSession) return Promise.resolve(true);
     if (this.#opening) return this.#opening;
-    const stored = storedSession(this.#assistantId) ?? undefined;
+    const stored = storedSession(this.#storeKey) ?? undefined;
     if (resumeOnly && !stored) return Promise.resolve(false);
     return (this.#opening = this.#openSession(stored).finally(() => (this.#opening = null)));
   }
 
-  /** POST /api/widget/sessions: resumes `visitorSessionId` (or starts a new one). */
+  /**
+   * POST /api/widget/sessions: resumes `visitorSessionId` (or starts a new one), with the user
+   * token when verified. A 428 (or a 403 refusing a proof) carrying a challenge is solved and
+   * the same body sent again with `proof`, at most twice; then the server's text shows.
+   */
   async #openSession(visitorSessionId?: string): Promise<boolean> {
     const epoch = this.#epoch;
-    const res = await call(this.#host, this.#key, sessionsPath, {
+    const body = {
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
       locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
-    });
+      userToken: this.#token || undefined,
+    };
+    let res = await call(this.#host, this.#key, sessionsPath, body);
+    // Past 24 bits (16 normally, 18 in a spike) a page should not spend the visitor's battery: the server's text shows.
+    for (let tries = 0; !res.ok && res.challenge && res.challenge.difficulty <= 24 && tries < 2 && epoch === this.#epoch; tries++) {
+      const proof = await this.#prove(res.challenge);
+      if (!proof) return false;
+      res = await call(this.#host, this.#key, sessionsPath, { ...body, proof });
+    }
     if (this.#destroyed || epoch !== this.#epoch) return false;
     if (!res.ok || !isSession(res.data)) {
-      this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : res.reason, false);
+      this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res), false);
       return false;
     }
     const { sessionId, messages, remaining } = res.data;
     this.currentSession = sessionId;
-    storeSession(this.#assistantId, sessionId);
+    storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
     this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
@@ -187,8 +294,20 @@ export class Controller {
     this.transport = createTransport(this.#host, this.#key, sessionId, {
       onFrame: (f) => this.apply(f),
       onLost: (id, error, status) => this.#lost(id, error, status),
+      token: () => this.#token,
+      chunk: (name) => loadChunk(this.#host, name, this.#nonce),
     });
     return true;
+  }
+
+  /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
+  #reason(f: Pick<Failure, "status" | "error" | "reason">) {
+    return f.status === 401 && this.#token ? "identity-invalid" : f.reason;
+  }
+
+  /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
+  async #prove(ch: Challenge) {
+    return (await this.#chunk("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
@@ -275,7 +394,7 @@ export class Controller {
 
   #lost(clientMessageId: string, error: string | null, status: number) {
     this.#settle(clientMessageId);
-    this.#fail(error, status ? reasonOf(status, error) : undefined);
+    this.#fail(error, status ? this.#reason({ status, error, reason: reasonOf(status, error) }) : undefined);
   }
 
   /** Sends the draft (or `text`, on retry) with the attachments. */
@@ -348,29 +467,47 @@ export class Controller {
     this.set({ messages: this.state.messages.map((m) => (m.id === id ? { ...m, rating } : m)) });
   }
 
-  newConversation() {
+  /** Closes the conversation shown (nothing is forgotten: see newConversation). */
+  #reset() {
     this.transport?.close();
     this.transport = null;
     this.currentSession = null;
     this.#opening = null;
     this.#epoch++;
-    forgetSession(this.#assistantId);
-    this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "" });
+    this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "", list: null, status: null });
   }
 
+  newConversation() {
+    forgetSession(this.#storeKey);
+    this.#reset();
+  }
+
+  /** The verified visitor's Conversations view, or back to the chat when it shows. */
+  async showConversations() {
+    if (this.state.list) return this.set({ list: null });
+    if (!this.#token) return;
+    const epoch = this.#epoch;
+    const [view, res] = await Promise.all([this.#chunk("visitor", () => void this.showConversations()), call(this.#host, this.#key, conversationsPath, undefined, this.#token)]);
+    if (!view || epoch !== this.#epoch) return;
+    if (!res.ok || !isConversations(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
+    this.set({ list: res.data.conversations, notice: null });
+  }
+
+  /** Reopens one of the verified visitor's conversations (POST /sessions with its id and the token). */
+  async reopen(sessionId: string) {
+    this.#reset();
+    this.#opening = this.#openSession(sessionId).finally(() => (this.#opening = null));
+    await this.#opening;
+  }
+
+  /** Shows or hides a source's passage (one at a time). */
+  show(id: string) {
+    this.set({ shown: this.state.shown === id ? null : id });
+  }
+
+  /** Reads the chosen files (a chunk: most sites do not allow attachments). */
   async addFiles(files: File[]) {
-    let attachments = this.state.attachments;
-    const errors: string[] = [];
-    for (const file of files) {
-      if (attachments.length >= C.maxFiles) {
-        errors.push(this.t.tooManyFiles(C.maxFiles));
-        break;
-      }
-      const res = await readAttachment(file, this.t);
-      if (res.ok) attachments = [...attachments, res.file];
-      else errors.push(res.error);
-    }
-    this.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : this.state.notice });
+    await (await this.#chunk("files"))?.readFiles(this, files);
   }
 
   removeFile(index: number) {

@@ -1,5 +1,5 @@
 import * as C from "./contract";
-import type { WidgetStrings } from "../../../contract/widget-strings";
+import type { WidgetFileStrings } from "../../../contract/widget-strings";
 
 /**
  * Attachments a visitor adds (only when the owner allows them): the spec's upload rules (types and
@@ -11,7 +11,7 @@ export const readableExtensions = [".txt", ".md", ".csv", ".json", ".xml"];
 
 export type AttachmentResult = { ok: true; file: { name: string; text: string } } | { ok: false; error: string };
 
-export async function readAttachment(file: File, t: WidgetStrings): Promise<AttachmentResult> {
+export async function readAttachment(file: File, t: WidgetFileStrings): Promise<AttachmentResult> {
   const dot = file.name.lastIndexOf(".");
   const ext = dot < 0 ? "" : file.name.slice(dot).toLowerCase();
   if (!readableExtensions.includes(ext)) return { ok: false, error: t.invalidFileType(file.name) };

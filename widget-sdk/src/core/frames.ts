@@ -71,3 +71,8 @@ export const isSession = shape({
   messages: list(isMessage),
   remaining: shape({ session: isCount, daily: isCount }),
 }) as (v: unknown) => v is WidgetSessionResponse;
+
+/** GET /api/widget/conversations (contract/schemas/visitors.ts: visitorConversationsResponse). */
+export const isConversations = shape({
+  conversations: list(shape({ sessionId: isStr, title: isStr, lastMessageAt: (v) => typeof v === "number" })),
+}) as (v: unknown) => v is { conversations: { sessionId: string; title: string; lastMessageAt: number }[] };

@@ -42,6 +42,8 @@ export const mountWidget: CoreFactory = (options, emit) => {
     close: () => c.setOpen(false),
     toggle: () => c.setOpen(!c.state.open),
     setLocale: (locale: string) => c.setLocale(locale),
+    identify: (token: string) => c.identify(token),
+    logout: () => c.logout(),
     destroy() {
       stopTheme();
       c.destroy();

@@ -9,10 +9,10 @@ export const css = `:host{all:initial!important;position:fixed!important;z-index
 .w{--bg:#fff;--fg:#111827;--mu:#5b6472;--sf:#f1f3f6;--bd:#e3e6ea;font:14px/1.5 system-ui,sans-serif;color:var(--fg)}
 .dk{--bg:#14171c;--fg:#f3f4f6;--mu:#a3aab5;--sf:#22262e;--bd:#353b46}
 *{box-sizing:border-box;font:inherit;color:inherit;margin:0;padding:0;background:none;border:0}
-button,summary{cursor:pointer}
+button{cursor:pointer}
 :focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .h :focus-visible{outline-color:var(--op)}
-.l,.h,.sd,[aria-pressed=true]{background:var(--p);color:var(--op)}
+.l,.h,.sd,[aria-pressed=true],[aria-expanded=true]{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
 .l{width:56px;height:56px;border-radius:50%}
 .l,.i{display:flex;align-items:center;justify-content:center}
@@ -30,11 +30,13 @@ svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px
 .f{opacity:.6}
 .t{font-size:12px;opacity:.75;display:block}
 .md>*+*,.src{margin-top:8px}ul,ol{padding-inline-start:20px}
-a,summary{text-decoration:underline}
+a{text-decoration:underline}
 code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
 pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr;text-align:left}
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
-.src{border-top:1px solid var(--bd);padding-top:6px;display:grid}
+.src{border-top:1px solid var(--bd);padding-top:6px;display:flex;flex-wrap:wrap;align-items:center;gap:4px}
+.src .t,.src p{flex-basis:100%}.src a{display:block}
+.cp{padding:2px 10px;border-radius:99px;border:1px solid var(--p);background:color-mix(in srgb,var(--p) 12%,var(--bg));font-size:12px;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}

@@ -1,8 +1,8 @@
 import * as C from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
 import { errorOf, messagesPath, request, socketPath } from "./api";
+import type { Chunks } from "./chunks";
 import { parseFrame, toFrame } from "./frames";
-import { createSseParser } from "./sse";
 
 /**
  * How a visitor session talks to the server: a WebSocket at /parties/widget/{sessionId}?key=…,
@@ -18,6 +18,14 @@ export interface TransportEvents {
   onLost(clientMessageId: string, error: string | null, status: number): void;
 }
 
+/** What the visitor's transport (socket + SSE) needs besides the events. */
+export interface VisitorTransportEvents extends TransportEvents {
+  /** The verified visitor's token now (it may be refreshed while the conversation is open). */
+  token(): string | null;
+  /** Loads the SSE reader (a chunk: most visitors' sockets connect and never need it). */
+  chunk(name: "sse"): Promise<Chunks["sse"] | null>;
+}
+
 export interface Transport {
   send(data: WidgetSendMessageData): void;
   /** Stops the reply being written. True when it was stopped here (the HTTP stream aborted). */
@@ -26,7 +34,7 @@ export interface Transport {
 }
 
 
-export function createTransport(host: string, key: string, sessionId: string, events: TransportEvents): Transport {
+export function createTransport(host: string, key: string, sessionId: string, events: VisitorTransportEvents): Transport {
   let socket: WebSocket | null = null;
   let failures = 0;
   let closed = false;
@@ -57,7 +65,10 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     if (closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(`${host.replace(/^http/, "ws")}${socketPath(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}`);
+      const token = events.token();
+      ws = new WebSocket(
+        `${host.replace(/^http/, "ws")}${socketPath(sessionId)}?${C.keyQuery}=${encodeURIComponent(key)}${token ? `&${C.tokenQuery}=${encodeURIComponent(token)}` : ""}`,
+      );
     } catch {
       return;
     }
@@ -92,18 +103,12 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     const id = data.clientMessageId;
     const abort = (stream = new AbortController());
     try {
-      const res = await request(host, key, messagesPath(sessionId), data, abort.signal, "text/event-stream");
+      // Not loaded: the reply is lost as on a network error (the visitor gets Retry).
+      const sse = await events.chunk("sse");
+      if (!sse) return lost(id, null, 0);
+      const res = await request(host, key, messagesPath(sessionId), data, abort.signal, events.token(), "text/event-stream");
       if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
-      const parser = createSseParser((event, text) => {
-        try {
-          frame(toFrame(event, JSON.parse(text)));
-        } catch {
-          // not JSON: dropped
-        }
-      });
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) parser.push(r.value);
-      parser.end();
+      await sse.readStream(res.body, (event, json) => frame(toFrame(event, json)));
       lost(id, null, 0);
     } catch {
       if (!abort.signal.aborted) lost(id, null, 0);

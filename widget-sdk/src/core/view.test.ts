@@ -53,24 +53,52 @@ describe("an answer's sources", () => {
     { fileId: "w4", name: "Mail", excerpt: "z", url: "mailto:a@shop.example" },
   ];
 
-  it("show a web page as a link named by its title, files (and unsafe addresses) as today", () => {
-    const tree = message(answer({ sources }), t, true, "ltr");
-    const links = elements(tree).filter((e) => e.type === "a");
+  const chips = (tree: unknown) => elements(tree).filter((e) => e.props.class === "cp");
+
+  it("are chips named by the file name or the page's title, each a disclosure of its passage (issue 12)", () => {
+    const tree = message(answer({ sources }), t, true, "ltr", undefined, null, vi.fn());
+    expect(elements(tree).filter((e) => e.type === "details" || e.type === "summary")).toEqual([]);
+    const all = chips(tree);
+    expect(all.map((e) => e.props.children)).toEqual(["faq.txt", "Returns | Shop", "Evil", "Relative", "Mail"]);
+    for (const chip of all) {
+      expect(chip.type).toBe("button");
+      expect(chip.props).toMatchObject({ type: "button", "aria-expanded": false });
+      const panel = elements(tree).find((e) => e.props.id === chip.props["aria-controls"])!;
+      expect(panel.props.hidden).toBe(true);
+    }
+    // Unique ids per message and source.
+    expect(new Set(all.map((e) => e.props["aria-controls"])).size).toBe(sources.length);
+  });
+
+  it("show the chosen chip's passage, expanded, and a click toggles it through the controller", () => {
+    const show = vi.fn();
+    const first = chips(message(answer({ sources }), t, true, "ltr", undefined, null, show))[0]!;
+    (first.props.onClick as () => void)();
+    expect(show).toHaveBeenCalledWith(first.props["aria-controls"]);
+    const tree = message(answer({ sources }), t, true, "ltr", undefined, first.props["aria-controls"] as string, show);
+    const open = chips(tree)[0]!;
+    expect(open.props["aria-expanded"]).toBe(true);
+    const panel = elements(tree).find((e) => e.props.id === open.props["aria-controls"])!;
+    expect(panel.props.hidden).toBe(false);
+    expect(panel.props.children).toContain("Refunds within 30 days.");
+    expect(chips(tree).slice(1).every((c) => c.props["aria-expanded"] === false)).toBe(true);
+  });
+
+  it("link a web page (http and https only) in a new tab, named by its title; other addresses stay plain", () => {
+    const links = elements(message(answer({ sources }), t, true, "ltr")).filter((e) => e.type === "a");
     expect(links).toHaveLength(1);
     expect(links[0]!.props).toMatchObject({ href: "https://shop.example/returns", target: "_blank", rel: "noopener noreferrer nofollow", children: "Returns | Shop" });
-    const summaries = elements(tree).filter((e) => e.type === "summary").map((e) => e.props.children);
-    expect(summaries).toEqual(["faq.txt", "Evil", "Relative", "Mail"]);
   });
 
   it("are shown only when the owner turned them on", () => {
-    expect(elements(message(answer({ sources }), t, false, "ltr")).filter((e) => e.type === "a" || e.type === "details")).toEqual([]);
+    expect(elements(message(answer({ sources }), t, false, "ltr")).filter((e) => e.type === "a" || e.props.class === "cp")).toEqual([]);
   });
 });
 
 describe('the header\'s "+" (issue 12)', () => {
   const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false } as State["config"];
   function app(messages: UiMessage[]) {
-    const state = { config, hidden: false, open: true, dark: false, locale: "en", messages, busy: false, remaining: null, notice: null, attachments: [], draft: "" } as State;
+    const state = { config, hidden: false, open: true, dark: false, locale: "en", messages, busy: false, remaining: null, notice: null, attachments: [], draft: "", verified: false, list: null, status: null, shown: null } as State;
     const c = { state, newConversation: vi.fn(), setOpen: vi.fn() } as unknown as Controller;
     const a = new App({ c, root: {} as ShadowRoot, host: {} as HTMLElement });
     const tree = () => elements(a.render(a.props));

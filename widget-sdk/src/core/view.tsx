@@ -4,8 +4,9 @@
 // Classic JSX: h("p", props, ...children) is shorter in the bundle than the automatic runtime's
 // jsx("p", { ...props, children }) and needs no runtime wrapper (~90 bytes gzip).
 import { Component, createRef, Fragment, h, type ButtonHTMLAttributes, type Ref } from "preact";
-import { widgetStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import type { WidgetStrings } from "../../../contract/widget-strings";
 import type { TalaPosition } from "../types";
+import { chunk, stringsOf } from "./chunks";
 import { readableTextColor, safeColor } from "./color";
 import * as C from "./contract";
 import type { Controller, Rating, UiMessage } from "./controller";
@@ -30,10 +31,20 @@ const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left":
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
 
 /**
- * One message: the visitor's as plain text, answers as safe markdown, with their sources (a web
- * page's as a link, when its address is http or https) and, given `rate`, the rating buttons.
+ * One message: the visitor's as plain text, answers as safe markdown, with their sources and,
+ * given `rate`, the rating buttons. A source is a chip (its file name, or a web page's title): a
+ * disclosure button that shows its passage below (`shown`, one at a time, toggled by `show`),
+ * and under a web page's passage a link to it, named by its title, when its address is http or https.
  */
-export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "rtl" | "ltr", rate?: (id: string, rating: Rating) => void) {
+export function message(
+  m: UiMessage,
+  t: WidgetStrings,
+  sources: boolean,
+  dir: "rtl" | "ltr",
+  rate?: (id: string, rating: Rating) => void,
+  shown?: string | null,
+  show?: (id: string) => void,
+) {
   const user = m.role === "user";
   return (
     (user || m.text) && (
@@ -49,17 +60,23 @@ export function message(m: UiMessage, t: WidgetStrings, sources: boolean, dir: "
         {sources && !!m.sources?.length && (
           <div class="src">
             <span class="t">{t.sources}</span>
-            {m.sources.map((s) => {
+            {m.sources.map((s, i) => {
               const href = s.url && safeHref(s.url, true);
-              return href ? (
-                <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-                  {s.name}
-                </a>
-              ) : (
-                <details>
-                  <summary>{s.name}</summary>
-                  <p>{s.excerpt}</p>
-                </details>
+              const id = `${m.key}-${i}`;
+              return (
+                <>
+                  <button type="button" class="cp" aria-expanded={shown === id} aria-controls={id} onClick={() => show?.(id)}>
+                    {s.name}
+                  </button>
+                  <p id={id} hidden={shown !== id}>
+                    {s.excerpt}
+                    {href && (
+                      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                        {s.name}
+                      </a>
+                    )}
+                  </p>
+                </>
               );
             })}
           </div>
@@ -103,6 +120,7 @@ export class App extends Component<AppProps> {
   /** The question "+" asks before dropping a conversation is showing (closing the panel hides it). */
   asking = false;
   wasOpen = false;
+  wasList = false;
   /** Follow new text only while the visitor is at the bottom of the conversation. */
   stick = true;
   failed = false;
@@ -119,12 +137,17 @@ export class App extends Component<AppProps> {
     this.forceUpdate();
   }
   override componentDidUpdate() {
-    const open = this.props.c.state.open;
+    const c = this.props.c;
+    const open = c.state.open;
     const active = document.activeElement;
     if (open && !this.wasOpen) this.input.current?.focus();
     // Closing returns focus to the launcher, unless the page moved it somewhere else meanwhile.
     if (!open && this.wasOpen && (active === this.props.host || active === document.body || !active)) this.launcher.current?.focus();
     this.wasOpen = open;
+    // Into the Conversations view: focus its first button; back to the chat: the input.
+    const list = !!c.state.list;
+    if (list !== this.wasList) (list ? this.panel.current?.querySelector<HTMLElement>(".g button") : this.input.current)?.focus();
+    this.wasList = list;
     const log = this.log.current;
     if (log && this.stick) log.scrollTop = log.scrollHeight;
   }
@@ -136,7 +159,7 @@ export class App extends Component<AppProps> {
       if (this.asking) this.confirm();
       else this.props.c.setOpen(false);
     } else if (e.key === "Tab") {
-      const items = [...panel.querySelectorAll<HTMLElement>(":is(button,textarea):enabled,summary,a[href]")].filter((el) => el.getClientRects().length);
+      const items = [...panel.querySelectorAll<HTMLElement>(":is(button,textarea):enabled,a[href]")].filter((el) => el.getClientRects().length);
       const active = this.props.root.activeElement;
       const [first, last] = [items[0], items[items.length - 1]];
       if (e.shiftKey ? active === first || !panel.contains(active) : active === last) {
@@ -168,7 +191,9 @@ export class App extends Component<AppProps> {
     const cfg = s.config;
     if (this.failed || s.hidden || !cfg) return null;
     if (!s.open) this.asking = false;
-    const t = widgetStrings[s.locale];
+    const t = stringsOf(s.locale);
+    // The Conversations view is a chunk: shown once it has loaded (the controller sets `list` then).
+    const listView = s.list && chunk("visitor");
     const color = safeColor(cfg.primaryColor, C.defaultColor);
     const n = s.notice;
     const blocked = !!n?.blocking;
@@ -185,6 +210,11 @@ export class App extends Component<AppProps> {
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
               <b>{cfg.headerText}</b>
+              {s.verified &&
+                iconButton(t.conversations, "M4 6h16M4 12h16M4 18h10", {
+                  "aria-pressed": !!listView,
+                  onClick: () => void c.showConversations(),
+                })}
               {iconButton(t.newConversation, "M12 5v14M5 12h14", {
                 ref: this.plus,
                 // With nothing the visitor wrote, nothing to lose: no question.
@@ -192,6 +222,9 @@ export class App extends Component<AppProps> {
               })}
               {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
+            {listView ? (
+              listView.list(h, c, t, s.locale, this.fresh)
+            ) : (
             <div
               ref={this.log}
               class="g"
@@ -204,13 +237,24 @@ export class App extends Component<AppProps> {
               }}
             >
               {cfg.welcomeMessage && message({ key: "", role: "assistant", text: cfg.welcomeMessage, files: [], status: "complete" }, t, false, dir)}
-              {s.messages.map((m) => message(m, t, cfg.showSources, dir, (id, r) => c.rate(id, r)))}
+              {s.messages.map((m) =>
+                message(
+                  m,
+                  t,
+                  cfg.showSources,
+                  dir,
+                  (id, r) => c.rate(id, r),
+                  s.shown,
+                  (id) => c.show(id),
+                ),
+              )}
               {typing && (
                 <div class="m1 ty" role="status">
                   {t.thinking}
                 </div>
               )}
             </div>
+            )}
             {this.asking && (
               <div class="n" role="alertdialog" aria-label={t.newConversationConfirm}>
                 <p>{t.newConversationConfirm}</p>
@@ -225,8 +269,8 @@ export class App extends Component<AppProps> {
             {n && (
               <div class="n" role="alert">
                 <p>{n.text}</p>
-                {n.retry && (
-                  <button type="button" class="bt" onClick={() => c.retry()}>
+                {(n.retry || n.redo) && (
+                  <button type="button" class="bt" onClick={() => (n.redo ? n.redo() : c.retry())}>
                     {t.retry}
                   </button>
                 )}
@@ -237,7 +281,13 @@ export class App extends Component<AppProps> {
                 )}
               </div>
             )}
+            {s.status && (
+              <div class="left" role="status">
+                {s.status}
+              </div>
+            )}
             {s.remaining !== null && s.remaining > 0 && s.remaining <= 3 && <div class="left">{t.remaining(s.remaining)}</div>}
+            {!listView && (
             <form class="c" onSubmit={this.submit}>
               {s.attachments.map((f, i) => (
                 <span class="ch">
@@ -276,6 +326,7 @@ export class App extends Component<AppProps> {
                 ? iconButton(t.stop, "M7 7h10v10H7z", { class: "i sd", onClick: () => c.stop() })
                 : iconButton(t.send, "m4 12 16-8-6 16-2-7z", { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
+            )}
           </div>
         )}
       </div>

@@ -1,0 +1,53 @@
+// widget-chunks/visitor.{hash}.js: a verified visitor's Conversations view (issue 13), loaded when
+// they open it. Preact's `h` comes from the core (one Preact on the page, one VNode shape), so the
+// view is written with `h` calls rather than JSX.
+import type { h as preactH, VNode } from "preact";
+import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
+import type { Controller } from "../core/controller";
+import { register } from "./register";
+
+export interface VisitorChunk {
+  /**
+   * `c.state.list`, newest first as the server sends it: each conversation its first question and
+   * when it was last written in; choosing one reopens it. `fresh` starts a new conversation.
+   */
+  list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode;
+}
+
+function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode {
+  const when = (ms: number) => {
+    try {
+      return new Date(ms).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+    } catch {
+      return "";
+    }
+  };
+  const items = c.state.list ?? [];
+  return h(
+    "div",
+    { class: "g", role: "region", "aria-label": t.conversations },
+    h("button", { type: "button", class: "bt", onClick: fresh }, t.newConversation),
+    items.length
+      ? h(
+          "ul",
+          { style: { padding: 0, listStyle: "none", display: "grid", gap: "6px" } },
+          items.map((v) =>
+            h(
+              "li",
+              { key: v.sessionId },
+              h(
+                "button",
+                // Styled here, not in the core's sheet: only this view needs it. Set through the
+                // CSSOM by Preact (never a style attribute), so host CSPs do not matter.
+                { type: "button", class: "m1", style: { width: "100%", maxWidth: "none", textAlign: "start", display: "grid" }, onClick: () => void c.reopen(v.sessionId) },
+                h("span", { dir: "auto" }, v.title),
+                h("span", { class: "t" }, when(v.lastMessageAt)),
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "t" }, t.noConversations),
+  );
+}
+
+register("visitor", { list });

@@ -1,0 +1,59 @@
+import { enWidgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import type { SseChunk } from "../chunks/sse";
+import type { FilesChunk } from "../chunks/files";
+import type { PowChunk } from "../chunks/pow";
+import type { VisitorChunk } from "../chunks/visitor";
+import { CHUNK_GLOBAL } from "../types";
+
+/**
+ * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
+ * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
+ * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
+ * attachments. Each is a classic
+ * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
+ * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
+ * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
+ * be asked for again: the caller shows `partFailed` with a retry.
+ */
+export interface Chunks {
+  fr: { strings: WidgetStrings };
+  ar: { strings: WidgetStrings };
+  sse: SseChunk;
+  pow: PowChunk;
+  visitor: VisitorChunk;
+  files: FilesChunk;
+}
+export type ChunkName = keyof Chunks;
+
+/** The build's chunk version (build.mjs): `widget-chunks/{name}.{version}.js`. */
+declare const __TALA_CHUNKS__: string | undefined;
+
+const registry = (): Partial<Chunks> => ((globalThis as unknown as Record<string, Partial<Chunks>>)[CHUNK_GLOBAL] ??= {});
+const loading: Partial<Record<ChunkName, Promise<unknown>>> = {};
+
+/** A chunk already loaded, else undefined. */
+export const chunk = <N extends ChunkName>(name: N): Chunks[N] | undefined => registry()[name];
+
+export function loadChunk<N extends ChunkName>(host: string, name: N, nonce?: string): Promise<Chunks[N] | null> {
+  const ready = chunk(name);
+  if (ready) return Promise.resolve(ready);
+  return (loading[name] ??= new Promise<Chunks[N] | null>((resolve) => {
+    try {
+      const script = document.createElement("script");
+      script.src = `${host}/widget-chunks/${name}.${__TALA_CHUNKS__}.js`;
+      if (nonce) script.nonce = nonce;
+      script.onload = script.onerror = () => {
+        delete loading[name];
+        script.remove();
+        resolve(chunk(name) ?? null);
+      };
+      (document.head || document.documentElement).appendChild(script);
+    } catch {
+      delete loading[name];
+      resolve(null);
+    }
+  })) as Promise<Chunks[N] | null>;
+}
+
+/** The interface strings of a locale whose chunk has loaded (English otherwise). */
+export const stringsOf = (locale: WidgetLocale): WidgetStrings => (locale !== "en" && chunk(locale)?.strings) || enWidgetStrings;
