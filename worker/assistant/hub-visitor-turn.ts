@@ -1,4 +1,4 @@
-import { knowledgeSearch, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { knowledgeSearch, visitorIdentityMessages, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
@@ -9,6 +9,7 @@ import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt
 import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
+import type { HubIdentity } from "./identity-secrets";
 import { InsightsStore } from "./insights-store";
 import { KnowledgeStore } from "./knowledge-store";
 
@@ -26,6 +27,13 @@ export interface BeginTurnInput {
   /** The caller's network (clientIp): the per-IP throttle and the network's daily share. */
   ip: string;
   message: { content: string; files: { name: string }[] };
+  /**
+   * Issue 13, for a verified visitor's session only: the visitor's token (the SSE route's
+   * X-Visitor-Token, verified here), or the sub the socket route verified when the socket
+   * connected (the room hands it on; only the worker reaches a room).
+   */
+  visitorToken?: string | undefined;
+  verifiedSub?: string | null | undefined;
 }
 
 export type BeginTurnResult =
@@ -53,12 +61,21 @@ export type BeginTurnResult =
  * first), in the same synchronous step; after the retrieval, its question (a gap when retrieval
  * found nothing). Insights never fail a turn: a counting error is logged and the turn goes on.
  */
-export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, opened: OpenedHub | null, input: BeginTurnInput): Promise<BeginTurnResult> {
+export async function beginVisitorTurn(
+  env: Env,
+  storage: DurableObjectStorage,
+  opened: OpenedHub | null,
+  input: BeginTurnInput,
+  identity: Pick<HubIdentity, "verify">,
+): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
   if (denied || !opened) return { outcome: "denied", denied: denied ?? "unavailable" };
   const { store } = opened;
   const { record } = opened.assistant;
-  if (!store.openSession(input.sessionId)) return { outcome: "no-session" };
+  const open = store.openSession(input.sessionId);
+  if (!open) return { outcome: "no-session" };
+  const identityRefusal = await visitorRefusal(identity, input, open.visitorSub ?? null);
+  if (identityRefusal) return { outcome: "refused", refusal: identityRefusal };
   const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
   if (attachments) return { outcome: "refused", refusal: attachments };
   const ip = await consumeIpMessage(env, input.ip);
@@ -68,7 +85,8 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
   // From here to the save, nothing awaits: the counters and the history are one atomic step.
   const session = store.openSession(input.sessionId);
   if (!session) return { outcome: "no-session" };
-  const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
+  const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
+  const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits, userSub }));
   if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
   const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
   const saved = store.saveMessage({
@@ -98,6 +116,21 @@ export async function beginVisitorTurn(env: Env, storage: DurableObjectStorage, 
     remaining: admission.remaining,
     passages,
   };
+}
+
+/**
+ * A verified visitor's session answers only that visitor (issue 13): the sub the socket verified
+ * on connect, or a token that verifies as them now. Null: allowed (an anonymous session, or the
+ * right visitor). 401 with the reason otherwise, never answered as anonymous.
+ */
+async function visitorRefusal(identity: Pick<HubIdentity, "verify">, input: BeginTurnInput, sessionSub: string | null): Promise<MessageRefusal | null> {
+  if (!sessionSub) return null;
+  if (input.verifiedSub === sessionSub) return null;
+  const refuse = (error: string): MessageRefusal => ({ ok: false, error, reason: "identity-invalid", code: "UNAUTHORIZED" });
+  if (!input.visitorToken) return refuse(visitorIdentityMessages.tokenRequired);
+  const verified = await identity.verify(input.assistantId, input.visitorToken);
+  if (!verified.ok) return refuse(verified.error);
+  return verified.visitor.id === sessionSub ? null : refuse(visitorIdentityMessages.tokenRequired);
 }
 
 /** Runs one insights count; a failure (a bug, never an input) is logged, never thrown into the turn. */

@@ -35,7 +35,7 @@ export function maskIdentitySecret(secret: string): string {
 }
 
 /** base64url → bytes; null when the text is not base64url (no padding, no other alphabet). */
-function decodePart(part: string): Uint8Array | null {
+function decodePart(part: string): Uint8Array<ArrayBuffer> | null {
   if (!BASE64URL.test(part) || part.length % 4 === 1) return null;
   try {
     const binary = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
