@@ -128,6 +128,17 @@ describe("signed visitors in the widget", () => {
   });
 });
 
+describe("CORS", () => {
+  it("lets pages send X-Visitor-Token and read the conversations list", async () => {
+    const res = await call("/api/widget/conversations", {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "x-assistant-key, x-visitor-token" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-headers")).toContain(visitorIdentity.tokenHeader.toLowerCase());
+  });
+});
+
 describe("owner's history of signed visitors", () => {
   it("shows who, filters by user, and exports the visitor", async () => {
     const { token, assistant, key } = await widgetAssistant();
