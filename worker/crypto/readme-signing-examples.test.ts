@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { visitorIdentityUi } from "../../contract";
 import { generateIdentitySecret, importIdentitySecret, verifyVisitorToken } from "./visitor-token";
 
 /**
@@ -31,6 +32,11 @@ const hasPython = (() => {
 })();
 
 describe("README signing examples", () => {
+  it("are the ones the dashboard shows", () => {
+    expect(visitorIdentityUi.nodeExample).toBe(block("js").trim());
+    expect(visitorIdentityUi.pythonExample).toBe(block("python").trim());
+  });
+
   it("the Node example (node:crypto) makes a token the verifier accepts", async () => {
     const code = block("js");
     expect(code.trim().split("\n").length).toBeLessThanOrEqual(10);
