@@ -941,6 +941,79 @@ export const visitorIdentityMessages = {
   limitScopeInvalid: (scopes: readonly string[]) => `Limits count per one of: ${scopes.join(", ")}.`,
 } as const;
 
+/** The dashboard's Signed visitors section (Code tab) and the history's visitor column and filter (issue 13). Chosen for Tala. */
+export const visitorIdentityUi = {
+  sectionTitle: "Signed visitors",
+  intro:
+    "When your site signs its users in, the widget can know who they are: they find their conversations on any device, you see who asked what, and limits can count per user. Your server signs each user into a token with this assistant's identity secret.",
+  statusLabel: "Identity secret",
+  none: "No identity secret yet: every visitor is anonymous.",
+  current: (masked: string, createdAt: string) => `Current: ${masked}, created ${createdAt}`,
+  previous: (masked: string, until: string) => `Previous: ${masked}, still accepted until ${until}`,
+  create: "Create secret",
+  rotate: "Rotate secret",
+  working: "Working…",
+  graceLabel: "Old secret keeps working for",
+  graceOption: (hours: number) => (hours === 0 ? "No grace (stops now)" : hours < 24 ? `${hours} hour${hours === 1 ? "" : "s"}` : `${hours / 24} day${hours === 24 ? "" : "s"}`),
+  endGrace: "End grace now",
+  endGraceLabel: "Stop accepting the previous secret now",
+  newSecretTitle: "Your new identity secret",
+  newSecretLabel: "New identity secret",
+  newSecretNote: "Copy it now and keep it on your server only: it is shown this once. Never put it in a web page.",
+  newSecretDone: "I have copied it",
+  howToTitle: "How to use it",
+  howTo:
+    'Your server makes a token for the signed-in user (HS256 JWT with "sub" = your user id, optional "name" and "email", and "exp" at most 24 hours ahead) and puts it on the snippet:',
+  snippetLabel: "Snippet with a signed visitor",
+  snippet: (host: string) => `<script src="${host}/widget.js" data-assistant-key="tala_pk_…" data-user-token="TOKEN_FROM_YOUR_SERVER" async></script>`,
+  examplesTitle: "Signing examples: Node and Python, no library (also in Tala's README, \"Signed visitors\")",
+  nodeExampleLabel: "Node signing example",
+  pythonExampleLabel: "Python signing example",
+  /** The README's examples, word for word (worker/crypto/readme-signing-examples.test.ts checks both). */
+  nodeExample: `import { createHmac } from "node:crypto";
+
+// TALA_IDENTITY_SECRET: the assistant's identity secret (tala_vs_…), on your server only.
+export function talaUserToken(user) {
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const claims = { sub: String(user.id), name: user.name, email: user.email, exp: Math.floor(Date.now() / 1000) + 3600 };
+  const data = \`\${b64({ alg: "HS256", typ: "JWT" })}.\${b64(claims)}\`;
+  const signature = createHmac("sha256", process.env.TALA_IDENTITY_SECRET).update(data).digest("base64url");
+  return \`\${data}.\${signature}\`;
+}`,
+  pythonExample: `import base64, hashlib, hmac, json, os, time
+
+# TALA_IDENTITY_SECRET: the assistant's identity secret (tala_vs_...), on your server only.
+def tala_user_token(user):
+    b64 = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    claims = {"sub": str(user["id"]), "name": user.get("name"), "email": user.get("email"), "exp": int(time.time()) + 3600}
+    data = b64({"alg": "HS256", "typ": "JWT"}) + "." + b64(claims)
+    signature = hmac.new(os.environ["TALA_IDENTITY_SECRET"].encode(), data.encode(), hashlib.sha256).digest()
+    return data + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()`,
+  loadFailed: "The identity secret could not be loaded.",
+  createFailed: "The identity secret could not be created",
+  endGraceFailed: "The previous secret could not be stopped",
+  graceEnded: "The previous secret no longer works.",
+  confirmRotate: {
+    title: "Rotate the identity secret?",
+    description: (grace: string) =>
+      `A new secret replaces the current one. Tokens signed with the current secret keep working for: ${grace}. Update your server with the new secret before then.`,
+    confirm: "Rotate",
+  },
+  // History
+  visitorColumn: "Signed-in visitor",
+  anonymous: "Anonymous",
+  filterLabel: "Filter by user id",
+  filterPlaceholder: "Your user id (sub)",
+  filterApply: "Filter",
+  filterClear: "Show everyone",
+  filterActive: (user: string) => `Showing conversations of user ${user}`,
+  filterByUser: (who: string) => `Show only ${who}'s conversations`,
+  detailVisitor: "Signed-in visitor",
+  detailId: "User id",
+  detailName: "Name",
+  detailEmail: "E-mail",
+} as const;
+
 /** Proof-of-work before a widget session (issue 13). Chosen for Tala. */
 export const botDefenceMessages = {
   challengeRequired: "Checking your browser before the conversation starts…",

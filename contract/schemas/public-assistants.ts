@@ -11,7 +11,7 @@ import {
   widgetSizes,
 } from "../constants";
 import { botDefenceMessages, publicAssistantServerMessages as M, visitorIdentityMessages } from "../messages";
-import { budgetActionSchema, budgetLimitSchema } from "./visitors";
+import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
 
 /**
  * /api/public-assistants: the owner's assistants, their knowledge files, API keys and visitor
@@ -280,13 +280,15 @@ export const visitorSessionSchema = z.object({
     locale: z.string(),
   }),
   messages: z.array(visitorMessageSchema),
+  /** Issue 13: the verified visitor (the site's user: id = the token's sub, name, e-mail); absent for anonymous ones. In the export too. */
+  visitor: verifiedVisitorSchema.optional(),
 });
 export type VisitorSession = z.infer<typeof visitorSessionSchema>;
 
 const pageInvalid = M.pageInvalid;
 const pageSizeInvalid = M.pageSizeInvalid(chatHistory.maxPageSize);
 
-/** GET …/chats?page=&limit=: newest activity first. */
+/** GET …/chats?page=&limit=&user=: newest activity first. */
 export const chatHistoryQuery = z.object({
   page: z.coerce
     .number({ error: pageInvalid })
@@ -300,6 +302,13 @@ export const chatHistoryQuery = z.object({
     .min(1, { error: pageSizeInvalid })
     .max(chatHistory.maxPageSize, { error: pageSizeInvalid })
     .default(chatHistory.pageSize),
+  /** Issue 13: only this verified visitor's sessions (their id, the token's `sub`); empty = everyone. */
+  user: z
+    .string()
+    .trim()
+    .max(visitorIdentity.maxSubChars)
+    .optional()
+    .transform((v) => v || undefined),
 });
 export type ChatHistoryQuery = z.input<typeof chatHistoryQuery>;
 

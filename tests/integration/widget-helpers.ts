@@ -4,6 +4,7 @@ import {
   apiKeyResponse,
   parseWidgetServerFrame,
   parseWidgetSseEvent,
+  visitorIdentity,
   widget,
   widgetClientFrames,
   widgetRoomPath,
@@ -195,16 +196,17 @@ export class WidgetSocket {
 }
 
 /** The raw upgrade response of a widget socket. */
-export function connectWidgetRaw(sessionId: string, key: string | undefined, init: { origin?: string; ip?: string; upgrade?: boolean } = {}) {
+export function connectWidgetRaw(sessionId: string, key: string | undefined, init: { origin?: string; ip?: string; upgrade?: boolean; visitorToken?: string } = {}) {
   const url = new URL(`http://tala.test${widgetRoomPath(sessionId)}`);
   if (key !== undefined) url.searchParams.set(widget.keyQuery, key);
+  if (init.visitorToken !== undefined) url.searchParams.set(visitorIdentity.socketQuery, init.visitorToken);
   const headers = new Headers({ "cf-connecting-ip": init.ip ?? randomIp() });
   if (init.upgrade !== false) headers.set("upgrade", "websocket");
   if (init.origin) headers.set("origin", init.origin);
   return exports.default.fetch(new Request(url, { headers }));
 }
 
-export async function openWidgetSocket(sessionId: string, key: string, init: { origin?: string; ip?: string } = {}): Promise<WidgetSocket> {
+export async function openWidgetSocket(sessionId: string, key: string, init: { origin?: string; ip?: string; visitorToken?: string } = {}): Promise<WidgetSocket> {
   const res = await connectWidgetRaw(sessionId, key, init);
   if (res.status !== 101 || !res.webSocket) throw new Error(`socket refused: ${res.status} ${await res.text()}`);
   return new WidgetSocket(res.webSocket);

@@ -1,4 +1,4 @@
-import { knowledgeSearch, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { knowledgeSearch, visitorIdentityMessages, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
@@ -11,6 +11,7 @@ import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import { BotDefenceStore } from "./bot-defence-store";
 import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
+import type { HubIdentity } from "./identity-secrets";
 import { InsightsStore } from "./insights-store";
 import { KnowledgeStore } from "./knowledge-store";
 
@@ -28,6 +29,13 @@ export interface BeginTurnInput {
   /** The caller's network (clientIp): the per-IP throttle and the network's daily share. */
   ip: string;
   message: { content: string; files: { name: string }[] };
+  /**
+   * Issue 13, for a verified visitor's session only: the visitor's token (the SSE route's
+   * X-Visitor-Token, verified here), or the sub the socket route verified when the socket
+   * connected (the room hands it on; only the worker reaches a room).
+   */
+  visitorToken?: string | undefined;
+  verifiedSub?: string | null | undefined;
 }
 
 /**
@@ -72,13 +80,17 @@ export async function beginVisitorTurn(
   storage: DurableObjectStorage,
   opened: OpenedHub | null,
   input: BeginTurnInput,
+  identity: Pick<HubIdentity, "verify">,
   onBudget: (step: BudgetStep) => void = () => {},
 ): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
   if (denied || !opened) return { outcome: "denied", denied: denied ?? "unavailable" };
   const { store } = opened;
   const { record } = opened.assistant;
-  if (!store.openSession(input.sessionId)) return { outcome: "no-session" };
+  const open = store.openSession(input.sessionId);
+  if (!open) return { outcome: "no-session" };
+  const identityRefusal = await visitorRefusal(identity, input, open.visitorSub ?? null);
+  if (identityRefusal) return { outcome: "refused", refusal: identityRefusal };
   const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
   if (attachments) return { outcome: "refused", refusal: attachments };
   const ip = await consumeIpMessage(env, input.ip);
@@ -92,7 +104,8 @@ export async function beginVisitorTurn(
   const budget = new AssistantBudget(storage);
   const paused = budgetGate(budget, record, now, onBudget);
   if (paused) return { outcome: "refused", refusal: paused };
-  const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits }));
+  const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
+  const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits, userSub }));
   if (!admission.ok) return { outcome: "refused", refusal: admission, limits };
   // A message spike from one address turns the proof-of-work on for its new sessions (bot-defence-store.ts); never fails the turn.
   try {
@@ -148,6 +161,21 @@ export function budgetGate(budget: AssistantBudget, record: PublicAssistantRecor
 export function countBudget(budget: AssistantBudget, record: PublicAssistantRecord, now: number, onBudget: (step: BudgetStep) => void) {
   const counted = budget.count({ config: record.config, name: record.name, userId: record.userId, now });
   onBudget({ notice: counted.notice, report: true, recheck: false });
+}
+
+/**
+ * A verified visitor's session answers only that visitor (issue 13): the sub the socket verified
+ * on connect, or a token that verifies as them now. Null: allowed (an anonymous session, or the
+ * right visitor). 401 with the reason otherwise, never answered as anonymous.
+ */
+async function visitorRefusal(identity: Pick<HubIdentity, "verify">, input: BeginTurnInput, sessionSub: string | null): Promise<MessageRefusal | null> {
+  if (!sessionSub) return null;
+  if (input.verifiedSub === sessionSub) return null;
+  const refuse = (error: string): MessageRefusal => ({ ok: false, error, reason: "identity-invalid", code: "UNAUTHORIZED" });
+  if (!input.visitorToken) return refuse(visitorIdentityMessages.tokenRequired);
+  const verified = await identity.verify(input.assistantId, input.visitorToken);
+  if (!verified.ok) return refuse(verified.error);
+  return verified.visitor.id === sessionSub ? null : refuse(visitorIdentityMessages.tokenRequired);
 }
 
 /** Runs one insights count; a failure (a bug, never an input) is logged, never thrown into the turn. */

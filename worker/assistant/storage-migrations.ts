@@ -207,6 +207,25 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
+    // Signed visitor identity (issue 13): the assistant's identity secrets (sealed with
+    // ENCRYPTION_KEY: the current one, and the rotated-out one until its grace ends), and who a
+    // verified visitor's session belongs to (the token's sub, name, e-mail).
+    id: "0007_visitor_identity",
+    sql: `
+      CREATE TABLE identity_secrets (
+        slot TEXT PRIMARY KEY CHECK (slot IN ('current', 'previous')),
+        sealed TEXT NOT NULL,
+        masked TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER
+      );
+      ALTER TABLE visitor_sessions ADD COLUMN visitor_sub TEXT;
+      ALTER TABLE visitor_sessions ADD COLUMN visitor_name TEXT;
+      ALTER TABLE visitor_sessions ADD COLUMN visitor_email TEXT;
+      CREATE INDEX visitor_sessions_sub_idx ON visitor_sessions (visitor_sub, started_at) WHERE visitor_sub IS NOT NULL;
+    `,
+  },
+  {
     // Bot defence (issue 13; assistant/bot-defence-store.ts): new sessions and messages per
     // address / network / user agent in one-minute buckets (the spike window), the challenges
     // already spent (until they expire), and per UTC day the sessions challenged and refused.

@@ -1,4 +1,4 @@
-import { widget, type FeedbackRating, type WidgetRemaining, type WidgetSource } from "../../contract";
+import { insightsLimits, widget, type FeedbackRating, type VerifiedVisitor, type VisitorConversationsResponse, type WidgetRemaining, type WidgetSource } from "../../contract";
 import type { visitorMessages, visitorSessions } from "../db/schema";
 import type { Admission } from "../services/widget/widget-limits";
 import { networkDailyShare } from "../services/widget/widget-limits";
@@ -13,7 +13,11 @@ import type { RateLimitResult } from "../services/rate-limit-window";
  * No import from `cloudflare:workers`.
  */
 
-export type VisitorSessionRow = typeof visitorSessions.$inferSelect;
+/**
+ * A stored session; `visitorSub`/`visitorName`/`visitorEmail`: the verified visitor it belongs to
+ * (issue 13, migration 0007), null for an anonymous one (absent on legacy D1 rows).
+ */
+export type VisitorSessionRow = typeof visitorSessions.$inferSelect & { visitorSub?: string | null; visitorName?: string | null; visitorEmail?: string | null };
 /** A stored message; `rating`: the visitor's rating of an answer (insights-store.ts), when given. */
 export type VisitorMessageRow = typeof visitorMessages.$inferSelect & { rating?: FeedbackRating };
 type Row = Record<string, SqlStorageValue>;
@@ -40,7 +44,16 @@ function toSessionRow(r: Row, assistantId: string): VisitorSessionRow & { counte
     startedAt: num(r.started_at),
     lastMessageAt: r.last_message_at === null ? null : num(r.last_message_at),
     counted: num(r.counted),
+    visitorSub: r.visitor_sub === null || r.visitor_sub === undefined ? null : String(r.visitor_sub),
+    visitorName: r.visitor_name === null || r.visitor_name === undefined ? null : String(r.visitor_name),
+    visitorEmail: r.visitor_email === null || r.visitor_email === undefined ? null : String(r.visitor_email),
   };
+}
+
+/** The verified visitor of a session row, or undefined for an anonymous one. */
+export function sessionVisitor(row: Pick<VisitorSessionRow, "visitorSub" | "visitorName" | "visitorEmail">): VerifiedVisitor | undefined {
+  if (!row.visitorSub) return undefined;
+  return { id: row.visitorSub, ...(row.visitorName ? { name: row.visitorName } : {}), ...(row.visitorEmail ? { email: row.visitorEmail } : {}) };
 }
 
 function toMessageRow(r: Row): VisitorMessageRow {
@@ -79,17 +92,46 @@ export class VisitorStore {
     return row && isSessionOpen(row, now) ? row : null;
   }
 
-  createSession(row: Omit<VisitorSessionRow, "assistantId" | "messageCount" | "lastMessageAt">) {
+  /** A new session; with `visitor`, a verified visitor's (their token's sub, name and e-mail). */
+  createSession(row: Omit<VisitorSessionRow, "assistantId" | "messageCount" | "lastMessageAt" | "visitorSub" | "visitorName" | "visitorEmail">, visitor?: VerifiedVisitor) {
     this.sql.exec(
-      `INSERT INTO visitor_sessions (id, referrer, origin, user_agent, locale, message_count, started_at, last_message_at, counted)
-       VALUES (?, ?, ?, ?, ?, 0, ?, NULL, 0)`,
+      `INSERT INTO visitor_sessions (id, referrer, origin, user_agent, locale, message_count, started_at, last_message_at, counted, visitor_sub, visitor_name, visitor_email)
+       VALUES (?, ?, ?, ?, ?, 0, ?, NULL, 0, ?, ?, ?)`,
       row.id,
       row.referrer,
       row.origin,
       row.userAgent,
       row.locale,
       row.startedAt,
+      visitor?.id ?? null,
+      visitor?.name ?? null,
+      visitor?.email ?? null,
     );
+  }
+
+  /** A verified visitor's latest name and e-mail (from the token they resumed with) on their session. */
+  updateVisitor(sessionId: string, visitor: VerifiedVisitor) {
+    this.sql.exec("UPDATE visitor_sessions SET visitor_name = ?, visitor_email = ? WHERE id = ? AND visitor_sub = ?", visitor.name ?? null, visitor.email ?? null, sessionId, visitor.id);
+  }
+
+  /**
+   * A verified visitor's open conversations that have a message, newest activity first, at most
+   * `limit`: their first question as the title (cut at insightsLimits.maxQuestionChars).
+   */
+  visitorConversations(sub: string, limit: number, now = Date.now()): VisitorConversationsResponse["conversations"] {
+    return this.sql
+      .exec(
+        `SELECT s.id, s.message_count, coalesce(s.last_message_at, s.started_at) AS last_at,
+           (SELECT m.content FROM visitor_messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.created_at, m.id LIMIT 1) AS title
+         FROM visitor_sessions s
+         WHERE s.visitor_sub = ? AND s.started_at > ? AND s.message_count > 0
+         ORDER BY last_at DESC, s.id DESC LIMIT ?`,
+        sub,
+        now - widget.sessionCounterWindowMs,
+        limit,
+      )
+      .toArray()
+      .map((r) => ({ sessionId: str(r.id), title: str(r.title).slice(0, insightsLimits.maxQuestionChars), lastMessageAt: num(r.last_at), messageCount: num(r.message_count) }));
   }
 
   /** The session's messages, oldest first (all of them, or the last `limit`). */
@@ -147,7 +189,7 @@ export class VisitorStore {
    * and a refused message takes nothing (no refund needed). Same results as the RateLimiter
    * version it replaces (widget-limits.ts `consumeVisitorMessage`).
    */
-  admit(input: { sessionId?: string; network?: string; maxMessagesPerSession: number; dailyLimit: number; now?: number }): Admission {
+  admit(input: { sessionId?: string; network?: string; maxMessagesPerSession: number; dailyLimit: number; userSub?: string | null; now?: number }): Admission {
     const now = input.now ?? Date.now();
     const day = utcDay(now);
     this.pruneDays(day);
@@ -155,14 +197,15 @@ export class VisitorStore {
     const dailyReset = dayEnd(day);
     const session = input.sessionId ? this.session(input.sessionId) : null;
     const sessionLimit = input.maxMessagesPerSession;
-    const sessionResult = (used: number, allowed: boolean): RateLimitResult =>
-      session
-        ? { allowed, remaining: Math.max(0, sessionLimit - used), resetAt: session.startedAt + widget.sessionCounterWindowMs }
-        : { allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetAt: 0 };
-    const daily = (used: number, allowed: boolean): RateLimitResult => ({ allowed, remaining: Math.max(0, input.dailyLimit - used), resetAt: dailyReset });
+    // Per user (issue 13, the owner's visitorLimitScope "user"): the messages counted in all the
+    // verified visitor's open sessions; the window ends with the oldest of them.
+    const counter = session ? this.counterUsed(session, input.userSub, now) : { counted: 0, resetAt: 0 };
+    const sessionResult = (counted: number, allowed: boolean): RateLimitResult =>
+      session ? { allowed, remaining: Math.max(0, sessionLimit - counted), resetAt: counter.resetAt } : { allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetAt: 0 };
+    const daily = (count: number, allowed: boolean): RateLimitResult => ({ allowed, remaining: Math.max(0, input.dailyLimit - count), resetAt: dailyReset });
 
-    if (session && session.counted + 1 > sessionLimit) return { allowed: false, refusedBy: "session", session: sessionResult(session.counted, false), daily: null };
-    const sessionAfter = session ? session.counted + 1 : 0;
+    if (session && counter.counted + 1 > sessionLimit) return { allowed: false, refusedBy: "session", session: sessionResult(counter.counted, false), daily: null };
+    const sessionAfter = session ? counter.counted + 1 : 0;
     if (input.network !== undefined) {
       const share = networkDailyShare(input.dailyLimit);
       const used = this.networkUsed(day, input.network);
@@ -170,14 +213,14 @@ export class VisitorStore {
         return {
           allowed: false,
           refusedBy: "network",
-          session: sessionResult(session?.counted ?? 0, true),
+          session: sessionResult(counter.counted, true),
           daily: null,
           network: { allowed: false, remaining: Math.max(0, share - used), resetAt: dailyReset },
         };
       }
     }
     if (dailyUsed + 1 > input.dailyLimit) {
-      return { allowed: false, refusedBy: "daily", session: sessionResult(session?.counted ?? 0, true), daily: daily(dailyUsed, false) };
+      return { allowed: false, refusedBy: "daily", session: sessionResult(counter.counted, true), daily: daily(dailyUsed, false) };
     }
     this.storage.transactionSync(() => {
       if (session) this.sql.exec("UPDATE visitor_sessions SET counted = counted + 1 WHERE id = ?", session.id);
@@ -193,14 +236,29 @@ export class VisitorStore {
     return { allowed: true, session: sessionResult(sessionAfter, true), daily: daily(dailyUsed + 1, true) };
   }
 
-  /** Messages left in the session and today, without counting one. */
-  remaining(input: { sessionId: string; maxMessagesPerSession: number; dailyLimit: number; now?: number }): WidgetRemaining {
-    const day = utcDay(input.now ?? Date.now());
+  /** Messages left in the session (with `userSub`: the verified visitor's open sessions) and today, without counting one. */
+  remaining(input: { sessionId: string; maxMessagesPerSession: number; dailyLimit: number; userSub?: string | null; now?: number }): WidgetRemaining {
+    const now = input.now ?? Date.now();
+    const day = utcDay(now);
     const session = this.session(input.sessionId);
     return {
-      session: Math.max(0, input.maxMessagesPerSession - (session?.counted ?? 0)),
+      session: Math.max(0, input.maxMessagesPerSession - (session ? this.counterUsed(session, input.userSub, now).counted : 0)),
       daily: Math.max(0, input.dailyLimit - this.dailyUsed(day)),
     };
+  }
+
+  /**
+   * What the per-session limit has counted: the session's own counter, or, with `userSub` (the
+   * session's verified visitor, when the owner counts per user), the sum over that visitor's open
+   * sessions (started within the same window as a session's counter).
+   */
+  private counterUsed(session: VisitorSessionRow & { counted: number }, userSub: string | null | undefined, now: number): { counted: number; resetAt: number } {
+    const own = { counted: session.counted, resetAt: session.startedAt + widget.sessionCounterWindowMs };
+    if (!userSub || session.visitorSub !== userSub) return own;
+    const r = this.sql
+      .exec("SELECT coalesce(sum(counted), 0) AS n, min(started_at) AS first FROM visitor_sessions WHERE visitor_sub = ? AND started_at > ?", userSub, now - widget.sessionCounterWindowMs)
+      .one();
+    return { counted: num(r.n), resetAt: r.first === null ? own.resetAt : num(r.first) + widget.sessionCounterWindowMs };
   }
 
   /** Sets today's count when the legacy counter knew more (the move from RateLimiter). */
@@ -227,16 +285,20 @@ export class VisitorStore {
 
   // ── The owner's view ─────────────────────────────────────────────────────────────────────────
 
-  countSessions(): number {
+  /** How many sessions there are (with `user`: that verified visitor's). */
+  countSessions(user?: string): number {
+    if (user !== undefined) return num(this.sql.exec("SELECT count(*) AS n FROM visitor_sessions WHERE visitor_sub = ?", user).one().n);
     return num(this.sql.exec("SELECT count(*) AS n FROM visitor_sessions").one().n);
   }
 
-  /** A page of sessions, newest activity first. */
-  sessionsByActivity(page: number, limit: number): VisitorSessionRow[] {
-    return this.sql
-      .exec("SELECT * FROM visitor_sessions ORDER BY coalesce(last_message_at, started_at) DESC, id DESC LIMIT ? OFFSET ?", limit, (page - 1) * limit)
-      .toArray()
-      .map((r) => toSessionRow(r, this.assistantId));
+  /** A page of sessions (with `user`: that verified visitor's only), newest activity first. */
+  sessionsByActivity(page: number, limit: number, user?: string): VisitorSessionRow[] {
+    const order = "ORDER BY coalesce(last_message_at, started_at) DESC, id DESC LIMIT ? OFFSET ?";
+    const rows =
+      user !== undefined
+        ? this.sql.exec(`SELECT * FROM visitor_sessions WHERE visitor_sub = ? ${order}`, user, limit, (page - 1) * limit)
+        : this.sql.exec(`SELECT * FROM visitor_sessions ${order}`, limit, (page - 1) * limit);
+    return rows.toArray().map((r) => toSessionRow(r, this.assistantId));
   }
 
   /** Sessions oldest first after the cursor (startedAt, id): the export's pages. */

@@ -3,7 +3,11 @@ import {
   type BudgetUsage,
   type ChatHistoryResponse,
   type FeedbackRating,
+  type IdentitySecretCreated,
+  type IdentitySecretStatus,
   type InsightsResponse,
+  type VerifiedVisitor,
+  type VisitorConversationsResponse,
   type VisitorSession,
   type WidgetMessage,
   type WidgetRemaining,
@@ -12,7 +16,8 @@ import {
   type WidgetSource,
 } from "../../contract";
 import { widgetAccess, type AccessDenied, type AssistantCopy } from "../assistant/assistant-copy";
-import { HubGate } from "../assistant/hub-gate";
+import { HubGate, type OpenedHub } from "../assistant/hub-gate";
+import { HubIdentity } from "../assistant/identity-secrets";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
 import { HubSockets } from "../assistant/hub-sockets";
 import { BotDefenceStore, type SessionProof } from "../assistant/bot-defence-store";
@@ -23,15 +28,17 @@ import { OwnerBudgetReports } from "../budgets/owner-report";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { InsightsStore } from "../assistant/insights-store";
 import { KnowledgeStore } from "../assistant/knowledge-store";
-import { VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
+import { sessionVisitor, VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import { webSourceOps, webSourceOpsThatWake, type WebSourceOp } from "../assistant/hub-web-sources";
 import { WebSourceStore } from "../assistant/web-source-store";
 import { enqueueCrawl } from "../services/web-sources/enqueue-crawl";
 import type { Env } from "../env";
+import { AppError } from "../http/errors";
 import type { KnowledgeFileRecord } from "../knowledge";
 import { retryAfterSeconds } from "../services/rate-limit";
 import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
+import { publicAssistantServerMessages, visitorIdentity, visitorIdentityMessages } from "../../contract";
 import { consumeIpSession } from "../services/widget/widget-limits";
 import type { Passage } from "../widget/prompt";
 
@@ -54,7 +61,18 @@ export interface StartSessionInput {
   ip: string;
   /** Issue 13: the proof-of-work the caller sent, as the worker verified it (services/widget/bot-defence.ts). */
   proof?: SessionProof | undefined;
+  /** Issue 13: the site's signed visitor token, verified here (never downgraded to anonymous). */
+  userToken?: string | undefined;
 }
+
+/** A refusal of the visitor's identity (401 with `error`, a visitorIdentityMessages sentence). */
+export type IdentityRefusal = { ok: false; identity: string };
+
+/** A widget read of one session (GET /api/widget/sessions/:id, the socket route): sentinels, never a throw. */
+export type SessionAccess<T> = { ok: true; value: T } | { ok: false; reason: "no-session" } | IdentityRefusal;
+
+/** The owner's identity-secret routes: `failed` carries a contract sentence (ENCRYPTION_KEY missing or too short). */
+export type IdentitySecretResult<T> = { ok: true; value: T } | { ok: false; reason: "missing" } | { ok: false; reason: "failed"; error: string };
 
 /**
  * One public assistant's own Durable Object (named by the assistant's id, SQLite-backed), reached
@@ -76,13 +94,14 @@ export class AssistantHub extends DurableObject<Env> {
   private readonly gate = new HubGate(this.ctx, this.env);
   private readonly sockets = new HubSockets(this.ctx.storage, this.env);
   private readonly ownerReports = new OwnerBudgetReports(this.env, this.ctx.storage);
+  private readonly identity = new HubIdentity(this.ctx.storage, this.env);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
   /** Before the model: authorise, check the session, admit, read the history, save the visitor's message (assistant/hub-visitor-turn.ts). */
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     const opened = await this.open(input.assistantId);
-    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
+    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, this.identity, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
@@ -111,7 +130,7 @@ export class AssistantHub extends DurableObject<Env> {
     const { config } = opened.assistant.record;
     const limits = { maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit };
     const session = opened.store.openSession(input.sessionId);
-    return { denied: null, remaining: session ? opened.store.remaining({ sessionId: session.id, ...limits }) : null, limits };
+    return { denied: null, remaining: session ? opened.store.remaining({ sessionId: session.id, ...limits, userSub: limitSub(opened, session) }) : null, limits };
   }
 
   /**
@@ -128,13 +147,27 @@ export class AssistantHub extends DurableObject<Env> {
     | { ok: false; retryAfter: number }
     | { ok: false; unavailable: true }
     | { ok: false; proof: { refused: boolean; difficulty: number } }
+    | IdentityRefusal
   > {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, unavailable: true };
     const { store } = opened;
+    // A token that does not verify is refused: never an anonymous session instead (issue 13).
+    let visitor: VerifiedVisitor | undefined;
+    if (input.userToken !== undefined) {
+      const verified = await this.identity.verify(input.assistantId, input.userToken);
+      if (!verified.ok) return { ok: false, identity: verified.error };
+      visitor = verified.visitor;
+    }
     if (input.visitorSessionId) {
       const existing = store.openSession(input.visitorSessionId);
-      if (existing) return { ok: true, created: false, session: this.widgetSession(store, opened.assistant, existing) };
+      // Resumed only by its own kind of caller: an anonymous session anonymously, a verified
+      // visitor's by the same sub (from any device). Anyone else gets a new session of their own,
+      // and learns nothing about that one.
+      if (existing && (existing.visitorSub ?? null) === (visitor?.id ?? null)) {
+        if (visitor) store.updateVisitor(existing.id, visitor);
+        return { ok: true, created: false, session: this.widgetSession(store, opened.assistant, store.session(existing.id)!) };
+      }
     }
     const caller = { address: input.ip, userAgent: input.userAgent };
     const gate = new BotDefenceStore(this.ctx.storage).admitNewSession(opened.assistant.record.config.botDefence, caller, input.proof);
@@ -149,15 +182,45 @@ export class AssistantHub extends DurableObject<Env> {
       locale: input.locale,
       startedAt: Date.now(),
     };
-    store.createSession(row);
+    store.createSession(row, visitor);
     return { ok: true, created: true, session: this.widgetSession(store, opened.assistant, store.session(row.id)!) };
   }
 
-  /** GET /api/widget/sessions/:id: the open session with its messages and what is left, or null. */
-  async getSession(input: { assistantId: string; sessionId: string }): Promise<WidgetSessionResponse | null> {
+  /**
+   * GET /api/widget/sessions/:id: the open session with its messages and what is left. A verified
+   * visitor's session needs a token of that visitor (`visitorToken`, X-Visitor-Token).
+   */
+  async getSession(input: { assistantId: string; sessionId: string; visitorToken?: string | undefined }): Promise<SessionAccess<WidgetSessionResponse>> {
     const opened = await this.open(input.assistantId);
     const row = opened?.store.openSession(input.sessionId);
-    return opened && row ? this.widgetSession(opened.store, opened.assistant, row) : null;
+    if (!opened || !row) return { ok: false, reason: "no-session" };
+    const refused = await this.visitorCheck(input.assistantId, row, input.visitorToken);
+    if (refused) return refused;
+    return { ok: true, value: this.widgetSession(opened.store, opened.assistant, row) };
+  }
+
+  /**
+   * The socket route, before the room: is this an open session here, and, when it is a verified
+   * visitor's, does `visitorToken` verify as that visitor. `visitorSub` goes to the room, which
+   * hands it to `beginTurn` (verified on connect, so a frame costs no HMAC).
+   */
+  async socketSession(input: { assistantId: string; sessionId: string; visitorToken?: string | undefined }): Promise<SessionAccess<{ visitorSub: string | null }>> {
+    const opened = await this.open(input.assistantId);
+    const row = opened?.store.openSession(input.sessionId);
+    if (!opened || !row) return { ok: false, reason: "no-session" };
+    const refused = await this.visitorCheck(input.assistantId, row, input.visitorToken);
+    if (refused) return refused;
+    return { ok: true, value: { visitorSub: row.visitorSub ?? null } };
+  }
+
+  /** GET /api/widget/conversations: the verified visitor's open conversations, newest first. */
+  async visitorConversations(input: { assistantId: string; visitorToken: string }): Promise<{ ok: true; value: VisitorConversationsResponse } | IdentityRefusal | { ok: false; unavailable: true }> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, unavailable: true };
+    const verified = await this.identity.verify(input.assistantId, input.visitorToken);
+    if (!verified.ok) return { ok: false, identity: verified.error };
+    const conversations = opened.store.visitorConversations(verified.visitor.id, visitorIdentity.listedConversations);
+    return { ok: true, value: { visitor: verified.visitor, conversations } };
   }
 
   /** Whether this is an open session of the assistant (the socket route checks before the room). */
@@ -214,12 +277,12 @@ export class AssistantHub extends DurableObject<Env> {
   }
 
   /** A page of the visitor history, newest activity first. */
-  async listSessions(input: { assistantId: string; page: number; limit: number }): Promise<ChatHistoryResponse> {
+  async listSessions(input: { assistantId: string; page: number; limit: number; user?: string | undefined }): Promise<ChatHistoryResponse> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { sessions: [], totalPages: 1, currentPage: input.page, total: 0 };
-    const total = opened.store.countSessions();
+    const total = opened.store.countSessions(input.user);
     return {
-      sessions: this.withMessages(opened.store, opened.store.sessionsByActivity(input.page, input.limit)),
+      sessions: this.withMessages(opened.store, opened.store.sessionsByActivity(input.page, input.limit, input.user)),
       totalPages: Math.max(1, Math.ceil(total / input.limit)),
       currentPage: input.page,
       total,
@@ -238,6 +301,29 @@ export class AssistantHub extends DurableObject<Env> {
   async countSessions(input: { assistantId: string }): Promise<number> {
     const opened = await this.open(input.assistantId);
     return opened ? opened.store.countSessions() : 0;
+  }
+
+  // ── Visitor identity secrets (assistant/identity-secrets.ts; the caller checked ownership in D1) ──
+
+  /** The identity secrets as the owner sees them (masked), `missing` when the assistant is gone. Never throws. */
+  async identitySecret(input: { assistantId: string }): Promise<IdentitySecretResult<IdentitySecretStatus>> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    return this.identityStep(input.assistantId, async () => this.identity.status());
+  }
+
+  /** Creates the first secret or rotates (the current one verifies `graceHours` more). The new secret is in this answer only. */
+  async rotateIdentitySecret(input: { assistantId: string; graceHours: number }): Promise<IdentitySecretResult<IdentitySecretCreated>> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    return this.identityStep(input.assistantId, () => this.identity.rotate(input.assistantId, input.graceHours));
+  }
+
+  /** Ends the previous secret's grace now. */
+  async endIdentityGrace(input: { assistantId: string }): Promise<IdentitySecretResult<IdentitySecretStatus>> {
+    const opened = await this.open(input.assistantId);
+    if (!opened) return { ok: false, reason: "missing" };
+    return this.identityStep(input.assistantId, async () => this.identity.endGrace());
   }
 
   // ── Insights (assistant/insights-store.ts; counted inside beginTurn) ───────────────────────────
@@ -517,15 +603,46 @@ export class AssistantHub extends DurableObject<Env> {
 
   private widgetSession(store: VisitorStore, assistant: AssistantCopy, row: VisitorSessionRow): WidgetSessionResponse {
     const { config, showSources } = assistant.record;
+    const visitor = sessionVisitor(row);
     return {
       sessionId: row.id,
       messages: store.messages(row.id).map((m) => toWidgetMessage(m, showSources)),
-      remaining: store.remaining({ sessionId: row.id, maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit }),
+      remaining: store.remaining({
+        sessionId: row.id,
+        maxMessagesPerSession: config.maxMessagesPerSession,
+        dailyLimit: config.dailyLimit,
+        userSub: limitSub({ assistant }, row),
+      }),
+      ...(visitor ? { visitor } : {}),
     };
+  }
+
+  /** Null when `row` is anonymous or `token` verifies as its visitor; else the refusal (tokenRequired without a token or for another visitor). */
+  private async visitorCheck(assistantId: string, row: VisitorSessionRow, token: string | undefined): Promise<IdentityRefusal | null> {
+    if (!row.visitorSub) return null;
+    if (!token) return { ok: false, identity: visitorIdentityMessages.tokenRequired };
+    const verified = await this.identity.verify(assistantId, token);
+    if (!verified.ok) return { ok: false, identity: verified.error };
+    return verified.visitor.id === row.visitorSub ? null : { ok: false, identity: visitorIdentityMessages.tokenRequired };
+  }
+
+  /** An identity-secret step; an error (ENCRYPTION_KEY missing or too short, storage) is a sentinel with a contract sentence. */
+  private async identityStep<T>(assistantId: string, step: () => Promise<T>): Promise<IdentitySecretResult<T>> {
+    try {
+      return { ok: true, value: await step() };
+    } catch (error) {
+      console.error(JSON.stringify({ event: "identity-secret-step-failed", assistantId, error: String(error) }));
+      return { ok: false, reason: "failed", error: error instanceof AppError ? error.message : publicAssistantServerMessages.assistantBusy };
+    }
   }
 
   private withMessages(store: VisitorStore, rows: VisitorSessionRow[]): VisitorSession[] {
     const messages = store.messagesOf(rows.map((r) => r.id));
     return rows.map((r) => toVisitorSession(r, (messages.get(r.id) ?? []).map(toVisitorMessage)));
   }
+}
+
+/** The verified visitor whose sessions share the per-session limit, when the owner counts per user (visitorLimitScope). */
+export function limitSub(opened: Pick<OpenedHub, "assistant">, row: Pick<VisitorSessionRow, "visitorSub">): string | null {
+  return opened.assistant.record.config.visitorLimitScope === "user" ? (row.visitorSub ?? null) : null;
 }

@@ -133,7 +133,16 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     const hub = getAssistantHub(this.env, assistantId);
     let begun;
     try {
-      begun = await hub.beginTurn({ assistantId, keyHash: identity.keyHash, origin: identity.origin, sessionId, ip: identity.ip, message: turnMessage(message) });
+      begun = await hub.beginTurn({
+        assistantId,
+        keyHash: identity.keyHash,
+        origin: identity.origin,
+        sessionId,
+        ip: identity.ip,
+        message: turnMessage(message),
+        // Verified by the socket route when this socket connected (issue 13).
+        verifiedSub: identity.visitorSub ?? null,
+      });
     } catch (error) {
       // The assistant's object (or D1 behind it) did not answer: the widget shows a failed reply.
       console.error(JSON.stringify({ event: "widget-begin-turn-failed", sessionId, error: String(error) }));

@@ -14,6 +14,8 @@ export const widgetIdentitySchema = z.object({
   /** The socket's normalised Origin ("" for none), checked against the allowlist on every message. */
   origin: z.string(),
   ip: z.string(),
+  /** Issue 13: the verified visitor the socket route checked the token of (their sub), for a verified visitor's session. */
+  visitorSub: z.string().optional(),
 });
 export type WidgetIdentity = z.infer<typeof widgetIdentitySchema>;
 

@@ -14,6 +14,10 @@ import {
   createdSecretKeyResponse,
   errorBodySchema,
   httpClientMessages,
+  identitySecretCreated,
+  identitySecretStatus,
+  type IdentitySecretCreated,
+  type IdentitySecretStatus,
   insightsResponse,
   integrationCodeResponse,
   knowledgeSearchResponse,
@@ -139,14 +143,20 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     /** The answer carries the key's value: the only time it is ever shown. */
     createSecretKey: (id: string, name: string): Promise<CreatedSecretKeyResponse> =>
       client.post(path(id, "/secret-keys"), { name }, { schema: createdSecretKeyResponse }),
+    /** The visitor identity secret (issue 13): status (masked), create/rotate (the secret in this answer only), end the grace. */
+    identitySecret: (id: string, signal?: AbortSignal): Promise<IdentitySecretStatus> => client.get(path(id, "/identity-secret"), { schema: identitySecretStatus, signal }),
+    rotateIdentitySecret: (id: string, graceHours: number): Promise<IdentitySecretCreated> =>
+      client.post(path(id, "/identity-secret"), { graceHours }, { schema: identitySecretCreated }),
+    endIdentityGrace: (id: string): Promise<IdentitySecretStatus> => client.delete(path(id, "/identity-secret/previous"), { schema: identitySecretStatus }),
     revokeSecretKey: (id: string, keyId: string) => client.delete(path(id, `/secret-keys/${encodeURIComponent(keyId)}`)),
     uploadFiles: (id: string, files: readonly File[], options?: UploadOptions) =>
       uploadWithProgress(`${basePath}${path(id, "/files")}`, files, options),
     deleteFile: (id: string, fileId: string) => client.delete(path(id, `/files/${encodeURIComponent(fileId)}`)),
     search: (id: string, q: string, signal?: AbortSignal): Promise<KnowledgeSearchResponse> =>
       client.get(`${path(id, "/search")}?${new URLSearchParams({ q })}`, { schema: knowledgeSearchResponse, signal }),
-    chats: (id: string, page: number, signal?: AbortSignal): Promise<ChatHistoryResponse> =>
-      client.get(`${path(id, "/chats")}?${new URLSearchParams({ page: String(page), limit: String(chatHistory.pageSize) })}`, {
+    /** `user`: only that signed-in visitor's conversations (their id, the token's sub). */
+    chats: (id: string, page: number, signal?: AbortSignal, user?: string): Promise<ChatHistoryResponse> =>
+      client.get(`${path(id, "/chats")}?${new URLSearchParams({ page: String(page), limit: String(chatHistory.pageSize), ...(user ? { user } : {}) })}`, {
         schema: chatHistoryResponse,
         signal,
       }),

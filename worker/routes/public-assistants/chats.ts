@@ -10,7 +10,7 @@ import { listVisitorSessions } from "../../services/visitor-sessions/list-visito
 
 /** The visitor history of an assistant: pages, the whole export, counts, and one conversation. */
 export const chatRoutes = new Hono<AppEnv>()
-  /** GET /:id/chats?page=&limit= → { sessions, totalPages, currentPage, total }, newest activity first. */
+  /** GET /:id/chats?page=&limit=&user= → { sessions, totalPages, currentPage, total }, newest activity first (`user`: one verified visitor's). */
   .get("/:id/chats", queryParams(chatHistoryQuery), async (c) =>
     c.json(await listVisitorSessions({ ctx: serviceContext(c), input: { userId: c.var.user.id, assistantId: c.req.param("id"), ...c.req.valid("query") } })),
   )

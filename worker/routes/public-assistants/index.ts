@@ -6,6 +6,7 @@ import { chatRoutes } from "./chats";
 import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
+import { identitySecretRoutes } from "./identity-secret";
 import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
@@ -28,6 +29,7 @@ export function publicAssistantRoutes() {
     .route("/", deletePublicAssistantRoute)
     .route("/", apiKeyRoutes)
     .route("/", secretKeyRoutes)
+    .route("/", identitySecretRoutes)
     .route("/", fileRoutes)
     .route("/", searchRoute)
     .route("/", sourceRoutes)

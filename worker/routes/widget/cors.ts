@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { widget } from "../../../contract";
+import { visitorIdentity, widget } from "../../../contract";
 import type { AppEnv } from "../../http/context";
 import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
 
-const ALLOW_HEADERS = ["content-type", widget.keyHeader.toLowerCase(), "authorization", "x-request-id"].join(", ");
+const ALLOW_HEADERS = ["content-type", widget.keyHeader.toLowerCase(), visitorIdentity.tokenHeader.toLowerCase(), "authorization", "x-request-id"].join(", ");
 const EXPOSE_HEADERS = "x-request-id, retry-after";
 
 /** Requests whose Origin the assistant refused: their response does not reflect it. */

@@ -9,6 +9,7 @@ import { runVisitorTurn, turnMessage, visitorTurn } from "../../widget/visitor-t
 import { refuseCors } from "./cors";
 import { widgetEventStream } from "./event-stream";
 import { keyHeader, readBody, widgetCaller } from "./caller";
+import { visitorTokenHeader } from "./sessions";
 
 /**
  * POST /sessions/:id/messages { content, files?, clientMessageId } → text/event-stream of the same
@@ -32,7 +33,16 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     if (!(await hub.hasOpenSession({ assistantId, sessionId }))) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     throw error;
   }
-  const begun = await hub.beginTurn({ assistantId, keyHash: caller.keyHash, origin: caller.origin, sessionId, ip: clientIp(c), message: turnMessage(message) });
+  const begun = await hub.beginTurn({
+    assistantId,
+    keyHash: caller.keyHash,
+    origin: caller.origin,
+    sessionId,
+    ip: clientIp(c),
+    message: turnMessage(message),
+    // A verified visitor's session answers only that visitor (issue 13): verified in the hub.
+    visitorToken: visitorTokenHeader(c),
+  });
   if (begun.outcome === "denied") {
     // The key or the settings changed between the D1 read and the object's copy: refused as the D1 read would have.
     if (begun.denied === "origin-not-allowed") {

@@ -65,3 +65,17 @@ export async function decryptApiKey(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONME
   if (apiKey === null) throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.apiKeyUnreadable);
   return apiKey;
 }
+
+/**
+ * Seals another of an assistant's secrets (its visitor identity secret, issue 13) under the same
+ * ENCRYPTION_KEY-derived key, bound to `context` (which names the assistant and the secret's
+ * use). Throws 503 when no secret is configured, as `encryptApiKey` does.
+ */
+export async function sealAssistantSecret(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">, context: string, value: string): Promise<string> {
+  return sealSecret(await sealingKey(env), value, context);
+}
+
+/** Opens what `sealAssistantSecret` sealed; null when it was sealed under another key or context. Throws 503 when no secret is configured. */
+export async function openAssistantSecret(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">, context: string, stored: string): Promise<string | null> {
+  return openSecret(await sealingKey(env), stored, context);
+}

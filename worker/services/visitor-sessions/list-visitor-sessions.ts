@@ -5,15 +5,15 @@ import { requirePublicAssistant } from "../public-assistants/find-public-assista
 
 /**
  * GET …/chats: the assistant's visitor sessions with their messages, newest activity first,
- * `limit` per page. Ownership is checked in D1; the history lives in the assistant's own object.
+ * `limit` per page; with `user`, only that verified visitor's (issue 13: the token's sub). Ownership is checked in D1; the history lives in the assistant's own object.
  */
 export async function listVisitorSessions({
   ctx,
   input,
 }: {
   ctx: ServiceContext;
-  input: { userId: string; assistantId: string; page: number; limit: number };
+  input: { userId: string; assistantId: string; page: number; limit: number; user?: string | undefined };
 }): Promise<ChatHistoryResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return reachAssistantHub(ctx.env, assistant.id).listSessions({ assistantId: assistant.id, page: input.page, limit: input.limit });
+  return reachAssistantHub(ctx.env, assistant.id).listSessions({ assistantId: assistant.id, page: input.page, limit: input.limit, user: input.user });
 }

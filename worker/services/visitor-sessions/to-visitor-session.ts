@@ -1,5 +1,5 @@
 import type { VisitorMessage, VisitorSession } from "../../../contract";
-import type { VisitorMessageRow as MessageRow, VisitorSessionRow as SessionRow } from "../../assistant/visitor-store";
+import { sessionVisitor, type VisitorMessageRow as MessageRow, type VisitorSessionRow as SessionRow } from "../../assistant/visitor-store";
 
 function jsonArray(text: string): unknown[] {
   try {
@@ -35,6 +35,7 @@ export function toVisitorMessage(row: MessageRow): VisitorMessage {
 }
 
 export function toVisitorSession(row: SessionRow, messages: VisitorMessage[]): VisitorSession {
+  const visitor = sessionVisitor(row);
   return {
     _id: row.id,
     sessionId: row.id,
@@ -42,5 +43,6 @@ export function toVisitorSession(row: SessionRow, messages: VisitorMessage[]): V
     lastMessageAt: row.lastMessageAt ?? null,
     sessionInfo: { referrer: row.referrer, startedAt: row.startedAt, origin: row.origin, userAgent: row.userAgent, locale: row.locale },
     messages,
+    ...(visitor ? { visitor } : {}),
   };
 }

@@ -4,16 +4,21 @@
  * (chat-history-{id}.json) and Debug; 'Page x of y' only when there is more than one page.
  * Selecting a session opens its detail. The selection is the caller's (`selectedId`): the dialog
  * keeps it in state, the page in its URL (?session=), so a conversation opens by id, fetched
- * (GET …/chats/{sessionId}) when it is not on the page shown.
+ * (GET …/chats/{sessionId}) when it is not on the page shown. Issue 13: a signed-in visitor's
+ * rows say who (name, e-mail, the site's user id), and the list can be filtered by user id
+ * (typed, or a row's Filter button), GET …/chats?user=.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import {
   appMessages,
   publicAssistantMessages as M,
   publicAssistantUi,
   successMessages,
   timeFormat,
+  visitorIdentity,
+  visitorIdentityUi as V,
   type ChatHistoryResponse,
+  type VerifiedVisitor,
   type PublicAssistant,
   type VisitorSession,
 } from "../../../../contract";
@@ -23,12 +28,16 @@ import { formatTime } from "../../lib/format";
 import { exportFileName, publicAssistantsApi } from "../../lib/public-assistants-api";
 import { toast } from "../../stores/toast";
 import { Button } from "../ui/button";
+import { inputClasses } from "../ui/field";
 import { BugIcon, ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, RefreshIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { debugFailureText, historyFailureText } from "./failure-text";
 import { SessionDetailDialog, shortSessionId } from "./session-detail-dialog";
 
 const L = publicAssistantUi.history;
+
+/** How a signed-in visitor is named in a row: name, else e-mail, else their id. */
+export const visitorName = (v: VerifiedVisitor) => v.name || v.email || v.id;
 
 /** The visitor's first question in a session, on one line. */
 const firstQuestion = (s: VisitorSession) => s.messages.find((m) => m.role === "user" && m.content.type === "text")?.content.data.replace(/\s+/g, " ").trim() ?? "";
@@ -78,6 +87,19 @@ export function ChatHistoryPanel({
   const [loading, setLoading] = useState(true);
   const [reloadKey, setReloadKey] = useState(0);
   const [busy, setBusy] = useState<"export" | "debug" | null>(null);
+  // Issue 13: only one signed-in visitor's conversations (their id, the token's sub).
+  const [user, setUser] = useState("");
+  const [userInput, setUserInput] = useState("");
+  const filterId = useId();
+  const filterBy = (sub: string) => {
+    setUserInput(sub);
+    setUser(sub);
+    setPage(1);
+  };
+  const applyFilter = (e: FormEvent) => {
+    e.preventDefault();
+    filterBy(userInput.trim());
+  };
   const selected = useSelectedSession(
     assistant._id,
     selectedId,
@@ -89,7 +111,7 @@ export function ChatHistoryPanel({
     const controller = new AbortController();
     setLoading(true);
     publicAssistantsApi
-      .chats(assistant._id, page, controller.signal)
+      .chats(assistant._id, page, controller.signal, user || undefined)
       .then((res) => {
         setData(res);
         setLoading(false);
@@ -100,7 +122,7 @@ export function ChatHistoryPanel({
         toast({ variant: "destructive", title: M.historyErrorTitle, description: historyFailureText(err) });
       });
     return () => controller.abort();
-  }, [assistant._id, page, reloadKey]);
+  }, [assistant._id, page, reloadKey, user]);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
 
@@ -146,6 +168,39 @@ export function ChatHistoryPanel({
         {data ? <span className="ml-auto text-xs text-muted tabular-nums">{L.sessionCount(data.total)}</span> : null}
       </div>
 
+      <form role="search" onSubmit={applyFilter} className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="flex-1 space-y-1.5">
+          <label htmlFor={filterId} className="block text-sm font-medium text-fg">
+            {V.filterLabel}
+          </label>
+          <input
+            id={filterId}
+            name="user"
+            value={userInput}
+            onChange={(e) => setUserInput(e.target.value)}
+            placeholder={V.filterPlaceholder}
+            maxLength={visitorIdentity.maxSubChars}
+            autoComplete="off"
+            className={`${inputClasses} border-line-strong text-base sm:text-sm`}
+          />
+        </div>
+        <div className="flex gap-2">
+          <Button type="submit" variant="secondary" size="sm" className="h-10">
+            {V.filterApply}
+          </Button>
+          {user && (
+            <Button type="button" variant="ghost" size="sm" className="h-10" onClick={() => filterBy("")}>
+              {V.filterClear}
+            </Button>
+          )}
+        </div>
+      </form>
+      {user && (
+        <p className="text-xs text-muted [overflow-wrap:anywhere]" aria-live="polite">
+          {V.filterActive(user)}
+        </p>
+      )}
+
       <div className="relative min-h-32" aria-busy={loading}>
         {loading && !data && (
           <div className="flex h-32 items-center justify-center text-faint" role="status">
@@ -162,11 +217,11 @@ export function ChatHistoryPanel({
         {data && data.sessions.length > 0 && (
           <ul aria-label={L.sessionsLabel} className={`divide-y divide-line rounded-lg border border-line ${loading ? "opacity-60" : ""}`}>
             {data.sessions.map((s) => (
-              <li key={s._id}>
+              <li key={s._id} className="flex flex-col sm:flex-row sm:items-stretch">
                 <button
                   type="button"
                   onClick={() => onSelect(s.sessionId)}
-                  className="grid w-full grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 text-left transition-colors hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+                  className="grid min-w-0 flex-1 grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 text-left transition-colors hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
                 >
                   {/* What the visitor asked first says more than an id; the id (first 8 characters) stays, small. */}
                   <span className={`min-w-0 truncate text-sm ${firstQuestion(s) ? "font-medium text-fg" : "text-muted italic"}`}>{firstQuestion(s) || L.noQuestion}</span>
@@ -181,7 +236,31 @@ export function ChatHistoryPanel({
                     <span className="sr-only">{L.session}: </span>
                     <span className="font-mono">{shortSessionId(s.sessionId)}</span>
                   </span>
+                  <span className="col-span-2 min-w-0 text-xs [overflow-wrap:anywhere]">
+                    <span className="sr-only">{V.visitorColumn}: </span>
+                    {s.visitor ? (
+                      <span className="font-medium text-fg">
+                        {visitorName(s.visitor)}
+                        {s.visitor.email && s.visitor.name ? <span className="font-normal text-muted"> · {s.visitor.email}</span> : null}
+                        <span className="font-mono font-normal text-muted"> · {s.visitor.id}</span>
+                      </span>
+                    ) : (
+                      <span className="text-faint">{V.anonymous}</span>
+                    )}
+                  </span>
                 </button>
+                {s.visitor && s.visitor.id !== user && (
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="sm"
+                    className="mx-4 mb-2 self-start sm:mx-2 sm:mb-0 sm:self-center"
+                    aria-label={V.filterByUser(visitorName(s.visitor))}
+                    onClick={() => filterBy(s.visitor!.id)}
+                  >
+                    {V.filterApply}
+                  </Button>
+                )}
               </li>
             ))}
           </ul>

@@ -2,7 +2,8 @@
  * Integration Code (spec section 2), shared by the Get Code dialog and the assistant page's Code
  * tab: the snippet (the masked key replaced by the full key when known), a Copy button, where to
  * paste it, the same widget as an npm package or a React component, and the API keys (what the
- * publishable and secret keys are for, and the secret keys themselves: secret-keys-section.tsx).
+ * publishable and secret keys are for, and the secret keys themselves: secret-keys-section.tsx),
+ * and signed visitors (the identity secret and how to sign users: signed-visitors-section.tsx).
  */
 import { useCallback, useEffect, useId, useState } from "react";
 import { appMessages, publicAssistantMessages, publicAssistantUi, successMessages, type PublicAssistant } from "../../../../contract";
@@ -16,6 +17,7 @@ import { Button } from "../ui/button";
 import { CopyIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { CodeBlock, SecretKeysSection } from "./secret-keys-section";
+import { SignedVisitorsSection } from "./signed-visitors-section";
 import { packageSamples, snippetWithFullKey } from "./snippet";
 
 const L = publicAssistantUi.code;
@@ -112,6 +114,7 @@ export function IntegrationCodePanel({ assistant }: { assistant: PublicAssistant
       </section>
       {state.kind === "ready" && <PackageSamples snippet={snippet} />}
       <SecretKeysSection assistant={assistant} />
+      <SignedVisitorsSection assistant={assistant} />
     </div>
   );
 }

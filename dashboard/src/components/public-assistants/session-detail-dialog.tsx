@@ -1,10 +1,10 @@
 /**
  * One visitor session (spec section 2): its messages (visitor and assistant styled apart, times
- * HH:mm, the sources an answer drew on), the start time and the total message count. Text is shown
+ * HH:mm, the sources an answer drew on), the start time, the total message count and, for a signed-in visitor, who (issue 13). Text is shown
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
 import { useState, type ReactNode } from "react";
-import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, timeFormat, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, timeFormat, visitorIdentityUi, type VisitorMessage, type VisitorSession } from "../../../../contract";
 import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
@@ -151,6 +151,28 @@ export function SessionDetailDialog({ session, primaryColor, onClose }: { sessio
           <dt className="text-xs text-muted">{L.totalMessages}</dt>
           <dd className="font-medium text-fg tabular-nums">{session.messageCount}</dd>
         </div>
+        {session.visitor && (
+          <div className="col-span-2 rounded-lg bg-subtle px-3 py-2">
+            <dt className="text-xs text-muted">{visitorIdentityUi.detailVisitor}</dt>
+            <dd className="space-y-0.5 text-fg [overflow-wrap:anywhere]">
+              {session.visitor.name && (
+                <span className="block font-medium">
+                  <span className="sr-only">{visitorIdentityUi.detailName}: </span>
+                  {session.visitor.name}
+                </span>
+              )}
+              {session.visitor.email && (
+                <span className="block text-xs">
+                  <span className="sr-only">{visitorIdentityUi.detailEmail}: </span>
+                  {session.visitor.email}
+                </span>
+              )}
+              <span className="block font-mono text-xs text-muted">
+                {visitorIdentityUi.detailId}: {session.visitor.id}
+              </span>
+            </dd>
+          </div>
+        )}
       </dl>
       {session.messages.length === 0 ? (
         <p className="text-sm text-muted">{L.noMessages}</p>

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { visitorIdentity, visitorIdentityMessages as V, widgetSessionResponse } from "../../contract";
+import { toBase64Url } from "../../worker/crypto/encoding";
+import { signVisitorToken } from "../../worker/crypto/visitor-token";
+import { call, expectError, json, registerUser } from "./helpers";
+import { conversations, createIdentitySecret, secretPath, sendSigned, startSignedSession, startSignedSessionRaw, visitorToken } from "./identity-helpers";
+import { hubRows } from "./public-assistants-helpers";
+import { connectWidgetRaw, openWidgetSocket, sseFrames, widgetAssistant, widgetCall } from "./widget-helpers";
+
+const b64 = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
+
+async function verifiedConversation() {
+  const owner = await widgetAssistant();
+  const { secret } = await createIdentitySecret(owner.token, owner.assistant._id);
+  const alice = await visitorToken(secret, { sub: "alice", name: "Alice" });
+  const session = await startSignedSession(owner.key, alice);
+  await sseFrames(await sendSigned(owner.key, session.sessionId, "My private order question", alice));
+  return { ...owner, secret, alice, session };
+}
+
+describe("a verified visitor's conversation stays theirs", () => {
+  it("cannot be resumed anonymously or by another visitor: they get a new session and see nothing", async () => {
+    const { key, secret, session } = await verifiedConversation();
+    const anon = await startSignedSession(key, undefined, session.sessionId, 201);
+    expect(anon.sessionId).not.toBe(session.sessionId);
+    expect(anon.messages).toEqual([]);
+    expect(anon.visitor).toBeUndefined();
+    const mallory = await startSignedSession(key, await visitorToken(secret, { sub: "mallory" }), session.sessionId, 201);
+    expect(mallory.sessionId).not.toBe(session.sessionId);
+    expect(mallory.messages).toEqual([]);
+    expect(mallory.visitor?.id).toBe("mallory");
+  });
+
+  it("an anonymous session is not taken over by a signed-in visitor", async () => {
+    const { key, secret } = await verifiedConversation();
+    const anon = await startSignedSession(key, undefined);
+    const signed = await startSignedSession(key, await visitorToken(secret, { sub: "alice" }), anon.sessionId, 201);
+    expect(signed.sessionId).not.toBe(anon.sessionId);
+  });
+
+  it("GET needs the visitor's own token", async () => {
+    const { key, secret, session, alice } = await verifiedConversation();
+    const path = `/api/widget/sessions/${session.sessionId}`;
+    await expectError(await widgetCall(path, { key }), 401, V.tokenRequired);
+    await expectError(await widgetCall(path, { key, headers: { [visitorIdentity.tokenHeader]: await visitorToken(secret, { sub: "mallory" }) } }), 401, V.tokenRequired);
+    const ok = await widgetCall(path, { key, headers: { [visitorIdentity.tokenHeader]: alice } });
+    expect((await json(ok, widgetSessionResponse)).messages.length).toBeGreaterThan(0);
+  });
+
+  it("SSE messages need the visitor's own token, and a refused one is not saved", async () => {
+    const { key, secret, session, assistant } = await verifiedConversation();
+    await expectError(await sendSigned(key, session.sessionId, "sneaky"), 401, V.tokenRequired);
+    await expectError(await sendSigned(key, session.sessionId, "sneaky", await visitorToken(secret, { sub: "mallory" })), 401, V.tokenRequired);
+    const rows = await hubRows(assistant._id, "SELECT count(*) AS n FROM visitor_messages WHERE session_id = ? AND content = 'sneaky'", session.sessionId);
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it("the socket needs the visitor's own token (401 before the room), and works with it", async () => {
+    const { key, secret, session, alice } = await verifiedConversation();
+    await expectError(await connectWidgetRaw(session.sessionId, key), 401, V.tokenRequired);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: await visitorToken(secret, { sub: "mallory" }) }), 401, V.tokenRequired);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: "x.y.z" }), 401, V.tokenInvalid);
+    const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    socket.sendMessage({ content: "Still me" });
+    await socket.next("new-message", (m) => m.message.role === "assistant");
+    socket.close();
+  });
+
+  it("lists only the visitor's own conversations", async () => {
+    const { key, secret, session, alice } = await verifiedConversation();
+    expect((await conversations(key, alice)).conversations.map((c) => c.sessionId)).toEqual([session.sessionId]);
+    expect((await conversations(key, await visitorToken(secret, { sub: "mallory" }))).conversations).toEqual([]);
+  });
+});
+
+describe("forged tokens", () => {
+  it("refuses alg none, HS512 and a token of another assistant's secret", async () => {
+    const { key, secret } = await verifiedConversation();
+    const other = await widgetAssistant({}, { upload: false });
+    const { secret: otherSecret } = await createIdentitySecret(other.token, other.assistant._id);
+    const payload = b64({ sub: "alice", exp: Math.floor(Date.now() / 1000) + 600 });
+    await expectError(await startSignedSessionRaw(key, `${b64({ alg: "none" })}.${payload}.${"A".repeat(43)}`), 401, V.tokenInvalid);
+    await expectError(await startSignedSessionRaw(key, await signVisitorToken({ sub: "alice", exp: Math.floor(Date.now() / 1000) + 600 }, secret, { alg: "HS512" })), 401, V.tokenInvalid);
+    await expectError(await startSignedSessionRaw(key, await visitorToken(otherSecret, { sub: "alice" })), 401, V.tokenInvalid);
+    // A tampered payload (sub changed) with the original signature.
+    const real = (await visitorToken(secret, { sub: "mallory" })).split(".");
+    await expectError(await startSignedSessionRaw(key, `${real[0]}.${payload}.${real[2]}`), 401, V.tokenInvalid);
+  });
+});
+
+describe("identity-secret routes: owner only", () => {
+  it("need a signed-in user, and answer 404 for another owner's assistant", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    await createIdentitySecret(token, assistant._id);
+    const routes = [
+      { path: secretPath(assistant._id) },
+      { path: secretPath(assistant._id), method: "POST", json: {} },
+      { path: `${secretPath(assistant._id)}/previous`, method: "DELETE" },
+    ];
+    const stranger = await registerUser();
+    for (const route of routes) {
+      const init = { method: route.method, ...(route.json ? { json: route.json } : {}) };
+      expect((await call(route.path, init)).status).toBe(401);
+      expect((await call(route.path, { ...init, token: stranger.token })).status).toBe(404);
+    }
+    // The stranger's attempts changed nothing: still one secret, no previous one.
+    const status = await (await call(secretPath(assistant._id), { token })).json();
+    expect(status).toMatchObject({ previous: null });
+  });
+
+  it("the history's user filter does not reach another owner's sessions", async () => {
+    const { assistant } = await verifiedConversation();
+    const stranger = await registerUser();
+    expect((await call(`/api/public-assistants/${assistant._id}/chats?user=alice`, { token: stranger.token })).status).toBe(404);
+  });
+});

@@ -1,0 +1,39 @@
+import type { IdentitySecretCreated, IdentitySecretStatus } from "../../../contract";
+import type { IdentitySecretResult } from "../../durable-objects/assistant-hub";
+import { AppError, notFound } from "../../http/errors";
+import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import type { ServiceContext } from "../context";
+import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+
+/**
+ * An assistant's visitor identity secret (issue 13): its status, creation or rotation, and the
+ * end of a rotated-out secret's grace. Ownership is checked in D1 (another owner's assistant is a
+ * 404); the secrets live sealed in the assistant's own object (assistant/identity-secrets.ts),
+ * where tokens are verified.
+ */
+
+type Input = { userId: string; assistantId: string };
+
+function unwrap<T>(result: IdentitySecretResult<T>): T {
+  if (result.ok) return result.value;
+  if (result.reason === "missing") throw notFound();
+  throw new AppError("SERVICE_UNAVAILABLE", result.error);
+}
+
+/** GET …/identity-secret: the current secret and the previous one in its grace, masked. */
+export async function getIdentitySecret({ ctx, input }: { ctx: ServiceContext; input: Input }): Promise<IdentitySecretStatus> {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).identitySecret({ assistantId: assistant.id }));
+}
+
+/** POST …/identity-secret { graceHours }: a new secret (in this answer only); the replaced one verifies `graceHours` more. */
+export async function rotateIdentitySecret({ ctx, input }: { ctx: ServiceContext; input: Input & { graceHours: number } }): Promise<IdentitySecretCreated> {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).rotateIdentitySecret({ assistantId: assistant.id, graceHours: input.graceHours }));
+}
+
+/** DELETE …/identity-secret/previous: the rotated-out secret stops verifying now. */
+export async function endIdentitySecretGrace({ ctx, input }: { ctx: ServiceContext; input: Input }): Promise<IdentitySecretStatus> {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).endIdentityGrace({ assistantId: assistant.id }));
+}
