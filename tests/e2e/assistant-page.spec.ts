@@ -80,9 +80,11 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await page.keyboard.press("Enter");
   await expect(log).toContainText(widgetMessages.offlineIntro);
   await expect(log).toContainText("ninety minutes");
-  const source = log.locator("details", { hasText: "spa-notes.txt" }).first();
-  await source.locator("summary").click();
-  await expect(source).toContainText("saffron hammam");
+  // The source is a chip that reveals its passage (issue 12), as in the public widget.
+  const source = log.getByRole("button", { name: "spa-notes.txt" }).first();
+  await source.click();
+  await expect(source).toHaveAttribute("aria-expanded", "true");
+  await expect(log.locator(`[id="${await source.getAttribute("aria-controls")}"]`)).toContainText("saffron hammam");
   await expect(page.getByText(P.playground.left(19))).toBeVisible();
   expect(widgetCalls).toEqual([]);
   const chats = chatHistoryResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}/chats`, { headers: auth })).json());

@@ -21,6 +21,11 @@ import { createPlaygroundTransport, playgroundHistory, type PlaygroundTransportO
 import { css } from "./styles";
 import { watchTheme } from "./theme";
 import { App, type AppProps } from "./view";
+// The parts the public widget loads as chunks (widget-chunks/*.js) are bundled here instead: the
+// dashboard's page is one bundle, and the chunks' hashed names exist only in the public build.
+import "../chunks/files";
+import "../chunks/fr";
+import "../chunks/ar";
 
 export type PlaygroundConfig = WidgetConfigResponse["assistant"];
 
