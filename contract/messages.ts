@@ -1090,7 +1090,7 @@ export const budgetUi = {
   ownerLimit: "Messages per month, all assistants together",
   ownerHint: "Leave empty for no budget. Counted across every assistant, per calendar month (UTC).",
   ownerUsage: (used: number, limit: number | null) =>
-    limit === null ? `${used.toLocaleString("en")} messages this month (no budget)` : `${used.toLocaleString("en")} of ${limit.toLocaleString("en")} messages this month`,
+    limit === null ? `${used.toLocaleString("en")} ${used === 1 ? "message" : "messages"} this month (no budget)` : `${used.toLocaleString("en")} of ${limit.toLocaleString("en")} messages this month`,
   save: "Save budget",
   saving: "Saving…",
   saved: "Budget saved.",

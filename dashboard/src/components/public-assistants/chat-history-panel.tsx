@@ -72,6 +72,16 @@ function useSelectedSession(assistantId: string, selectedId: string | null, onPa
   return onPage ?? (fetched?.sessionId === selectedId ? fetched : null);
 }
 
+/** The page a conversation started on, without its query and fragment (they can be long, or carry a site's tokens); the whole address is the title. */
+function pageOf(referrer: string): string {
+  try {
+    const url = new URL(referrer);
+    return url.origin + url.pathname;
+  } catch {
+    return referrer;
+  }
+}
+
 export function ChatHistoryPanel({
   assistant,
   selectedId,
@@ -231,7 +241,9 @@ export function ChatHistoryPanel({
                     {s.lastMessageAt ? formatTime(s.lastMessageAt, timeFormat.elsewhere) : formatTime(s.sessionInfo.startedAt, timeFormat.elsewhere)}
                     <span aria-hidden="true"> · </span>
                     <span className="sr-only">{L.referrer}: </span>
-                    <span className="[overflow-wrap:anywhere]">{s.sessionInfo.referrer || L.directVisit}</span>
+                    <span className="[overflow-wrap:anywhere]" title={s.sessionInfo.referrer || undefined}>
+                      {s.sessionInfo.referrer ? pageOf(s.sessionInfo.referrer) : L.directVisit}
+                    </span>
                     <span aria-hidden="true"> · </span>
                     <span className="sr-only">{L.session}: </span>
                     <span className="font-mono">{shortSessionId(s.sessionId)}</span>

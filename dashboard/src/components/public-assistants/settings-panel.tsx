@@ -32,7 +32,7 @@ export function SettingsPanel({
   const form = useAssistantForm(assistant, onSaved);
   return (
     <div className="space-y-8">
-      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_30rem]">
+      <div className="grid items-start gap-6 2xl:grid-cols-[minmax(0,1fr)_30rem]">
         <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
           <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} mockPreview={false} />
           <div className="mt-5 flex justify-end border-t border-line pt-4">
@@ -78,7 +78,7 @@ function LivePreview({ assistant, values }: { assistant: PublicAssistant; values
   const saved = widgetConfigOf(assistant);
   const unsaved = widgetConfigDiffers(config, saved);
   return (
-    <aside aria-labelledby={titleId} className="space-y-2 xl:sticky xl:top-4">
+    <aside aria-labelledby={titleId} className="space-y-2 2xl:sticky 2xl:top-4">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent" : "text-fg"}`} aria-live="polite">
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
