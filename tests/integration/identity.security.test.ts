@@ -149,4 +149,15 @@ describe("an emergency rotation (review of issue 13)", () => {
     expect(ended.status).toBe(200);
     expect((await socket.waitClosed(2000)).code).not.toBe(4003);
   });
+
+  it("a second rotation, which drops the previous secret still in its grace, closes them too", async () => {
+    const { key, token, assistant, session, alice } = await verifiedConversation();
+    await createIdentitySecret(token, assistant._id, 24);
+    // Alice's page still carries a token of the first secret, now the previous one.
+    const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    await socket.next("remaining-messages");
+    await createIdentitySecret(token, assistant._id, 24);
+    expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: alice }), 401, V.tokenInvalid);
+  });
 });

@@ -314,15 +314,17 @@ export class AssistantHub extends DurableObject<Env> {
 
   /**
    * Creates the first secret or rotates (the current one verifies `graceHours` more). The new
-   * secret is in this answer only. With no grace, the replaced secret stops now: the signed-in
-   * visitors' open sockets are closed to be verified again (`reverifySockets`).
+   * secret is in this answer only. When a secret stops now (the replaced one with no grace, or a
+   * previous one still in its grace, which a rotation replaces), the signed-in visitors' open
+   * sockets are closed to be verified again (`reverifySockets`).
    */
   async rotateIdentitySecret(input: { assistantId: string; graceHours: number }): Promise<IdentitySecretResult<IdentitySecretCreated>> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, reason: "missing" };
-    const hadSecret = this.identity.status().current !== null;
+    const before = this.identity.status();
+    const stops = before.previous !== null || (before.current !== null && input.graceHours === 0);
     const result = await this.identityStep(input.assistantId, () => this.identity.rotate(input.assistantId, input.graceHours));
-    if (result.ok && hadSecret && input.graceHours === 0) await this.reverifySockets(input.assistantId, opened.store);
+    if (result.ok && stops) await this.reverifySockets(input.assistantId, opened.store);
     return result;
   }
 
