@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { botDefence, errorBodySchema } from "../../contract";
 import { json, randomIp } from "./helpers";
 import { insightsOf } from "./insights-helpers";
-import { challengeOf, created, postSession, refusedWith, solve, startWithProof, unsolved, withDefenceStore } from "./bot-defence-helpers";
+import { BROWSER_UA, challengeOf, created, postSession, refusedWith, solve, startWithProof, unsolved, withDefenceStore } from "./bot-defence-helpers";
 import { widgetAssistant } from "./widget-helpers";
 
 /**
@@ -105,6 +105,37 @@ describe("a refused proof", () => {
     for (const challenge of ["", ".", "....", "🙂.🙂", "A".repeat(botDefence.maxChallengeChars)]) {
       await refusedWith(await postSession(key, { ip, proof: { challenge, nonce: "" } }));
     }
+  });
+});
+
+describe("a proof that was good once (review of issue 13)", () => {
+  it("verified just before its expiry but spent after it, starts one session only (no replay across the expiry)", async () => {
+    const { assistant } = await always();
+    const caller = { address: randomIp(), userAgent: BROWSER_UA };
+    const expiresAt = Date.now() + 60_000;
+    const proof = { valid: true as const, id: "review-salt", expiresAt, difficulty: botDefence.difficultyBits.normal };
+    // The worker checked the signature's time before the expiry; the object spends it later.
+    const passes = await withDefenceStore(assistant._id, (s) => [
+      s.admitNewSession("always", caller, proof, expiresAt - 10).pass,
+      s.admitNewSession("always", caller, proof, expiresAt).pass,
+      s.admitNewSession("always", caller, proof, expiresAt + 5).pass,
+    ]);
+    expect(passes).toEqual([true, false, false]);
+  });
+
+  it("solved at the normal difficulty does not pass once a spike asks for more bits (no downgrade)", async () => {
+    const { key, assistant } = await always();
+    const ip = randomIp();
+    const weak = await challengeOf(await postSession(key, { ip }));
+    expect(weak.difficulty).toBe(botDefence.difficultyBits.normal);
+    const proof = { challenge: weak.challenge, nonce: solve(weak.challenge, weak.difficulty) };
+    // The address spikes while the challenge is still valid.
+    await withDefenceStore(assistant._id, (s) => {
+      for (let i = 0; i < botDefence.spikeThresholds.address; i++) s.countSession({ address: ip, userAgent: `bot ${i}` });
+    });
+    const fresh = await refusedWith(await postSession(key, { ip, proof }));
+    expect(fresh.difficulty).toBe(botDefence.difficultyBits.spike);
+    await created(await postSession(key, { ip, proof: { challenge: fresh.challenge, nonce: solve(fresh.challenge, fresh.difficulty) } }));
   });
 });
 

@@ -92,3 +92,24 @@ describe("an assistant's budget in its settings", () => {
     expect(await ask(key, sessionId)).toBe("answered");
   });
 });
+
+describe("owner isolation of the all-assistants budget (review of issue 13)", () => {
+  it("one owner's used-up budget pauses their assistants only, never another owner's", async () => {
+    const mine = await ownerWithAssistants([{}]);
+    const theirs = await ownerWithAssistants([{}]);
+    const [a] = mine.assistants as [(typeof mine.assistants)[0]];
+    const [b] = theirs.assistants as [(typeof theirs.assistants)[0]];
+    await putOwnerBudget(mine.token, { limit: 1, action: "pause" });
+    const sa = await startSession(a.key);
+    const sb = await startSession(b.key);
+    expect(await ask(a.key, sa.sessionId)).toBe("answered");
+    await eventually(() => hubRows(a.assistant._id, "SELECT value FROM meta WHERE key = 'owner_budget_paused'"), (rows) => rows.length === 1, "the owner's pause");
+    expect(await ask(a.key, sa.sessionId)).toBe(budgetMessages.budgetReached);
+    // The other owner's assistant answers, its object was never told, and their budgets show nothing of mine.
+    expect(await ask(b.key, sb.sessionId)).toBe("answered");
+    expect(await hubRows(b.assistant._id, "SELECT value FROM meta WHERE key = 'owner_budget_paused'")).toEqual([]);
+    const other = await getBudgets(theirs.token);
+    expect(other.owner).toMatchObject({ limit: null, paused: false });
+    expect(other.assistants.map((x) => x.assistantId)).toEqual([b.assistant._id]);
+  });
+});

@@ -114,3 +114,50 @@ describe("identity-secret routes: owner only", () => {
     expect((await call(`/api/public-assistants/${assistant._id}/chats?user=alice`, { token: stranger.token })).status).toBe(404);
   });
 });
+
+describe("an emergency rotation (review of issue 13)", () => {
+  it("closes the open sockets of signed-in visitors when the old secret stops at once, so they are verified again; anonymous sockets stay", async () => {
+    const { key, token, assistant, session, alice } = await verifiedConversation();
+    const anon = await startSignedSession(key, undefined);
+    const verifiedSocket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    const anonSocket = await openWidgetSocket(anon.sessionId, key);
+    // Both registered with the assistant's object (remaining-messages comes after that).
+    await verifiedSocket.next("remaining-messages");
+    await anonSocket.next("remaining-messages");
+    // The secret leaked: rotated with no grace. A socket opened with a token of the old secret
+    // (a forged one, say) must not go on receiving the visitor's conversation.
+    await createIdentitySecret(token, assistant._id, 0);
+    const closed = await verifiedSocket.waitClosed(2000);
+    // Not 4003 (final): the widget reconnects, and the reconnect is verified with the new secret.
+    expect(closed.code).not.toBe(4003);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: alice }), 401, V.tokenInvalid);
+    anonSocket.sendMessage({ content: "Still here" });
+    await anonSocket.next("new-message", (m) => m.message.role === "assistant");
+    expect(anonSocket.closed).toBeNull();
+    anonSocket.close();
+  });
+
+  it("ending the grace closes them too; a rotation with grace leaves them open", async () => {
+    const { key, token, assistant, session, alice } = await verifiedConversation();
+    const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    await socket.next("remaining-messages");
+    await createIdentitySecret(token, assistant._id, 24);
+    socket.sendMessage({ content: "Still me during the grace" });
+    await socket.next("new-message", (m) => m.message.role === "assistant");
+    expect(socket.closed).toBeNull();
+    const ended = await call(`${secretPath(assistant._id)}/previous`, { token, method: "DELETE" });
+    expect(ended.status).toBe(200);
+    expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+  });
+
+  it("a second rotation, which drops the previous secret still in its grace, closes them too", async () => {
+    const { key, token, assistant, session, alice } = await verifiedConversation();
+    await createIdentitySecret(token, assistant._id, 24);
+    // Alice's page still carries a token of the first secret, now the previous one.
+    const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    await socket.next("remaining-messages");
+    await createIdentitySecret(token, assistant._id, 24);
+    expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: alice }), 401, V.tokenInvalid);
+  });
+});

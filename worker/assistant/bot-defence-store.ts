@@ -35,8 +35,12 @@ export interface SessionCaller {
   userAgent: string;
 }
 
-/** The proof a new session came with, as the worker verified it (signature, expiry, address, bits). */
-export type SessionProof = { valid: true; id: string; expiresAt: number } | { valid: false };
+/**
+ * The proof a new session came with, as the worker verified it (signature, expiry, address, bits):
+ * `difficulty` is the bits its signed challenge asked, so a challenge issued before a spike does
+ * not pass once the spike asks for more.
+ */
+export type SessionProof = { valid: true; id: string; expiresAt: number; difficulty: number } | { valid: false };
 
 /** `admitNewSession`'s answer: go on, or ask for a (new) proof of `difficulty` bits. */
 export type ProofGate = { pass: true } | { pass: false; refused: boolean; difficulty: number };
@@ -80,7 +84,9 @@ export class BotDefenceStore {
    */
   admitNewSession(mode: BotDefenceMode, caller: SessionCaller, proof: SessionProof | undefined, now = Date.now()): ProofGate {
     const need = this.need(mode, caller, now);
-    const proven = proof?.valid === true && this.spend(proof.id, proof.expiresAt, now);
+    // A proof of fewer bits than asked now is refused, and not spent (a fresh challenge follows).
+    const enough = proof?.valid === true && (!need.needed || proof.difficulty >= need.difficulty);
+    const proven = enough && this.spend(proof.id, proof.expiresAt, now);
     if (proven || !need.needed) {
       this.countSession(caller, now);
       return { pass: true };
@@ -115,10 +121,13 @@ export class BotDefenceStore {
   }
 
   /**
-   * Records a verified challenge as spent; false when it was spent already (a replay). Expired
-   * ones go first: a challenge past its expiry is refused by its signature's time anyway.
+   * Records a verified challenge as spent; false when it was spent already (a replay) or has
+   * expired by this object's clock: the worker checked its time a moment earlier, and the record
+   * of its first use goes at its expiry, so spending it after that would let it start a session
+   * again. Expired records go first.
    */
   spend(id: string, expiresAt: number, now = Date.now()): boolean {
+    if (expiresAt <= now) return false;
     this.sql.exec("DELETE FROM spent_challenges WHERE expires_at <= ?", now);
     const inserted = this.sql.exec("INSERT INTO spent_challenges (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", id, expiresAt).toArray();
     return inserted.length > 0;

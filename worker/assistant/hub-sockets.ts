@@ -63,6 +63,30 @@ export class HubSockets {
     return closed;
   }
 
+  /**
+   * Closes the signed-in visitors' sockets of the rooms `verified` names (issue 13: the identity
+   * secret that verified them stopped), so they reconnect and are verified again. Same batches and
+   * bookkeeping as `revoke`. Returns how many sockets were closed.
+   */
+  async reverify(verified: (sessionId: string) => boolean): Promise<number> {
+    const entries = (await this.sessions.entries()).filter(([id]) => verified(id));
+    let closed = 0;
+    for (let i = 0; i < entries.length; i += closeConcurrency) {
+      const batch = entries.slice(i, i + closeConcurrency);
+      const results = await Promise.allSettled(batch.map(([id]) => getWidgetRoom(this.env, id).closeVerified()));
+      for (const [j, result] of results.entries()) {
+        const [sessionId, stamp] = batch[j]!;
+        if (result.status === "rejected") {
+          console.error(JSON.stringify({ event: "widget-socket-reverify-failed", sessionId, error: String(result.reason) }));
+          continue;
+        }
+        closed += result.value.closed;
+        if (result.value.open === 0) await this.sessions.unregister(sessionId, stamp);
+      }
+    }
+    return closed;
+  }
+
   /** Asks rooms whether they still have a socket; forgets those that do not (and did not register again). */
   private async forgetIdleRooms(entries: [string, number][]) {
     const counts = await Promise.allSettled(entries.map(([id]) => getWidgetRoom(this.env, id).openSockets()));

@@ -312,18 +312,44 @@ export class AssistantHub extends DurableObject<Env> {
     return this.identityStep(input.assistantId, async () => this.identity.status());
   }
 
-  /** Creates the first secret or rotates (the current one verifies `graceHours` more). The new secret is in this answer only. */
+  /**
+   * Creates the first secret or rotates (the current one verifies `graceHours` more). The new
+   * secret is in this answer only. When a secret stops now (the replaced one with no grace, or a
+   * previous one still in its grace, which a rotation replaces), the signed-in visitors' open
+   * sockets are closed to be verified again (`reverifySockets`).
+   */
   async rotateIdentitySecret(input: { assistantId: string; graceHours: number }): Promise<IdentitySecretResult<IdentitySecretCreated>> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, reason: "missing" };
-    return this.identityStep(input.assistantId, () => this.identity.rotate(input.assistantId, input.graceHours));
+    const before = this.identity.status();
+    const stops = before.previous !== null || (before.current !== null && input.graceHours === 0);
+    const result = await this.identityStep(input.assistantId, () => this.identity.rotate(input.assistantId, input.graceHours));
+    if (result.ok && stops) await this.reverifySockets(input.assistantId, opened.store);
+    return result;
   }
 
-  /** Ends the previous secret's grace now. */
+  /** Ends the previous secret's grace now; the signed-in visitors' open sockets are verified again. */
   async endIdentityGrace(input: { assistantId: string }): Promise<IdentitySecretResult<IdentitySecretStatus>> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, reason: "missing" };
-    return this.identityStep(input.assistantId, async () => this.identity.endGrace());
+    const hadPrevious = this.identity.status().previous !== null;
+    const result = await this.identityStep(input.assistantId, async () => this.identity.endGrace());
+    if (result.ok && hadPrevious) await this.reverifySockets(input.assistantId, opened.store);
+    return result;
+  }
+
+  /**
+   * A secret stopped verifying at once (issue 13): sockets are verified only when they connect,
+   * so the open sockets of signed-in visitors' sessions close (with a code the widget reconnects
+   * on) and the reconnect is verified with the secrets in force. A socket opened with a token of
+   * a leaked secret thus stops receiving the visitor's conversation. Never throws (logged).
+   */
+  private async reverifySockets(assistantId: string, store: VisitorStore) {
+    try {
+      await this.sockets.reverify((sessionId) => Boolean(store.session(sessionId)?.visitorSub));
+    } catch (error) {
+      console.error(JSON.stringify({ event: "identity-socket-reverify-failed", assistantId, error: String(error) }));
+    }
   }
 
   // ── Insights (assistant/insights-store.ts; counted inside beginTurn) ───────────────────────────

@@ -12,7 +12,7 @@ import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { getAssistantHub } from "../widget/get-assistant-hub";
-import { readWidgetIdentity, type WidgetIdentity } from "../widget/room-identity";
+import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 
 type WidgetConnection = Connection<WidgetIdentity>;
@@ -110,6 +110,26 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       closed += 1;
     }
     if (open === 0) for (const controller of this.answering) controller.abort();
+    return { closed, open };
+  }
+
+  /**
+   * RPC from the assistant's hub when the identity secret that verified signed-in visitors'
+   * sockets stopped at once (issue 13): their sockets close without a message-error, with a code
+   * the widget reconnects on, so each is verified again (AssistantHub.reverifySockets). Other
+   * sockets stay; an answer being written goes on (it is saved either way).
+   */
+  async closeVerified(): Promise<{ closed: number; open: number }> {
+    let closed = 0;
+    let open = 0;
+    for (const connection of this.getConnections<WidgetIdentity>()) {
+      if (!connection.state?.visitorSub) {
+        open += 1;
+        continue;
+      }
+      close(connection, widgetSocketReverifyClose);
+      closed += 1;
+    }
     return { closed, open };
   }
 

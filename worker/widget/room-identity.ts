@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visitorIdentityMessages } from "../../contract";
 
 /**
  * Who a widget socket belongs to, established by the worker (routes/widget/socket.ts) before the
@@ -29,3 +30,11 @@ export function readWidgetIdentity(request: Request, roomName: string): WidgetId
     return null;
   }
 }
+
+/**
+ * Issue 13: the identity secret that verified a signed-in visitor's socket stopped at once (the
+ * owner rotated with no grace, or ended the grace): the socket closes with a code the widget
+ * reconnects on (not 4003, which is final), and the reconnect's token is verified again by the
+ * socket route. A socket opened with a token of a leaked secret stops receiving the conversation.
+ */
+export const widgetSocketReverifyClose = { code: 4001, reason: visitorIdentityMessages.tokenRequired } as const;

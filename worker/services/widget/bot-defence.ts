@@ -36,7 +36,7 @@ export async function checkSessionProof(
 ): Promise<SessionProof | undefined> {
   if (!proof) return undefined;
   const checked = await verifyProof(await challengeKey(env), proof, expected);
-  if (checked.ok) return { valid: true, id: checked.id, expiresAt: checked.expiresAt };
+  if (checked.ok) return { valid: true, id: checked.id, expiresAt: checked.expiresAt, difficulty: checked.difficulty };
   console.warn(JSON.stringify({ event: "widget-proof-refused", assistantId: expected.assistantId, reason: checked.reason, requestId: expected.requestId }));
   return { valid: false };
 }
