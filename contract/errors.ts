@@ -42,6 +42,12 @@ export const errorBodySchema = z.object({
   fields: z.record(z.string(), z.string()).optional(),
   /** Seconds until a RATE_LIMITED caller may try again. */
   retryAfter: z.number().int().optional(),
+  /**
+   * On the widget's message route (POST /api/widget/sessions/{id}/messages), a refusal's reason
+   * (schemas/widget.ts widgetRefusalReasons: `budget-reached`, `daily-limit`…), as the socket's
+   * `message-error` carries it: the widget treats final refusals as final over HTTP too.
+   */
+  reason: z.string().optional(),
   /** On CHALLENGE_REQUIRED (428), and on a refused proof (403) so an honest widget may solve once more. */
   challenge: z.object({ challenge: z.string(), difficulty: z.number().int() }).optional(),
 });

@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { expect } from "vitest";
-import { apiKeyResponse, budgetsResponse, errorBodySchema, type OwnerBudgetBody, type PublicAssistantBody } from "../../contract";
+import { apiKeyResponse, budgetMessages, budgetsResponse, errorBodySchema, type OwnerBudgetBody, type PublicAssistantBody } from "../../contract";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { getUserRoom } from "../../worker/chat/get-chat-room";
 import { call, json, outbox, registerUser } from "./helpers";
@@ -29,7 +29,10 @@ export async function ask(key: string, sessionId: string, content = "question [[
     return "answered";
   }
   expect(res.status, await res.clone().text()).toBe(429);
-  return (await json(res, errorBodySchema)).error;
+  const body = await json(res, errorBodySchema);
+  // The HTTP refusal names its reason as the socket's message-error does (the widget blocks on it).
+  if (body.error === budgetMessages.budgetReached) expect(body.reason).toBe("budget-reached");
+  return body.error;
 }
 
 /** The budget e-mails the dev outbox holds for `to` (subjects), oldest first. */

@@ -55,7 +55,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
   if (begun.outcome === "no-session") throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
   if (begun.outcome === "refused") {
     const { refusal } = begun;
-    throw new AppError(refusal.code, refusal.error, refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {});
+    throw new AppError(refusal.code, refusal.error, { reason: refusal.reason, ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}) });
   }
 
   // The answer runs to its end even if the visitor goes away: it is saved either way.
