@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitorIdentity, visitorIdentityMessages as V, widgetSessionResponse } from "../../contract";
+import { visitorIdentity, visitorIdentityMessages as V, widgetApiPaths, widgetSessionResponse } from "../../contract";
 import { toBase64Url } from "../../worker/crypto/encoding";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
 import { call, expectError, json, registerUser } from "./helpers";
@@ -45,6 +45,18 @@ describe("a verified visitor's conversation stays theirs", () => {
     await expectError(await widgetCall(path, { key, headers: { [visitorIdentity.tokenHeader]: await visitorToken(secret, { sub: "mallory" }) } }), 401, V.tokenRequired);
     const ok = await widgetCall(path, { key, headers: { [visitorIdentity.tokenHeader]: alice } });
     expect((await json(ok, widgetSessionResponse)).messages.length).toBeGreaterThan(0);
+  });
+
+  it("rating an answer needs the visitor's own token too", async () => {
+    const { key, secret, session, alice } = await verifiedConversation();
+    const read = await widgetCall(`/api/widget/sessions/${session.sessionId}`, { key, headers: { [visitorIdentity.tokenHeader]: alice } });
+    const answer = (await json(read, widgetSessionResponse)).messages.find((m) => m.role === "assistant")!;
+    const path = widgetApiPaths.feedback(session.sessionId, answer.id);
+    await expectError(await widgetCall(path, { key, method: "POST", body: JSON.stringify({ rating: "down" }) }), 401, V.tokenRequired);
+    const mallory = await visitorToken(secret, { sub: "mallory" });
+    await expectError(await widgetCall(path, { key, method: "POST", body: JSON.stringify({ rating: "down" }), headers: { [visitorIdentity.tokenHeader]: mallory } }), 401, V.tokenRequired);
+    const ok = await widgetCall(path, { key, method: "POST", body: JSON.stringify({ rating: "up" }), headers: { [visitorIdentity.tokenHeader]: alice } });
+    expect(ok.status).toBe(200);
   });
 
   it("SSE messages need the visitor's own token, and a refused one is not saved", async () => {

@@ -49,7 +49,8 @@ const USER_AGENT_CHARS = 512;
 /** `rateAnswer`'s answer: a sentinel, never a throw (the feedback route maps it to its status). */
 export type RateAnswerResult =
   | { ok: true; messageId: string; rating: FeedbackRating }
-  | { ok: false; reason: "missing" | "no-session" | "not-found" | "not-answer" | "failed" };
+  | { ok: false; reason: "missing" | "no-session" | "not-found" | "not-answer" | "failed" }
+  | IdentityRefusal;
 
 export interface StartSessionInput {
   assistantId: string;
@@ -360,9 +361,13 @@ export class AssistantHub extends DurableObject<Env> {
    * session; `not-answer`: the visitor's own message; `missing`: the assistant is gone; `failed`:
    * the storage failed (logged; the caller answers a retryable 503). Never throws.
    */
-  async rateAnswer(input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating }): Promise<RateAnswerResult> {
+  async rateAnswer(input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating; visitorToken?: string | undefined }): Promise<RateAnswerResult> {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, reason: "missing" };
+    // A verified visitor's answers are rated only with that visitor's token, as they are read.
+    const row = opened.store.openSession(input.sessionId);
+    const refused = row ? await this.visitorCheck(input.assistantId, row, input.visitorToken) : null;
+    if (refused) return refused;
     return this.guarded("rateAnswer", input.assistantId, (): RateAnswerResult => {
       if (!opened.store.openSession(input.sessionId)) return { ok: false, reason: "no-session" };
       const outcome = new InsightsStore(this.ctx.storage).rate({ sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, at: Date.now() });

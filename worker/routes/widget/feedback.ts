@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { feedbackBody, type FeedbackResponse } from "../../../contract";
+import { feedbackBody, visitorIdentity, type FeedbackResponse } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
@@ -18,7 +18,14 @@ export const widgetFeedbackRoute = new Hono<AppEnv>().post("/sessions/:id/messag
   const { rating } = await readBody(c, feedbackBody);
   const rated = await rateVisitorAnswer({
     ctx: serviceContext(c),
-    input: { assistantId: assistant.id, sessionId: c.req.param("id"), messageId: c.req.param("messageId"), rating, ip: clientIp(c) },
+    input: {
+      assistantId: assistant.id,
+      sessionId: c.req.param("id"),
+      messageId: c.req.param("messageId"),
+      rating,
+      ip: clientIp(c),
+      visitorToken: c.req.header(visitorIdentity.tokenHeader),
+    },
   });
   const body: FeedbackResponse = rated;
   c.header("cache-control", "no-store");

@@ -10,14 +10,15 @@ import { consumeIpFeedback } from "./widget-limits";
  * Origin already authorised): the per-IP feedback throttle (its own counter: rating costs no
  * message), then the assistant's own object rates the answer (AssistantHub.rateAnswer). An
  * unknown or closed session is 404 sessionNotFound; a message that is not in this session is 404
- * and the visitor's own message 400, both messageNotRatable; the last rating wins.
+ * and the visitor's own message 400, both messageNotRatable; the last rating wins. A verified
+ * visitor's session needs that visitor's token (X-Visitor-Token), 401 otherwise (issue 13).
  */
 export async function rateVisitorAnswer({
   ctx,
   input,
 }: {
   ctx: ServiceContext;
-  input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating; ip: string };
+  input: { assistantId: string; sessionId: string; messageId: string; rating: FeedbackRating; ip: string; visitorToken?: string | undefined };
 }): Promise<{ messageId: string; rating: FeedbackRating }> {
   const throttle = await consumeIpFeedback(ctx.env, input.ip);
   if (!throttle.allowed) throw rateLimited(retryAfterSeconds(throttle));
@@ -26,8 +27,10 @@ export async function rateVisitorAnswer({
     sessionId: input.sessionId,
     messageId: input.messageId,
     rating: input.rating,
+    visitorToken: input.visitorToken,
   });
   if (result.ok) return { messageId: result.messageId, rating: result.rating };
+  if ("identity" in result) throw unauthorized(result.identity);
   switch (result.reason) {
     // Deleted between the D1 read and the hub: refused as the D1 read would have.
     case "missing":
