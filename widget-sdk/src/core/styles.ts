@@ -48,7 +48,6 @@ blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 textarea{flex:1;min-width:0;resize:none;field-sizing:content;min-height:38px;max-height:120px;padding:8px 10px;border:1px solid var(--bd);border-radius:10px}
 @media(pointer:coarse){textarea{font-size:16px}}
 :disabled{opacity:.5;cursor:default}
-.ch{display:flex;align-items:center;font-size:12px;background:var(--sf);border-radius:8px;padding-inline-start:8px}
 .x{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 @media (max-width:480px){.w .p{inset:0;width:100%;height:100%;max-width:none;max-height:none;border-radius:0;border:0}}
 @media (prefers-reduced-motion:reduce){.ty{animation:none}}`;
