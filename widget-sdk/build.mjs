@@ -138,6 +138,20 @@ const PREACT_TRIMS = [
   ["n.setAttribute(t,\"popover\"==t&&1==r?\"\":r)", "n.setAttribute(t,r)"],
   ["9==r.nodeType&&(r=r.documentElement),", ""],
   [",v=/^m(i|n|o|s|text|space)$/", ""],
+  // portals (createPortal), customized built-ins, defaultValue/defaultChecked, SVG's xlink/className spellings, setState, isValidElement
+  ["\"function\"!=typeof n.type||n.props.__P?null:S(n)", "\"function\"!=typeof n.type?null:S(n)"],
+  ["if((n=n.__)&&n.__c&&!n.props.__P)", "if((n=n.__)&&n.__c)"],
+  ["if(n.props.__P)return t;", ""],
+  ["M.__P&&(s=l,f=(t=M.__P).namespaceURI,c=o=null,u.props&&u.props.__P!=t&&(u.__k.some(function(n){n&&J(n,n)}),u.__k=null),l=u.__k?S(u,0):null),", ""],
+  ["M.__P&&(r.__e=null,l=s),", ""],
+  ["\"function\"!=typeof t.type||u&&!t.props.__P", "\"function\"!=typeof t.type||u"],
+  ["M=a.ownerDocument||document,", "M=document,"],
+  ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
+  ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],
+  ["\"value\"==s&&\"defaultValue\"in x||\"checked\"==s&&\"defaultChecked\"in x||", ""],
+  ["if(\"http://www.w3.org/2000/svg\"==i)t=t.replace(/xlink(H|:h)/,\"h\").replace(/sName$/,\"s\");else if(", "if(\"http://www.w3.org/2000/svg\"!=i&&"],
+  ["r=function(n){return null!=n&&n.constructor===h},", ""],
+  ["x.prototype.setState=function(n,t){var r=this.__s;r&&r!=this.state||(r=this.__s=_({},this.state)),\"function\"==typeof n&&(n=n(_({},r),this.props)),n&&(_(r,n),this.__v&&(t&&this.__k.push(t),L(this)))},", ""],
 ];
 export const trimPreact = {
   name: "trim-preact",
