@@ -88,12 +88,94 @@ const minifyCss = {
 };
 
 /**
+ * Preact features the widget never uses, cut out of preact's dist at build time (~0.4 KB gzip of the
+ * core): option hooks (no preact/hooks, devtools or debug), context, legacy and derived-state
+ * lifecycles, shouldComponentUpdate, Suspense and hydration markers, MathML, <template>,
+ * <progress>, popover, dangerouslySetInnerHTML (the widget never sets HTML) and a document as the
+ * render root. Each cut is an exact text of preact's minified file that must occur once: a new
+ * Preact version fails the build here until the list is reviewed (the version it was written for
+ * is checked too). Only the widget's own bundles: the dashboard's Playground keeps the whole Preact.
+ */
+const PREACT_VERSION = "11.2.0";
+const PREACT_TRIMS = [
+  // options hooks: preact/hooks, devtools and debug are not in the widget
+  ["return!o&&n.vnode&&n.vnode(e),e}", "return e}"],
+  ["n.vnode&&n.vnode(r),", ""],
+  ["(8&t.__g||(t.__g|=8,u.push(t),f++))&&i==n.debounceRendering||((i=n.debounceRendering)||queueMicrotask)(H)", "8&t.__g||(t.__g|=8,u.push(t),f++)||queueMicrotask(H)"],
+  ["(f=u.length)&&(i||queueMicrotask)(H)", "(f=u.length)&&queueMicrotask(H)"],
+  ["(s=n.__b)&&s(r);", ""],
+  ["H=n.__r,", ""],
+  ["H&&H(r),", ""],
+  ["return(s=n.diffed)&&s(r),l}", "return l}"],
+  ["n.__c&&n.__c(r,t),", ""],
+  ["n.unmount&&n.unmount(t),", ""],
+  ["n.__&&n.__(t,r),", ""],
+  ["return u(n.event?n.event(r):r)", "return u(r)"],
+  ["l&&(n.__m&&n.__m(r,o),l=!1),", ""],
+  ["j=(s=V.contextType)&&i[s.__c],L=s?j?j.props.value:s.__:i,", "L=i,"],
+  // context, legacy lifecycles, getDerivedState*, shouldComponentUpdate, getSnapshotBeforeUpdate: App uses none
+  ["j&&j.sub(d),", ""],
+  ["C&&(d.__s||(d.__s=d.state),V.getDerivedStateFromProps&&(d.__s==d.state&&(d.__s=_({},d.__s)),_(d.__s,V.getDerivedStateFromProps(M,d.__s)))),", "C&&(d.__s||(d.__s=d.state)),"],
+  ["if(M!==k&&C&&!V.getDerivedStateFromProps&&d.componentWillReceiveProps&&d.componentWillReceiveProps(M,L),r.__v==u.__v&&!(8&d.__g)||!(4&d.__g)&&d.shouldComponentUpdate&&!1===d.shouldComponentUpdate(M,d.__s,L))", "if(r.__v==u.__v&&!(8&d.__g))"],
+  ["d.componentWillUpdate&&d.componentWillUpdate(M,d.__s,L),", ""],
+  ["}else C&&!V.getDerivedStateFromProps&&d.componentWillMount&&d.componentWillMount(),C&&", "}else C&&"],
+  ["d.getChildContext&&(i=_({},i,d.getChildContext())),C&&u.__c&&d.getSnapshotBeforeUpdate&&(m=d.getSnapshotBeforeUpdate(k,b)),", ""],
+  ["(e=(o=i.constructor)&&o.getDerivedStateFromError)&&i.setState(o.getDerivedStateFromError(n)),", ""],
+  ["128&u.__u&&(c=32&u.__u,s=u.__c.__z)&&(r.__u|=c,p=o=[],8==s.nodeType?l=B(s,o):o.push(s),l=o[0]||l),", ""],
+  // Suspense (a thrown promise) and its hydration markers: no lazy() nor hydrate()
+  ["p&&p.some(g),", ""],
+  ["if(t&&t.then){if(r.__u|=128|c,o){for(~(T=o.indexOf(l||void 0))||(T=o.length);(N=o[T-1])&&8==N.nodeType;)T--;for(;T<o.length;T++)if(N=o[T])if(o[T]=null,O){if(N==P)break}else{if(8!=N.nodeType)break;N.data.startsWith(\"$s\")&&(P=B(O=N))}}if(!O){for(;l&&8==l.nodeType&&l.nextSibling;)l=l.nextSibling;O=l}(s=B(O=r.__c.__z||(r.__c.__z=O)))?(r.__e=O,l=s):r.__e=l,l=l&&l.nextSibling}else o&&o.some(g);", "o&&o.some(g);"],
+  ["t&&t.then||D(r),", "D(r),"],
+  ["!u&&(i=t.__c)&&(i=i.__z)&&(f=B(i,o=[]))&&(i==t.__e&&o.some(g),g(f),g(i)),", ""],
+  ["\"math\"==C?f=\"http://www.w3.org/1998/Math/MathML\":", ""],
+  // MathML, <template>, <progress>, popover, dangerouslySetInnerHTML, a document as the root
+  ["a=\"template\"==C&&t.content||t,", "a=t,"],
+  ["\"dangerouslySetInnerHTML\"==s?y=k:", ""],
+  ["\"dangerouslySetInnerHTML\"==s?h=k:", ""],
+  ["h?(l||y&&(h.__html==y.__html||h.__html==t.innerHTML)||(t.innerHTML=h.__html),r.__k=[]):(y&&(t.textContent=\"\"),(\"foreignObject\"==C||\"http://www.w3.org/1998/Math/MathML\"==f&&v.test(C))&&(f=\"http://www.w3.org/1999/xhtml\"),", "(\"foreignObject\"==C&&(f=\"http://www.w3.org/1999/xhtml\"),"],
+  ["\"progress\"==C&&null==b?t.removeAttribute(s):null==b||b===t[s]&&(\"progress\"!=C||b)||N(t,s,b,$[s],f)", "null==b||b===t[s]||N(t,s,b,$[s],f)"],
+  ["&&\"popover\"!=t&&t in n", "&&t in n"],
+  ["n.setAttribute(t,\"popover\"==t&&1==r?\"\":r)", "n.setAttribute(t,r)"],
+  ["9==r.nodeType&&(r=r.documentElement),", ""],
+  [",v=/^m(i|n|o|s|text|space)$/", ""],
+  // portals (createPortal), customized built-ins, defaultValue/defaultChecked, SVG's xlink/className spellings, setState, isValidElement
+  ["\"function\"!=typeof n.type||n.props.__P?null:S(n)", "\"function\"!=typeof n.type?null:S(n)"],
+  ["if((n=n.__)&&n.__c&&!n.props.__P)", "if((n=n.__)&&n.__c)"],
+  ["if(n.props.__P)return t;", ""],
+  ["M.__P&&(s=l,f=(t=M.__P).namespaceURI,c=o=null,u.props&&u.props.__P!=t&&(u.__k.some(function(n){n&&J(n,n)}),u.__k=null),l=u.__k?S(u,0):null),", ""],
+  ["M.__P&&(r.__e=null,l=s),", ""],
+  ["\"function\"!=typeof t.type||u&&!t.props.__P", "\"function\"!=typeof t.type||u"],
+  ["M=a.ownerDocument||document,", "M=document,"],
+  ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
+  ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],
+  ["\"value\"==s&&\"defaultValue\"in x||\"checked\"==s&&\"defaultChecked\"in x||", ""],
+  ["if(\"http://www.w3.org/2000/svg\"==i)t=t.replace(/xlink(H|:h)/,\"h\").replace(/sName$/,\"s\");else if(", "if(\"http://www.w3.org/2000/svg\"!=i&&"],
+  ["r=function(n){return null!=n&&n.constructor===h},", ""],
+  ["x.prototype.setState=function(n,t){var r=this.__s;r&&r!=this.state||(r=this.__s=_({},this.state)),\"function\"==typeof n&&(n=n(_({},r),this.props)),n&&(_(r,n),this.__v&&(t&&this.__k.push(t),L(this)))},", ""],
+];
+export const trimPreact = {
+  name: "trim-preact",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]preact[\\/]dist[\\/]preact\.mjs$/ }, ({ path }) => {
+      const version = JSON.parse(readFileSync(join(dirname(path), "../package.json"), "utf8")).version;
+      if (version !== PREACT_VERSION) throw new Error(`widget build: preact ${version}, the trims are for ${PREACT_VERSION}: review PREACT_TRIMS`);
+      let code = readFileSync(path, "utf8");
+      for (const [from, to] of PREACT_TRIMS) {
+        if (code.split(from).length !== 2) throw new Error(`widget build: preact trim not found once: ${from.slice(0, 60)}`);
+        code = code.replace(from, () => to);
+      }
+      return { contents: code, loader: "js" };
+    });
+  },
+};
+
+/**
  * Property names only the core itself reads (the contract values it carries, its UI strings, its
  * internal state), shortened by the minifier. Never a name that crosses a boundary: the wire's
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy", "identify", "logout", "conversations"]);
-const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk"];
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
 async function mangledNames() {
@@ -116,7 +198,7 @@ async function mangledNames() {
  * esbuild's minifier alone, for the same code.
  */
 async function iife(entry, define = {}, mangleProps, mangleCache) {
-  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, mangleCache, plugins: [inlineContract, minifyCss] });
+  const result = await build({ ...common, entryPoints: [join(here, entry)], format: "iife", minify: true, write: false, define, mangleProps, mangleCache, plugins: [inlineContract, minifyCss, trimPreact] });
   // The core and its chunks share one cache: a property a chunk reads has the core's short name.
   if (mangleCache) Object.assign(mangleCache, result.mangleCache);
   const { minifySync } = await import("vite");

@@ -1,6 +1,7 @@
 // widget-chunks/files.{hash}.js: reading the visitor's attachments (only sites whose owner allows
 // them show the button; the chunk loads at the first file chosen), with its messages in every language.
-import { widgetFileStrings } from "../../../contract/widget-strings";
+import type { h as preactH, VNode } from "preact";
+import { widgetFileStrings, type WidgetStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
 import * as C from "../core/contract";
 import { readAttachment } from "../core/files";
@@ -9,6 +10,12 @@ import { register } from "./register";
 export interface FilesChunk {
   /** Reads `files` into `c.state.attachments`, each refusal in the notice. */
   readFiles(c: Controller, files: File[]): Promise<void>;
+  /**
+   * The attachments waiting to be sent (`c.state.attachments`), each its name and a button that
+   * removes it (`button(label, onClick)`: the core's icon button with its close icon). Preact's `h`
+   * comes from the core, as in the visitor chunk; styled here (through the CSSOM), not in the core's sheet.
+   */
+  chips(h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode[];
 }
 
 async function readFiles(c: Controller, files: File[]) {
@@ -27,4 +34,15 @@ async function readFiles(c: Controller, files: File[]) {
   c.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : c.state.notice });
 }
 
-register("files", { readFiles });
+const chips = (h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode[] =>
+  c.state.attachments.map(
+    (f, i) =>
+      h(
+        "span",
+        { style: { display: "flex", alignItems: "center", fontSize: "12px", background: "var(--sf)", borderRadius: "8px", paddingInlineStart: "8px" } },
+        f.name,
+        button(t.removeFile(f.name), () => c.set({ attachments: c.state.attachments.filter((_, j) => j !== i) })),
+      ) as VNode,
+  );
+
+register("files", { readFiles, chips });

@@ -14,43 +14,30 @@
 // roots of the first primes: computed, not written out (a smaller chunk, same numbers).
 const K: number[] = [];
 const H0: number[] = [];
-for (let n = 2; K.length < 64; n++) {
-  let prime = true;
-  for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
-  if (!prime) continue;
-  if (H0.length < 8) H0.push(((Math.sqrt(n) % 1) * 2 ** 32) | 0);
+for (let n = 2, d; K.length < 64; n++) {
+  for (d = 2; n % d; d++);
+  if (d < n) continue;
+  if (n < 20) H0.push(((n ** 0.5 % 1) * 2 ** 32) | 0);
   K.push(((Math.cbrt(n) % 1) * 2 ** 32) | 0);
 }
-
 const w = new Int32Array(64);
-
-/** One 64-byte block (`bytes` from `at`) into `h`. */
-function compress(h: Int32Array, bytes: Uint8Array, at: number) {
-  for (let i = 0; i < 16; i++, at += 4) w[i] = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
-  for (let i = 16; i < 64; i++) {
-    const x = w[i - 15]!;
-    const y = w[i - 2]!;
-    w[i] =
-      ((((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) +
-        (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)) +
-        w[i - 16]! +
-        w[i - 7]!) |
-      0;
-  }
+const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+/** One 64-byte block (`bytes` from `at`, read big-endian) into `h`. */
+function compress(h: Int32Array, bytes: DataView, at: number) {
   let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, k = h[7]!;
-  for (let i = 0; i < 64; i++) {
-    const t1 = (k + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
-    const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+  for (let i = 0, x, y, t; i < 64; i++) {
+    w[i] = i < 16 ? bytes.getInt32(at + i * 4) : ((x = w[i - 15]!), (y = w[i - 2]!), (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) + w[i - 16]! + w[i - 7]!) | 0;
+    t = (k! + (rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25)) + ((e! & f!) ^ (~e! & g!)) + K[i]! + w[i]!) | 0;
     k = g;
     g = f;
     f = e;
-    e = (d + t1) | 0;
+    e = (d! + t) | 0;
     d = c;
     c = b;
     b = a;
-    a = (t1 + t2) | 0;
+    a = (t + (rotr(b!, 2) ^ rotr(b!, 13) ^ rotr(b!, 22)) + ((b! & c!) ^ (b! & d!) ^ (c! & d!))) | 0;
   }
-  [a, b, c, d, e, f, g, k].forEach((v, i) => (h[i] = (h[i]! + v) | 0));
+  [a, b, c, d, e, f, g, k].map((v, i) => (h[i]! += v!));
 }
 
 /** A prefix hashed up to its last whole block: the state, the bytes left over, the prefix's length. */
@@ -63,11 +50,12 @@ export interface Midstate {
 export function midstate(prefix: Uint8Array): Midstate {
   const state = Int32Array.from(H0);
   const whole = prefix.length - (prefix.length % 64);
-  for (let at = 0; at < whole; at += 64) compress(state, prefix, at);
+  for (let at = 0; at < whole; at += 64) compress(state, new DataView(prefix.buffer, prefix.byteOffset), at);
   return { state, tail: prefix.slice(whole), length: prefix.length };
 }
 
 const block = new Uint8Array(128);
+const view = new DataView(block.buffer);
 
 /** SHA-256 of the midstate's prefix followed by `suffix` (ASCII), as eight 32-bit words. */
 export function digestWith(m: Midstate, suffix: string): Int32Array {
@@ -77,15 +65,10 @@ export function digestWith(m: Midstate, suffix: string): Int32Array {
   block.set(m.tail);
   for (let i = 0; i < suffix.length; i++) block[m.tail.length + i] = suffix.charCodeAt(i);
   block[n] = 0x80;
-  const end = n + 9 > 64 ? 128 : 64;
-  const bits = (m.length + suffix.length) * 8;
+  const end = n < 56 ? 64 : 128;
   // Lengths here are far below 2^32 bits: the high word stays 0.
-  block[end - 4] = bits >>> 24;
-  block[end - 3] = bits >>> 16;
-  block[end - 2] = bits >>> 8;
-  block[end - 1] = bits;
-  compress(h, block, 0);
-  if (end === 128) compress(h, block, 64);
+  view.setInt32(end - 4, (m.length + suffix.length) * 8);
+  for (let at = 0; at < end; at += 64) compress(h, view, at);
   return h;
 }
 

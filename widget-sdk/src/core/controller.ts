@@ -510,10 +510,6 @@ export class Controller {
     await (await this.#chunk("files"))?.readFiles(this, files);
   }
 
-  removeFile(index: number) {
-    this.set({ attachments: this.state.attachments.filter((_, i) => i !== index) });
-  }
-
   destroy() {
     this.transport?.close();
     this.#listeners.clear();

@@ -4,6 +4,8 @@
  * the page's important ones (CSS Cascade 4, context), so even `* { all: unset !important }` on the
  * page cannot move, hide or restyle the widget, and nothing is inherited from the page. The host
  * is fixed and has no size: no layout shift. Themed by --p (primary) and --op (text on it) on .w.
+ * Order matters: `.cp` (a source chip) comes before the shared pressed/expanded fill, so an open
+ * chip is filled with --p under its --op text.
  */
 export const css = `:host{all:initial!important;position:fixed!important;z-index:2147483000!important}
 .w{--bg:#fff;--fg:#111827;--mu:#5b6472;--sf:#f1f3f6;--bd:#e3e6ea;font:14px/1.5 system-ui,sans-serif;color:var(--fg)}
@@ -12,6 +14,7 @@ export const css = `:host{all:initial!important;position:fixed!important;z-index
 button{cursor:pointer}
 :focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .h :focus-visible{outline-color:var(--op)}
+.cp{padding:2px 10px;border-radius:99px;border:1px solid var(--p);background:color-mix(in srgb,var(--p) 12%,var(--bg));font-size:12px;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .l,.h,.sd,[aria-pressed=true],[aria-expanded=true]{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
 .l{width:56px;height:56px;border-radius:50%}
@@ -36,7 +39,6 @@ pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 .src{border-top:1px solid var(--bd);padding-top:6px;display:flex;flex-wrap:wrap;align-items:center;gap:4px}
 .src .t,.src p{flex-basis:100%}.src a{display:block}
-.cp{padding:2px 10px;border-radius:99px;border:1px solid var(--p);background:color-mix(in srgb,var(--p) 12%,var(--bg));font-size:12px;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}
@@ -48,7 +50,6 @@ blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 textarea{flex:1;min-width:0;resize:none;field-sizing:content;min-height:38px;max-height:120px;padding:8px 10px;border:1px solid var(--bd);border-radius:10px}
 @media(pointer:coarse){textarea{font-size:16px}}
 :disabled{opacity:.5;cursor:default}
-.ch{display:flex;align-items:center;font-size:12px;background:var(--sf);border-radius:8px;padding-inline-start:8px}
 .x{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 @media (max-width:480px){.w .p{inset:0;width:100%;height:100%;max-width:none;max-height:none;border-radius:0;border:0}}
 @media (prefers-reduced-motion:reduce){.ty{animation:none}}`;

@@ -289,12 +289,8 @@ export class App extends Component<AppProps> {
             {s.remaining !== null && s.remaining > 0 && s.remaining <= 3 && <div class="left">{t.remaining(s.remaining)}</div>}
             {!listView && (
             <form class="c" onSubmit={this.submit}>
-              {s.attachments.map((f, i) => (
-                <span class="ch">
-                  {f.name}
-                  {iconButton(t.removeFile(f.name), CLOSE, { onClick: () => c.removeFile(i) })}
-                </span>
-              ))}
+              {/* The files chunk read them (the only way in): it shows them too. */}
+              {chunk("files")?.chips(h, c, t, (label, onClick) => iconButton(label, CLOSE, { onClick }))}
               {cfg.allowAttachments && (
                 <>
                   <input
