@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { widgetApiPaths, widgetRoomPath } from "../../../contract/schemas/widget";
 import { widgetMessages } from "../../../contract/messages";
-import { configPath, feedbackPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
+import { budgetMessages } from "../../../contract/messages";
+import { call, configPath, failureOf, feedbackPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
 
 describe("api paths", () => {
   it("match the contract's", () => {
@@ -18,5 +19,23 @@ describe("api paths", () => {
     expect(reasonOf(429, widgetMessages.tooManyMessages)).toBe("rate-limited");
     expect(reasonOf(403, widgetMessages.unavailable)).toBe("unavailable");
     expect(reasonOf(500, null)).toBeUndefined();
+  });
+});
+
+describe("a refusal's reason in the error body", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const refusal = () => new Response(JSON.stringify({ error: budgetMessages.budgetReached, code: "RATE_LIMITED", reason: "budget-reached" }), { status: 429 });
+
+  it("wins over the reason guessed from the status (a used-up budget is final, not a moment's throttle)", async () => {
+    expect((await failureOf(refusal())).reason).toBe("budget-reached");
+    vi.stubGlobal("fetch", vi.fn(async () => refusal()));
+    expect(await call("https://tala.example", "tala_pk_x", messagesPath("s1"), {})).toMatchObject({ ok: false, status: 429, reason: "budget-reached" });
+  });
+
+  it("sends a verified visitor's token with the call", async () => {
+    const fetch = vi.fn(async () => new Response("{}", { status: 200 }));
+    vi.stubGlobal("fetch", fetch);
+    await call("https://tala.example", "tala_pk_x", feedbackPath("s1", "a1"), { rating: "up" }, "a.b.c");
+    expect((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].headers).toMatchObject({ "X-Visitor-Token": "a.b.c" });
   });
 });

@@ -42,14 +42,15 @@ export const request = (host: string, key: string, path: string, body: unknown, 
   return fetch(host + path, { method: body === undefined ? "GET" : "POST", headers, body: JSON.stringify(body), credentials: "omit", signal });
 };
 
-/** A failed response's body: its `error` text and `challenge`, when it sent them. */
-export async function failureOf(res: Response): Promise<{ error: string | null; challenge?: Challenge }> {
+/** A failed response's body: its `error` text, `challenge` and refusal `reason`, when it sent them. */
+export async function failureOf(res: Response): Promise<{ error: string | null; challenge?: Challenge; reason?: string }> {
   try {
-    const body = (await res.json()) as { error?: unknown; challenge?: Challenge };
+    const body = (await res.json()) as { error?: unknown; challenge?: Challenge; reason?: unknown };
     const c = body.challenge;
     return {
       error: typeof body.error === "string" ? body.error : null,
       challenge: c && typeof c.challenge === "string" && Number.isInteger(c.difficulty) ? c : undefined,
+      reason: typeof body.reason === "string" ? body.reason : undefined,
     };
   } catch {
     return { error: null };
@@ -70,7 +71,7 @@ export async function call(host: string, key: string, path: string, body?: unkno
       if (res.ok) return { ok: true, status, data: await res.json() };
       if (!C.retryStatuses.includes(status) || attempt >= C.retryDelaysMs.length) {
         const failure = await failureOf(res);
-        return { ok: false, status, ...failure, reason: reasonOf(status, failure.error) };
+        return { ok: false, status, ...failure, reason: failure.reason ?? reasonOf(status, failure.error) };
       }
     } catch {
       return { ok: false, status, error: null };

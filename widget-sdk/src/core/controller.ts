@@ -293,7 +293,7 @@ export class Controller {
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
     this.transport = createTransport(this.#host, this.#key, sessionId, {
       onFrame: (f) => this.apply(f),
-      onLost: (id, error, status) => this.#lost(id, error, status),
+      onLost: (id, error, status, reason) => this.#lost(id, error, status, reason),
       token: () => this.#token,
       chunk: (name) => loadChunk(this.#host, name, this.#nonce),
     });
@@ -392,9 +392,9 @@ export class Controller {
     if (failed) this.#update((m) => m.id === failed.id, () => ({ ...toUi(failed), status: "error" }));
   }
 
-  #lost(clientMessageId: string, error: string | null, status: number) {
+  #lost(clientMessageId: string, error: string | null, status: number, reason?: string) {
     this.#settle(clientMessageId);
-    this.#fail(error, status ? this.#reason({ status, error, reason: reasonOf(status, error) }) : undefined);
+    this.#fail(error, status ? this.#reason({ status, error, reason: reason ?? reasonOf(status, error) }) : undefined);
   }
 
   /** Sends the draft (or `text`, on retry) with the attachments. */
@@ -453,7 +453,7 @@ export class Controller {
     this.#rating.add(id);
     for (let m; (m = shown())?.rating && m.rating !== before; ) {
       const sent = m.rating;
-      if (!(await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating: sent })).ok) {
+      if (!(await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating: sent }, this.#token)).ok) {
         this.#setRating(id, before);
         break;
       }

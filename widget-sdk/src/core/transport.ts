@@ -1,6 +1,6 @@
 import * as C from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
-import { errorOf, messagesPath, request, socketPath } from "./api";
+import { failureOf, messagesPath, request, socketPath } from "./api";
 import type { Chunks } from "./chunks";
 import { parseFrame, toFrame } from "./frames";
 
@@ -15,7 +15,7 @@ import { parseFrame, toFrame } from "./frames";
 export interface TransportEvents {
   onFrame(frame: WidgetServerFrame): void;
   /** The reply to `clientMessageId` will not come: the request failed or the stream ended early. */
-  onLost(clientMessageId: string, error: string | null, status: number): void;
+  onLost(clientMessageId: string, error: string | null, status: number, reason?: string): void;
 }
 
 /** What the visitor's transport (socket + SSE) needs besides the events. */
@@ -55,10 +55,10 @@ export function createTransport(host: string, key: string, sessionId: string, ev
       // A malformed event must not break the chat or the page.
     }
   };
-  const lost = (id: string, error: string | null, status: number) => {
+  const lost = (id: string, error: string | null, status: number, reason?: string) => {
     if (inFlight !== id) return;
     inFlight = null;
-    events.onLost(id, error, status);
+    events.onLost(id, error, status, reason);
   };
 
   function connect() {
@@ -107,7 +107,10 @@ export function createTransport(host: string, key: string, sessionId: string, ev
       const sse = await events.chunk("sse");
       if (!sse) return lost(id, null, 0);
       const res = await request(host, key, messagesPath(sessionId), data, abort.signal, events.token(), "text/event-stream");
-      if (!res.ok || !res.body) return lost(id, await errorOf(res), res.status);
+      if (!res.ok || !res.body) {
+        const f = await failureOf(res);
+        return lost(id, f.error, res.status, f.reason);
+      }
       await sse.readStream(res.body, (event, json) => frame(toFrame(event, json)));
       lost(id, null, 0);
     } catch {
