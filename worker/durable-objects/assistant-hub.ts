@@ -66,6 +66,9 @@ export interface StartSessionInput {
   userToken?: string | undefined;
 }
 
+/** How long after a budget threshold the alarm looks again, in case the send was cut short. */
+const BUDGET_NOTICE_RESCUE_MS = 60_000;
+
 /** A refusal of the visitor's identity (401 with `error`, a visitorIdentityMessages sentence). */
 export type IdentityRefusal = { ok: false; identity: string };
 
@@ -418,7 +421,9 @@ export class AssistantHub extends DurableObject<Env> {
 
   /** After a turn's budget step (hub-visitor-turn.ts `BudgetStep`): e-mails and the owner's room, off the visitor's path. */
   private afterBudget(assistantId: string, record: PublicAssistantRecord | undefined, step: BudgetStep) {
-    if (step.notice) this.ctx.waitUntil(this.deliverBudgetNotices());
+    // The alarm is armed before the send: an object evicted between recording a threshold and
+    // sending its e-mail still sends it (the alarm finds it pending), never twice (sent is marked).
+    if (step.notice) this.ctx.waitUntil(this.wakeAt(Date.now() + BUDGET_NOTICE_RESCUE_MS).catch(() => undefined).then(() => this.deliverBudgetNotices()));
     if (!record) return;
     if (step.report) this.ctx.waitUntil(this.ownerReports.report(assistantId, record.userId));
     if (step.recheck) {
