@@ -1,4 +1,6 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { visitorIdentity, visitorIdentityMessages as V, widgetApiPaths, widgetSessionResponse } from "../../contract";
 import { toBase64Url } from "../../worker/crypto/encoding";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
@@ -160,6 +162,28 @@ describe("an emergency rotation (review of issue 13)", () => {
     const ended = await call(`${secretPath(assistant._id)}/previous`, { token, method: "DELETE" });
     expect(ended.status).toBe(200);
     expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+  });
+
+  it("a grace that runs out by itself closes them too, when the assistant's alarm comes", async () => {
+    const { key, token, assistant, session, alice } = await verifiedConversation();
+    await createIdentitySecret(token, assistant._id, 1);
+    // Alice's page carries a token of the first secret, now the previous one, still in its grace.
+    const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
+    await socket.next("remaining-messages");
+    // The hour goes by (the alarm was set for the grace's end).
+    const hub = getAssistantHub(env, assistant._id);
+    const armed = await runInDurableObject(hub, async (_i, state) => {
+      const at = await state.storage.getAlarm();
+      const past = Date.now() - 1000;
+      state.storage.sql.exec("UPDATE identity_secrets SET expires_at = ? WHERE slot = 'previous'", past);
+      state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'identity_grace_end'", String(past));
+      return at;
+    });
+    expect(armed).not.toBeNull();
+    expect(socket.closed).toBeNull();
+    expect(await runDurableObjectAlarm(hub)).toBe(true);
+    expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+    await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: alice }), 401, V.tokenInvalid);
   });
 
   it("a second rotation, which drops the previous secret still in its grace, closes them too", async () => {

@@ -22,6 +22,8 @@ interface SecretRow {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+/** meta key: when the previous secret's grace ends, until the hub's alarm has verified the open sockets again. */
+const GRACE_END_KEY = "identity_grace_end";
 const sealContext = (assistantId: string) => `identity-secret:${assistantId}`;
 
 export class IdentitySecretStore {
@@ -56,7 +58,9 @@ export class IdentitySecretStore {
     this.storage.transactionSync(() => {
       const { current } = this.secrets(input.now);
       this.storage.sql.exec("DELETE FROM identity_secrets");
+      this.storage.sql.exec("DELETE FROM meta WHERE key = ?", GRACE_END_KEY);
       if (current && input.graceHours > 0) {
+        this.storage.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?)", GRACE_END_KEY, String(input.now + input.graceHours * HOUR_MS));
         this.storage.sql.exec(
           "INSERT INTO identity_secrets (slot, sealed, masked, created_at, expires_at) VALUES ('previous', ?, ?, ?, ?)",
           current.sealed,
@@ -76,7 +80,24 @@ export class IdentitySecretStore {
 
   /** Ends the previous secret's grace now. */
   endGrace() {
-    this.storage.sql.exec("DELETE FROM identity_secrets WHERE slot = 'previous'");
+    this.storage.transactionSync(() => {
+      this.storage.sql.exec("DELETE FROM identity_secrets WHERE slot = 'previous'");
+      this.storage.sql.exec("DELETE FROM meta WHERE key = ?", GRACE_END_KEY);
+    });
+  }
+
+  /** When a grace still to be followed by a check of the open sockets ends (the hub's alarm), or null. */
+  graceEnd(): number | null {
+    const [row] = this.storage.sql.exec("SELECT value FROM meta WHERE key = ?", GRACE_END_KEY).toArray();
+    return row ? Number(row.value) : null;
+  }
+
+  /** True once, when the grace has ended by `now`: the caller verifies the open sockets again. */
+  takeEndedGrace(now: number): boolean {
+    const end = this.graceEnd();
+    if (end === null || end > now) return false;
+    this.storage.sql.exec("DELETE FROM meta WHERE key = ?", GRACE_END_KEY);
+    return true;
   }
 }
 
@@ -113,6 +134,15 @@ export class HubIdentity {
   endGrace(now = Date.now()): IdentitySecretStatus {
     this.store.endGrace();
     return this.store.status(now);
+  }
+
+  /** When the previous secret's grace ends (the hub's alarm wakes then), or null. */
+  graceEnd(): number | null {
+    return this.store.graceEnd();
+  }
+
+  takeEndedGrace(now = Date.now()): boolean {
+    return this.store.takeEndedGrace(now);
   }
 
   /**

@@ -329,7 +329,18 @@ export class AssistantHub extends DurableObject<Env> {
     const stops = before.previous !== null || (before.current !== null && input.graceHours === 0);
     const result = await this.identityStep(input.assistantId, () => this.identity.rotate(input.assistantId, input.graceHours));
     if (result.ok && stops) await this.reverifySockets(input.assistantId, opened.store);
+    // A grace that runs out by itself also stops the old secret: the alarm verifies the sockets then.
+    const graceEnd = this.identity.graceEnd();
+    if (result.ok && graceEnd !== null) {
+      this.rememberId(input.assistantId);
+      await this.wakeAt(graceEnd);
+    }
     return result;
+  }
+
+  /** Keeps the assistant's id for the alarm, which gets no input (web sources' schedules, a grace's end). */
+  private rememberId(assistantId: string) {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('assistant_id', ?)", assistantId);
   }
 
   /** Ends the previous secret's grace now; the signed-in visitors' open sockets are verified again. */
@@ -494,7 +505,7 @@ export class AssistantHub extends DurableObject<Env> {
     if (!webSourceOps.includes(op)) return null;
     const opened = await this.open(assistantId);
     if (!opened) return null;
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('assistant_id', ?)", assistantId);
+    this.rememberId(assistantId);
     const store = new WebSourceStore(this.ctx.storage) as unknown as Record<WebSourceOp, (...a: unknown[]) => unknown>;
     const result = store[op](...args);
     if ((webSourceOpsThatWake as readonly string[]).includes(op)) await this.wakeForSources();
@@ -506,6 +517,7 @@ export class AssistantHub extends DurableObject<Env> {
     if (!this.gate.erased()) {
       this.gate.migrate();
       await this.deliverBudgetNotices();
+      await this.identityGraceEnded();
     }
     try {
       await this.sourcesDue();
@@ -533,9 +545,23 @@ export class AssistantHub extends DurableObject<Env> {
     // Not queued: look again in a minute (the syncs stay queued, then count as stalled).
     if (!queued) await this.ctx.storage.setAlarm(now + 60_000);
     else await this.wakeForSources(true);
-    // Replacing the alarm must not drop a budget e-mail waiting for its retry.
+    // Replacing the alarm must not drop a budget e-mail waiting for its retry, nor a grace's end.
     const notice = new BudgetNotices(this.ctx.storage).nextDue();
     if (notice !== null) await this.wakeAt(notice);
+    const graceEnd = this.identity.graceEnd();
+    if (graceEnd !== null) await this.wakeAt(graceEnd);
+  }
+
+  /** The previous identity secret's grace ran out: the signed-in visitors' sockets are verified again (once). Never throws. */
+  private async identityGraceEnded() {
+    try {
+      if (!this.identity.takeEndedGrace()) return;
+      const [row] = this.ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
+      const opened = row ? await this.open(String(row.value)) : null;
+      if (opened) await this.reverifySockets(String(row!.value), opened.store);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "identity-grace-end-failed", error: String(error) }));
+    }
   }
 
   private async wakeForSources(replace = false) {
