@@ -17,7 +17,8 @@ const RECHECK_MS = 10_000;
  */
 export class OwnerBudgetReports {
   private running: Promise<void> | null = null;
-  private again = false;
+  /** Months with a count not yet reported: the month of each admitted message, taken when it was counted. */
+  private readonly pending = new Set<string>();
   private lastRecheck = 0;
 
   constructor(
@@ -25,14 +26,19 @@ export class OwnerBudgetReports {
     private readonly storage: Pick<DurableObjectStorage, "sql">,
   ) {}
 
-  /** Reports the month's count (now, or once the report on its way has answered). */
-  report(assistantId: string, userId: string): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
+  /**
+   * Reports the count of `month` (the month the message was counted in: one admitted at 23:59:59
+   * UTC on the last day is reported for that month, even when the report leaves after midnight),
+   * now, or once the report on its way has answered.
+   */
+  report(assistantId: string, userId: string, month = monthKey(Date.now())): Promise<void> {
+    this.pending.add(month);
+    if (this.running) return this.running;
     this.running = this.loop(assistantId, userId).finally(() => {
       this.running = null;
+      // A month added after the loop's last look (between its end and this line) still goes.
+      const [left] = this.pending;
+      if (left !== undefined) void this.report(assistantId, userId, left);
     });
     return this.running;
   }
@@ -46,17 +52,18 @@ export class OwnerBudgetReports {
 
   private async loop(assistantId: string, userId: string) {
     const budget = new AssistantBudget(this.storage);
-    do {
-      this.again = false;
-      const month = monthKey(Date.now());
+    while (this.pending.size > 0) {
+      const [month] = this.pending;
+      this.pending.delete(month!);
       try {
-        const answer = await getUserRoom(this.env, userId).budgetReport({ assistantId, month, used: budget.used(month) });
-        if (answer.ok) budget.setOwnerPaused(month, answer.paused);
+        const answer = await getUserRoom(this.env, userId).budgetReport({ assistantId, month: month!, used: budget.used(month!) });
+        if (answer.ok) budget.setOwnerPaused(month!, answer.paused);
       } catch (error) {
-        // The next admitted message reports the count again (absolute): nothing is lost.
+        // The next admitted message reports the count again (absolute): nothing is counted twice.
         console.error(JSON.stringify({ event: "owner-budget-report-failed", assistantId, error: String(error) }));
+        this.pending.clear();
         return;
       }
-    } while (this.again);
+    }
   }
 }
