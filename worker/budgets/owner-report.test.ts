@@ -33,6 +33,10 @@ describe("an assistant's reports to its owner's all-assistants budget", () => {
     void reports$.report("a1", "u1"); // message 7, counted in November while the first report waits
     vi.setSystemTime(Date.UTC(2026, 11, 1, 0, 0, 0, 200)); // midnight passes before the room answers
     answer();
+    // At most one report a second: the next leaves a second after the first, with the latest count.
+    await vi.advanceTimersByTimeAsync(699);
+    expect(reports).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
     await vi.waitFor(() => expect(reports).toHaveLength(2));
     answer();
     await first;
@@ -42,8 +46,22 @@ describe("an assistant's reports to its owner's all-assistants budget", () => {
     ]);
     // A message counted in December is reported for December.
     void reports$.report("a1", "u1");
+    await vi.advanceTimersByTimeAsync(1000);
     await vi.waitFor(() => expect(reports).toHaveLength(3));
     answer();
     expect(reports[2]).toEqual({ month: "2026-12", used: 1 });
+  });
+
+  it("sends one report a second for a busy assistant, not one per message", async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 10, 12, 0, 0) });
+    const { reports, reports$, answer } = setup({ "2026-11": 40 });
+    for (let i = 0; i < 20; i++) {
+      void reports$.report("a1", "u1");
+      answer();
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    // 2 s of messages, ten a second: the first at once, then one a second.
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports.length).toBeLessThanOrEqual(3);
   });
 });

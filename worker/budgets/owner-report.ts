@@ -5,13 +5,19 @@ import { monthKey } from "./budget-math";
 
 /** A refused message re-asks the owner's room at most this often whether its pause still holds. */
 const RECHECK_MS = 10_000;
+/**
+ * Reports leave at most this often: a busy assistant sends one report a second with its latest
+ * (absolute) count instead of one per message. A report per message cost the hub a fifth of its
+ * turns a second at one visitor (bench/hub-throughput.mjs, worker/budgets/README.md).
+ */
+const REPORT_SPACING_MS = 1_000;
 
 /**
  * An assistant's object tells its owner's room (the all-assistants budget, owner-budget.ts) its
  * count of the month, after a message was admitted: off the visitor's path (the hub's
- * `waitUntil`), never before the first token. One report at a time per object: messages admitted
- * while one is on its way are carried by one more report with the latest count (absolute counts,
- * so nothing is lost or counted twice). The room's answer sets or lifts the owner's pause here.
+ * `waitUntil`), never before the first token. One report at a time per object, at most one a
+ * second: messages admitted while one is on its way or waiting are carried by the next report
+ * with the latest count (absolute counts, so nothing is lost or counted twice). The room's answer sets or lifts the owner's pause here.
  * While paused by the owner, a refused message re-asks at most every 10 s, so a pause lifted by
  * a budget change this object missed lifts soon all the same. Never throws.
  */
@@ -20,6 +26,7 @@ export class OwnerBudgetReports {
   /** Months with a count not yet reported: the month of each admitted message, taken when it was counted. */
   private readonly pending = new Set<string>();
   private lastRecheck = 0;
+  private lastSent = 0;
 
   constructor(
     private readonly env: Env,
@@ -53,9 +60,12 @@ export class OwnerBudgetReports {
   private async loop(assistantId: string, userId: string) {
     const budget = new AssistantBudget(this.storage);
     while (this.pending.size > 0) {
+      const wait = this.lastSent + REPORT_SPACING_MS - Date.now();
+      if (wait > 0) await new Promise<void>((resolve) => setTimeout(resolve, wait));
       const [month] = this.pending;
       this.pending.delete(month!);
       try {
+        this.lastSent = Date.now();
         const answer = await getUserRoom(this.env, userId).budgetReport({ assistantId, month: month!, used: budget.used(month!) });
         if (answer.ok) budget.setOwnerPaused(month!, answer.paused);
       } catch (error) {
