@@ -1,21 +1,18 @@
 import { createHmac } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
-  apiKeyResponse,
   authResponse,
   botDefenceMessages,
   errorBodySchema,
   identitySecretCreated,
   insightsResponse,
-  publicAssistantResponse,
   visitorIdentityMessages,
   widgetMessages,
   widgetStrings,
   type PublicAssistantBody,
 } from "../../contract";
 import { expect, test, uniqueEmail } from "./fixtures";
-import { freePort } from "./server";
+import { attrValue, createAssistantWithKey, startHostSite } from "./host-site";
 
 /**
  * Issue 13 as a visitor meets it, with the real widget on a page of ANOTHER origin: a site signs
@@ -26,7 +23,7 @@ import { freePort } from "./server";
  */
 
 const en = widgetStrings.en;
-let host: Server;
+let host: Awaited<ReturnType<typeof startHostSite>> | undefined;
 let hostOrigin = "";
 let token = "";
 
@@ -44,35 +41,25 @@ function hostPage(tala: string, key: string, userToken?: string) {
 }
 
 test.beforeAll(async ({ request }) => {
-  const port = await freePort();
-  host = createServer((req, res) => {
-    const q = new URL(req.url ?? "/", "http://host").searchParams;
-    const attr = (v: string | null) => (v ?? "").replace(/[^\w:/.-]/g, "");
+  host = await startHostSite((q) => {
+    const attr = attrValue;
     const userToken = q.get("token") ? ` data-user-token="${attr(q.get("token"))}"` : "";
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Members area</title></head>
-<body><p>Members area</p><script src="${attr(q.get("tala"))}/widget.js" data-assistant-key="${attr(q.get("key"))}" data-host="${attr(q.get("tala"))}"${userToken} async></script></body></html>`);
+    return `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Members area</title></head>
+<body><p>Members area</p><script src="${attr(q.get("tala"))}/widget.js" data-assistant-key="${attr(q.get("key"))}" data-host="${attr(q.get("tala"))}"${userToken} async></script></body></html>`;
   });
-  await new Promise<void>((resolve) => host.listen(port, "127.0.0.1", resolve));
-  hostOrigin = `http://127.0.0.1:${port}`;
+  hostOrigin = host.origin;
   const res = await request.post("/api/auth/register", { data: { email: uniqueEmail("visitors"), password: "correct horse battery", firstName: "Owner" } });
   expect(res.ok()).toBe(true);
   token = authResponse.parse(await res.json()).token;
 });
 
 test.afterAll(async () => {
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 });
 
 const auth = () => ({ Authorization: `Token ${token}` });
 
-async function createAssistant(request: APIRequestContext, body: PublicAssistantBody = {}) {
-  const res = await request.post("/api/public-assistants", { headers: auth(), data: { name: "Members desk", ...body } });
-  expect(res.status()).toBe(201);
-  const { assistant } = publicAssistantResponse.parse(await res.json());
-  const key = apiKeyResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}/raw-api-key`, { headers: auth() })).json()).apiKey;
-  return { id: assistant._id, key };
-}
+const createAssistant = (request: APIRequestContext, body: PublicAssistantBody = {}) => createAssistantWithKey(request, auth(), { name: "Members desk", ...body });
 
 const launcher = (page: Page) => page.locator("tala-widget").getByRole("button", { name: en.openChat, expanded: false });
 

@@ -1,4 +1,3 @@
-import { createServer, type Server } from "node:http";
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
   widgetApiPaths,
@@ -8,18 +7,16 @@ import {
   insightsLimits,
   insightsResponse,
   insightsUi,
-  apiKeyResponse,
   authResponse,
   chatHistoryResponse,
   publicAssistantDefaults,
   publicAssistantUi,
-  publicAssistantResponse,
   widgetMessages,
   widgetStrings,
   type PublicAssistantBody,
 } from "../../contract";
 import { expect, test, uniqueEmail } from "./fixtures";
-import { freePort } from "./server";
+import { attrValue, createAssistantWithKey, startHostSite } from "./host-site";
 
 /**
  * The embeddable widget as a visitor meets it: a page on ANOTHER origin (a small Node server
@@ -31,7 +28,7 @@ import { freePort } from "./server";
 const HOSTILE_CSS = "* { all: unset; font-size: 40px !important } button { display: none !important } div { color: red !important; background: yellow !important }";
 const en = widgetStrings.en;
 
-let host: Server;
+let host: Awaited<ReturnType<typeof startHostSite>> | undefined;
 let hostOrigin = "";
 let token = "";
 
@@ -42,21 +39,17 @@ function hostPage(tala: string, key: string, opts: { lang?: string; snippet?: bo
 }
 
 test.beforeAll(async ({ request }) => {
-  const port = await freePort();
-  host = createServer((req, res) => {
-    const q = new URL(req.url ?? "/", "http://host").searchParams;
-    const attr = (v: string | null) => (v ?? "").replace(/[^\w:/.-]/g, "");
+  host = await startHostSite((q) => {
+    const attr = attrValue;
     const snippet =
       q.get("snippet") === "1"
         ? `<script src="${attr(q.get("tala"))}/widget.js" data-assistant-key="${attr(q.get("key"))}" data-host="${attr(q.get("tala"))}" async></script>`
         : "";
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="${attr(q.get("lang"))}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+    return `<!doctype html><html lang="${attr(q.get("lang"))}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>A shop</title><style>${HOSTILE_CSS} #probe { display: block; color: rgb(1, 2, 3); margin: 7px }</style></head>
-<body><p id="probe">Welcome to the shop</p><div id="box">Some host content</div><button id="buy">Buy</button>${snippet}</body></html>`);
+<body><p id="probe">Welcome to the shop</p><div id="box">Some host content</div><button id="buy">Buy</button>${snippet}</body></html>`;
   });
-  await new Promise<void>((resolve) => host.listen(port, "127.0.0.1", resolve));
-  hostOrigin = `http://127.0.0.1:${port}`;
+  hostOrigin = host.origin;
 
   // One owner for the whole file (registration is throttled per IP).
   const res = await request.post("/api/auth/register", { data: { email: uniqueEmail("widget"), password: "correct horse battery", firstName: "Owner" } });
@@ -65,19 +58,14 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async () => {
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 });
 
 const auth = () => ({ Authorization: `Token ${token}` });
 
 /** A new public assistant of the owner, and its full API key. */
-async function createAssistant(request: APIRequestContext, body: PublicAssistantBody = {}) {
-  const res = await request.post("/api/public-assistants", { headers: auth(), data: { name: "Shop assistant", showSources: true, ...body } });
-  expect(res.status()).toBe(201);
-  const { assistant } = publicAssistantResponse.parse(await res.json());
-  const key = apiKeyResponse.parse(await (await request.get(`/api/public-assistants/${assistant._id}/raw-api-key`, { headers: auth() })).json()).apiKey;
-  return { id: assistant._id, key };
-}
+const createAssistant = (request: APIRequestContext, body: PublicAssistantBody = {}) =>
+  createAssistantWithKey(request, auth(), { name: "Shop assistant", showSources: true, ...body });
 
 async function uploadText(request: APIRequestContext, id: string, name: string, text: string) {
   const res = await request.post(`/api/public-assistants/${id}/files`, {

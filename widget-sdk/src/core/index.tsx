@@ -9,23 +9,9 @@
 import { h, render } from "preact";
 import { CORE_GLOBAL, type CoreFactory } from "../types";
 import { Controller } from "./controller";
-import { css } from "./styles";
+import { applyStyles } from "./shadow-styles";
 import { watchTheme } from "./theme";
 import { App } from "./view";
-
-/** Styles for the shadow root: a constructed sheet (no CSP question), else a <style> with the nonce. */
-function applyStyles(root: ShadowRoot, nonce?: string) {
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    root.adoptedStyleSheets = [sheet];
-  } catch {
-    const style = document.createElement("style");
-    if (nonce) style.nonce = nonce;
-    style.textContent = css;
-    root.appendChild(style);
-  }
-}
 
 /** Mounts one widget. The facade calls it and its handle's methods inside try/catch. */
 export const mountWidget: CoreFactory = (options, emit) => {

@@ -18,7 +18,7 @@ import type { CoreEmit } from "../types";
 import { reasonOf } from "./api";
 import { Controller, type Rating } from "./controller";
 import { createPlaygroundTransport, playgroundHistory, type PlaygroundTransportOptions } from "./playground-transport";
-import { css } from "./styles";
+import { applyStyles } from "./shadow-styles";
 import { watchTheme } from "./theme";
 import { App, type AppProps } from "./view";
 // The parts the public widget loads as chunks (widget-chunks/*.js) are bundled here instead: the
@@ -100,19 +100,6 @@ export class PlaygroundController extends Controller {
   override rate(id: string, rating: Rating) {
     this.set({ messages: this.state.messages.map((m) => (m.id === id ? { ...m, rating: m.rating === rating ? undefined : rating } : m)) });
     return Promise.resolve();
-  }
-}
-
-/** The widget's stylesheet in its shadow root (the dashboard's CSP allows constructed sheets). */
-function applyStyles(root: ShadowRoot) {
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    root.adoptedStyleSheets = [sheet];
-  } catch {
-    const style = document.createElement("style");
-    style.textContent = css;
-    root.appendChild(style);
   }
 }
 

@@ -1,32 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { publicAssistantBody, publicAssistantDefaults, type PublicAssistant } from "../../../../contract";
+import { publicAssistantBody, publicAssistantDefaults } from "../../../../contract";
+import { testAssistant } from "../../test/assistant-fixture";
 import { defaultFormValues, formFieldOf, formValuesFrom, mapFieldErrors, parseOrigins, pickerColor, toRequestBody } from "./assistant-form";
 
-const assistant: PublicAssistant = {
-  _id: "pa_1",
-  name: "Docs bot",
+const assistant = testAssistant({
   description: "Answers from the docs",
   isActive: false,
-  apiKey: "tala_pk_abcd…wxyz",
-  config: {
-    maxMessagesPerSession: 25,
-    dailyLimit: 500,
-    allowAttachments: true,
-    monthlyBudget: null,
-    budgetAction: "pause",
-    botDefence: "auto",
-    visitorLimitScope: "session",
-    customization: { primaryColor: "#FF0000", headerText: "Help", welcomeMessage: "Hi!" },
-  },
-  integration: { widgetPosition: "top-left", widgetSize: "large" },
-  instructions: "Be brief.",
   allowedOrigins: ["https://a.example", "https://b.example"],
-  showSources: false,
-  files: [],
   stats: { totalSessions: 3 },
-  createdAt: 1,
-  updatedAt: 2,
-};
+});
 
 describe("assistant form values", () => {
   it("start from the spec's defaults for a new assistant", () => {

@@ -1,35 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { publicAssistantResponse, widgetConfigResponse, type PublicAssistant } from "../../../../contract";
+import { widgetConfigResponse } from "../../../../contract";
+import { testAssistant } from "../../test/assistant-fixture";
 import { formValuesFrom } from "./assistant-form";
 import { playgroundUrl, widgetConfigDiffers, widgetConfigFromForm, widgetConfigOf } from "./playground-config";
 
-const assistant: PublicAssistant = publicAssistantResponse.parse({
-  assistant: {
-    _id: "pa_1",
-    name: "Docs bot",
-    description: "",
-    isActive: true,
-    apiKey: "tala_pk_abcd…wxyz",
-    config: {
-      maxMessagesPerSession: 25,
-      dailyLimit: 500,
-      allowAttachments: true,
-      monthlyBudget: null,
-      budgetAction: "pause",
-      botDefence: "auto",
-      visitorLimitScope: "session",
-      customization: { primaryColor: "#FF0000", headerText: "Help", welcomeMessage: "Hi!" },
-    },
-    integration: { widgetPosition: "top-left", widgetSize: "large" },
-    instructions: "Be brief.",
-    allowedOrigins: [],
-    showSources: false,
-    files: [],
-    stats: { totalSessions: 0 },
-    createdAt: 1,
-    updatedAt: 2,
-  },
-}).assistant;
+const assistant = testAssistant();
 
 describe("the embedded widget's config", () => {
   it("is the widget's own config of the saved assistant, as GET /api/widget/config gives it", () => {

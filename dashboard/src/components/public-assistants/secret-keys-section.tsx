@@ -19,6 +19,7 @@ import { errorMessage, fieldErrors } from "../../lib/api";
 import { copyText } from "../../lib/clipboard";
 import { formatTime } from "../../lib/format";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
+import { useLoaded } from "../../lib/use-loaded";
 import { toast } from "../../stores/toast";
 import { FormAlert, RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -28,7 +29,6 @@ import { CopyIcon, KeyIcon, TrashIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { openAiSample } from "./api-sample";
 
-type ListState = { kind: "loading" } | { kind: "ready"; keys: SecretKey[] } | { kind: "error"; message: string };
 
 const codeClasses =
   "overflow-x-auto rounded-lg border border-line bg-neutral-950 px-4 py-3.5 pr-24 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-neutral-100 dark:bg-black";
@@ -58,7 +58,8 @@ export function CodeBlock({ label, text, blockRef }: { label: string; text: stri
 
 export function SecretKeysSection({ assistant }: { assistant: PublicAssistant }) {
   const headingId = useId();
-  const [list, setList] = useState<ListState>({ kind: "loading" });
+  const fetchKeys = useCallback((signal?: AbortSignal) => publicAssistantsApi.secretKeys(assistant._id, signal), [assistant._id]);
+  const { state: list, reload: load, set: setList } = useLoaded(fetchKeys, L.loadFailed);
   const [name, setName] = useState("");
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<{ message: string; field?: string } | null>(null);
@@ -68,24 +69,6 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
   const [revoking, setRevoking] = useState<SecretKey | null>(null);
   const [revokeBusy, setRevokeBusy] = useState(false);
   const newKeyRef = useRef<HTMLPreElement>(null);
-
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const keys = await publicAssistantsApi.secretKeys(assistant._id, signal);
-        if (!signal?.aborted) setList({ kind: "ready", keys });
-      } catch (err) {
-        if (!signal?.aborted) setList({ kind: "error", message: errorMessage(err, L.loadFailed) });
-      }
-    },
-    [assistant._id],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   // The new key takes the focus, so a keyboard or screen-reader user lands on what to copy.
   useEffect(() => {
@@ -100,7 +83,7 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
       const res = await publicAssistantsApi.createSecretKey(assistant._id, name);
       setCreated({ id: res.secretKey.id, name: res.secretKey.name, key: res.key });
       setName("");
-      setList((s) => (s.kind === "ready" ? { kind: "ready", keys: [res.secretKey, ...s.keys] } : s));
+      setList((s) => (s.kind === "ready" ? { kind: "ready", value: [res.secretKey, ...s.value] } : s));
     } catch (err) {
       setCreateError({ message: errorMessage(err, L.createFailed), field: fieldErrors(err).name });
     } finally {
@@ -179,10 +162,10 @@ export function SecretKeysSection({ assistant }: { assistant: PublicAssistant })
           </div>
         )}
         {list.kind === "error" && <RetryAlert message={list.message} onRetry={() => void load()} />}
-        {list.kind === "ready" && list.keys.length === 0 && <p className="text-sm text-muted">{L.empty}</p>}
-        {list.kind === "ready" && list.keys.length > 0 && (
+        {list.kind === "ready" && list.value.length === 0 && <p className="text-sm text-muted">{L.empty}</p>}
+        {list.kind === "ready" && list.value.length > 0 && (
           <ul aria-label={L.listLabel} className="divide-y divide-line rounded-lg border border-line">
-            {list.keys.map((key) => (
+            {list.value.map((key) => (
               <li key={key.id} className="flex flex-wrap items-center justify-between gap-3 px-3.5 py-3">
                 <div className="min-w-0 space-y-0.5">
                   <p className="truncate text-sm font-medium text-fg">{key.name}</p>

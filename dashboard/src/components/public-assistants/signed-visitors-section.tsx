@@ -12,12 +12,12 @@ import {
   timeFormat,
   visitorIdentity,
   visitorIdentityUi as L,
-  type IdentitySecretStatus,
   type PublicAssistant,
 } from "../../../../contract";
 import { errorMessage } from "../../lib/api";
 import { formatTime } from "../../lib/format";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
+import { useLoaded } from "../../lib/use-loaded";
 import { toast } from "../../stores/toast";
 import { FormAlert, RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -27,12 +27,11 @@ import { KeyIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { CodeBlock } from "./secret-keys-section";
 
-type StatusState = { kind: "loading" } | { kind: "ready"; status: IdentitySecretStatus } | { kind: "error"; message: string };
-
 export function SignedVisitorsSection({ assistant }: { assistant: PublicAssistant }) {
   const headingId = useId();
   const graceId = useId();
-  const [state, setState] = useState<StatusState>({ kind: "loading" });
+  const fetchStatus = useCallback((signal?: AbortSignal) => publicAssistantsApi.identitySecret(assistant._id, signal), [assistant._id]);
+  const { state, reload: load, set: setState } = useLoaded(fetchStatus, L.loadFailed);
   const [grace, setGrace] = useState<number>(visitorIdentity.graceHours.default);
   const [busy, setBusy] = useState<"create" | "grace" | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -40,24 +39,6 @@ export function SignedVisitorsSection({ assistant }: { assistant: PublicAssistan
   // The one time the secret exists in the browser: cleared when the owner is done or leaves.
   const [secret, setSecret] = useState<string | null>(null);
   const secretRef = useRef<HTMLPreElement>(null);
-
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const status = await publicAssistantsApi.identitySecret(assistant._id, signal);
-        if (!signal?.aborted) setState({ kind: "ready", status });
-      } catch (err) {
-        if (!signal?.aborted) setState({ kind: "error", message: errorMessage(err, L.loadFailed) });
-      }
-    },
-    [assistant._id],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   useEffect(() => {
     if (secret) secretRef.current?.focus();
@@ -69,7 +50,7 @@ export function SignedVisitorsSection({ assistant }: { assistant: PublicAssistan
     try {
       const created = await publicAssistantsApi.rotateIdentitySecret(assistant._id, grace);
       setSecret(created.secret);
-      setState({ kind: "ready", status: { current: created.current, previous: created.previous } });
+      setState({ kind: "ready", value: { current: created.current, previous: created.previous } });
     } catch (err) {
       setFailure(errorMessage(err, L.createFailed));
     } finally {
@@ -81,7 +62,7 @@ export function SignedVisitorsSection({ assistant }: { assistant: PublicAssistan
   const endGrace = async () => {
     setBusy("grace");
     try {
-      setState({ kind: "ready", status: await publicAssistantsApi.endIdentityGrace(assistant._id) });
+      setState({ kind: "ready", value: await publicAssistantsApi.endIdentityGrace(assistant._id) });
       toast({ variant: "success", description: L.graceEnded });
     } catch (err) {
       toast({ variant: "destructive", title: L.endGraceFailed, description: errorMessage(err, L.endGraceFailed) });
@@ -90,7 +71,7 @@ export function SignedVisitorsSection({ assistant }: { assistant: PublicAssistan
     }
   };
 
-  const status = state.kind === "ready" ? state.status : null;
+  const status = state.kind === "ready" ? state.value : null;
   const hasSecret = Boolean(status?.current);
 
   return (
