@@ -1,9 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { botDefence } from "../../contract";
 import { call, json, randomIp } from "./helpers";
 import { insightsOf } from "./insights-helpers";
 import { BROWSER_UA, challengeOf, created, postSession, solve, startWithProof, withDefenceStore } from "./bot-defence-helpers";
 import { sendOverSse, sseFrames, widgetAssistant } from "./widget-helpers";
+
+// These tests solve real proofs (16 and 18 bits: up to ~1M hashes in the worst case), seconds on a
+// loaded machine: more time than the default 5 s per test, never a timed assertion.
+vi.setConfig({ testTimeout: 60_000 });
 
 /** Bot defence (issue 13): when a widget session needs a proof-of-work, and what an honest widget gets. */
 

@@ -5,6 +5,10 @@ import { insightsOf } from "./insights-helpers";
 import { BROWSER_UA, challengeOf, created, postSession, refusedWith, solve, startWithProof, unsolved, withDefenceStore } from "./bot-defence-helpers";
 import { widgetAssistant } from "./widget-helpers";
 
+// These tests solve real proofs (16 and 18 bits: up to ~1M hashes in the worst case), seconds on a
+// loaded machine: more time than the default 5 s per test, never a timed assertion.
+vi.setConfig({ testTimeout: 60_000 });
+
 /**
  * Bot defence (issue 13): a proof that is forged, replayed, expired, too weak, from another
  * address or for another assistant starts no session (403 with a fresh challenge), and the owner
