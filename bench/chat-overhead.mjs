@@ -23,6 +23,8 @@
 // profile of the worker's isolate (wrangler dev's inspector) and the CPU each local process
 // spent during every path × level, and writes them there (bench/lib/profile.mjs);
 // TALA_BENCH_DIRECT=1 sends everything straight to the worker's own workerd, past wrangler's proxy.
+// TALA_BENCH_DEVTOOLS=off runs wrangler dev without its DevTools relay (see bench/README.md) and
+// stores the figures beside the default ones, as `afterDevtoolsOff`.
 /* global WebSocket, performance, Blob, FormData, TextDecoder -- Node 20 globals (WebSocket with --experimental-websocket). */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -46,7 +48,12 @@ const PATHS = only("TALA_BENCH_PATHS") ?? ALL_PATHS;
 const LEVELS = only("TALA_BENCH_LEVELS") ? ALL_LEVELS.filter((l) => only("TALA_BENCH_LEVELS").includes(String(l.concurrency))) : ALL_LEVELS;
 const PROFILE_DIR = process.env.TALA_PROFILE || null;
 const DIRECT = process.env.TALA_BENCH_DIRECT === "1";
-const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || PROFILE_DIR !== null || DIRECT;
+const CPU_LOG = PROFILE_DIR !== null || process.env.TALA_BENCH_CPU === "1";
+const DEVTOOLS_OFF = process.env.TALA_BENCH_DEVTOOLS === "off";
+// wrangler dev's only switch for its inspector relay: it turns the relay off when it runs under
+// VS Code's debugger (this variable set). Nothing else in the worker, its objects or the proxy changes.
+const devtoolsEnv = DEVTOOLS_OFF ? { VSCODE_INSPECTOR_OPTIONS: "{}" } : {};
+const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || CPU_LOG || DIRECT;
 const VISITORS = 200;
 const TURN_TIMEOUT_MS = 60_000;
 const OPEN_WITHIN_MS = 5_000;
@@ -62,7 +69,7 @@ if (typeof globalThis.WebSocket === "undefined") {
 async function main() {
   const here = join(dirname(fileURLToPath(import.meta.url)), "..");
   const root = process.env.TALA_BENCH_ROOT || here;
-  const label = process.env.TALA_BENCH_ROOT ? "before" : "after";
+  const label = `${process.env.TALA_BENCH_ROOT ? "before" : "after"}${DEVTOOLS_OFF ? "DevtoolsOff" : ""}`;
   if (!existsSync(join(root, "dist/public/index.html"))) {
     console.error(`${root}/dist/public is missing: run \`npm run build\` there first`);
     process.exit(1);
@@ -72,9 +79,9 @@ async function main() {
   const d1 = { 0: levels.d1, 60: SUBSET ? {} : (await run(root, 60, [])).d1 };
   const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
 
-  console.log(`\nTime Tala adds before the first token, ms (first token − sent − mock ttft ${TTFT_MS} ms); floor = GET /api/config (no storage) at the same concurrency`);
-  console.log(["path", "concurrent", "samples", "errors", "p50", "p95", "p99", "max", "floor p50", "floor p99"].join("\t"));
-  for (const r of levels.results) console.log([r.path, r.concurrency, r.samples, r.errors, r.p50, r.p95, r.p99, r.max, r.floor.p50, r.floor.p99].join("\t"));
+  console.log(`\nTime Tala adds before the first token, ms (first token − sent − mock ttft ${TTFT_MS} ms)${DEVTOOLS_OFF ? ", wrangler's DevTools relay off" : ""}; floor = GET /api/config (no storage), model floor = the mock's stream through the Worker with no turn (POST /api/dev/model-floor), both at the same concurrency; CPU ms per turn of the worker's workerd and of the tooling (wrangler's Node and proxy workerd, the mock), over every round`);
+  console.log(["path", "concurrent", "samples", "errors", "p50", "p95", "p99", "max", "floor p50", "floor p99", "model floor p50", "model floor p99", "worker CPU/turn", "tooling CPU/turn"].join("\t"));
+  for (const r of levels.results) console.log([r.path, r.concurrency, r.samples, r.errors, r.p50, r.p95, r.p99, r.max, r.floor.p50, r.floor.p99, r.modelFloor?.p50 ?? "-", r.modelFloor?.p99 ?? "-", r.cpuMsPerTurn?.worker ?? "-", r.cpuMsPerTurn?.tooling ?? "-"].join("\t"));
   console.log(`\nwrangler dev said "Network connection lost" ${levels.tooling.connectionLost} times, "code had hung" ${levels.tooling.hung} times, logged ${levels.tooling.errors} errors`);
   console.log(`\nSockets opened at once (${VISITORS}), open within ${OPEN_WITHIN_MS / 1000} s: ${JSON.stringify(levels.sockets)}`);
   console.log("\nD1 queries before the first token, and the time added at 0 and 60 ms per D1 query (one turn, concurrency 1)");
@@ -95,9 +102,10 @@ async function main() {
     bench: "chat-overhead",
     node: process.version,
     mockTtftMs: TTFT_MS,
-    method: "first token − sent − mock ttft; floor: GET /api/config at the same concurrency; D1 latency mode for the query counts",
+    method: "first token − sent − mock ttft; floor: GET /api/config at the same concurrency; model floor: the mock's stream through the Worker with no turn (POST /api/dev/model-floor), same concurrency; cpuMsPerTurn: CPU of the worker's workerd and of the tooling (wrangler's Node, its proxy workerd, the mock) over every round's turns / turns (/proc, 10 ms ticks); D1 latency mode for the query counts; afterDevtoolsOff: wrangler dev without its DevTools relay",
     before: label === "before" ? figures : previous.before,
     after: label === "after" ? figures : previous.after,
+    afterDevtoolsOff: label === "afterDevtoolsOff" ? figures : previous.afterDevtoolsOff,
   };
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
@@ -116,7 +124,7 @@ async function run(root, delay, levels) {
     const users = seedUsers(app, stateDir, VISITORS + 1, offline);
     const inspectorPort = PROFILE_DIR ? await freePort() : undefined;
     const wranglerInspectPort = PROFILE_DIR ? await freePort() : undefined;
-    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small", TALA_D1_DELAY_MS: String(delay) }, offline, { inspectorPort, wranglerInspectPort });
+    tala = await startTala(app, stateDir, { LLM_BASE_URL: mock.url, LLM_MODEL: "mock-small", TALA_D1_DELAY_MS: String(delay) }, { ...offline, ...devtoolsEnv }, { inspectorPort, wranglerInspectPort });
     const profiler = PROFILE_DIR ? await connectInspector(inspectorPort) : null;
     const wranglerProfiler = PROFILE_DIR ? await connectInspector(wranglerInspectPort) : null;
     if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
@@ -137,20 +145,26 @@ async function run(root, delay, levels) {
         const samples = [];
         let errors = 0;
         const floor = [];
-        const cpu = PROFILE_DIR ? processCpu([tala.pid, mock.pid]) : null;
+        const modelFloor = [];
+        const turnsCpuS = {};
+        const cpu = processCpu([tala.pid, mock.pid]);
         const profiled = { floor: null, turns: null };
         for (let r = 0; r < level.rounds; r++) {
           if (profiler && r === 0) await profiler.start();
-          cpu?.begin();
+          cpu.begin();
           floor.push(...(await healthRound(base, level.concurrency)));
-          if (cpu && r === 0) profiled.floorCpu = cpu.end();
+          if (r === 0) profiled.floorCpu = cpu.end();
           if (profiler && r === 0) profiled.floor = await profiler.stop();
+          modelFloor.push(...(await modelFloorRound(base, level.concurrency)));
+          await sleep(TTFT_MS + 300);
           // Level 1 uses another visitor each round (per-visitor counters stay far from their limits).
           const from = level.concurrency === 1 ? r : 0;
           if (profiler && r === 0) await Promise.all([profiler.start(), wranglerProfiler.start()]);
-          cpu?.begin();
+          cpu.begin();
           const out = await turns(base, setup, path, from, level.concurrency);
-          if (cpu && r === 0) profiled.turnsCpu = cpu.end();
+          const spent = cpu.end();
+          if (r === 0) profiled.turnsCpu = spent;
+          for (const [k, v] of Object.entries(spent.cpuS)) turnsCpuS[k] = (turnsCpuS[k] ?? 0) + v;
           if (profiler && r === 0) [profiled.turns, profiled.wrangler] = await Promise.all([profiler.stop(), wranglerProfiler.stop()]);
           samples.push(...out.ms.map((ms) => ms - TTFT_MS));
           errors += out.errors;
@@ -158,9 +172,13 @@ async function run(root, delay, levels) {
         }
         const s = stats(samples);
         const f = stats(floor);
+        const m = modelFloor.length ? stats(modelFloor.map((ms) => ms - TTFT_MS)) : null;
         if (profiler) writeProfile(`${path}-${level.concurrency}`, profiled);
-        results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 } });
-        console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}), errors ${errors}`);
+        else if (CPU_LOG) console.log(`    CPU s, first round: floor ${JSON.stringify(profiled.floorCpu.cpuS)}; turns ${JSON.stringify(profiled.turnsCpu.cpuS)}`);
+        // At 1 concurrent a turn is mostly waiting, and the runtime's background work in that time is counted against it: no figure.
+        const cpuMsPerTurn = level.concurrency > 1 ? perTurn(turnsCpuS, level.concurrency * level.rounds) : null;
+        results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 }, modelFloor: m && { p50: m.p50, p99: m.p99 }, cpuMsPerTurn });
+        console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}, model floor ${m?.p50 ?? "-"}/${m?.p99 ?? "-"}), CPU ms a turn: worker ${cpuMsPerTurn?.worker ?? "-"}, tooling ${cpuMsPerTurn?.tooling ?? "-"}, errors ${errors}`);
       }
     }
 
@@ -384,6 +402,32 @@ async function firstToken(base, setup, path, i) {
 }
 
 /** `count` GET /api/config at once: each one's ms (the local floor at that concurrency). */
+/** `count` streams of the mock straight through the Worker (no turn); each one's ms to its first chunk. [] when the route is missing (an older checkout). */
+async function modelFloorRound(base, count) {
+  const out = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/dev/model-floor`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ content: `When are you open? ${CUES}` }) });
+      if (!res.ok || !res.body) return null;
+      const reader = res.body.getReader();
+      let first = null;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (first === null && value?.length) first = performance.now() - t;
+      }
+      return first;
+    }),
+  );
+  return out.filter((ms) => ms !== null);
+}
+
+/** CPU ms per turn: the worker's workerd, and the local tooling around it (wrangler's Node and proxy workerd, the mock model). */
+function perTurn(cpuS, turns) {
+  const ms = (...names) => Math.round((names.reduce((sum, n) => sum + (cpuS[n] ?? 0), 0) * 1000 * 10) / turns) / 10;
+  return { worker: ms("workerd (the worker)"), tooling: ms("wrangler (node)", "workerd (wrangler's proxy)", "mock model") };
+}
+
 async function healthRound(base, count) {
   return Promise.all(
     Array.from({ length: count }, async () => {

@@ -10,6 +10,7 @@ import { jsonBody, queryParams } from "../../http/validate";
 import { seedDemoAssistant } from "../../services/dev/demo-assistant";
 import { runHubTurns } from "../../services/dev/hub-turns";
 import { listOutboxEmails } from "../../services/email/list-outbox-emails";
+import { getModelProvider } from "../../models";
 
 const hubTurnsBody = z.object({
   key: z.string().min(1).max(200),
@@ -19,6 +20,8 @@ const hubTurnsBody = z.object({
   turns: z.number().int().min(1).max(1000),
   concurrency: z.number().int().min(1).max(200),
 });
+
+const modelFloorBody = z.object({ content: z.string().min(1).max(2000) });
 
 const localOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!isLocal(c.env)) throw notFound();
@@ -52,5 +55,25 @@ export function devRoutes() {
       })
       // bench/hub-throughput.mjs: visitor turns straight against one assistant's hub (services/dev/hub-turns.ts).
       .post("/dev/hub-turns", localOnly, jsonBody(hubTurnsBody), async (c) => c.json(await runHubTurns({ ctx: serviceContext(c), input: c.req.valid("json") })))
+      // bench/chat-overhead.mjs's model floor: the model's stream through the Worker with none of
+      // Tala's turn (no key, session, counter, history or retrieval): what a streamed reply costs
+      // the local runtime and tooling by itself, to compare every hot path with.
+      .post("/dev/model-floor", localOnly, jsonBody(modelFloorBody), (c) => {
+        const provider = getModelProvider(c.env);
+        if (!provider) throw notFound();
+        const deltas = provider.stream({ messages: [{ role: "user", content: c.req.valid("json").content }] });
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            try {
+              for await (const delta of deltas) controller.enqueue(encoder.encode(`data: ${JSON.stringify(delta)}\n\n`));
+            } catch (error) {
+              controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(String(error))}\n\n`));
+            }
+            controller.close();
+          },
+        });
+        return c.body(body, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
+      })
   );
 }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { call, callWithEnv } from "./helpers";
+
+// POST /api/dev/model-floor: bench/chat-overhead.mjs's model floor, the mock's stream through the
+// Worker with no turn. What it does, not how fast: figures live in bench/results.
+describe("POST /api/dev/model-floor", () => {
+  it("streams the model's deltas as server-sent events, each as it arrives", async () => {
+    const res = await call("/api/dev/model-floor", { json: { content: "hello [[tokens:3]]" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const deltas = (await res.text())
+      .split("\n\n")
+      .filter((block) => block.startsWith("data: "))
+      .map((block) => JSON.parse(block.slice("data: ".length)) as string);
+    expect(deltas).toHaveLength(3);
+    expect(deltas.join("")).toBe("Mock reply to: ");
+  });
+
+  it("says a model failure in the stream, and answers 404 outside local mode or on a bad body", async () => {
+    const failed = await (await call("/api/dev/model-floor", { json: { content: "[[fail:500]]" } })).text();
+    expect(failed).toMatch(/^event: error\n/);
+    expect((await call("/api/dev/model-floor", { json: { content: "" } })).status).toBe(400);
+    expect((await callWithEnv({ ENVIRONMENT: "production" }, "/api/dev/model-floor", { json: { content: "hi" } })).status).toBe(404);
+  });
+});
