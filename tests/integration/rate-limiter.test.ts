@@ -27,4 +27,20 @@ describe("RateLimiter across windows", () => {
     expect(after).toMatchObject({ allowed: false, remaining: 0 });
     expect((await consumeRateLimit(env, "test", key, window, 1, now)).allowed).toBe(false);
   });
+
+  it("forgets a counter idle for an hour after its last window, and only then", async () => {
+    const key = crypto.randomUUID();
+    const minute = { limit: 2, windowMs: 60 * 1000 };
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
+    const longAgo = Date.now() - 2 * 60 * 60 * 1000;
+    // Its idle hour is already over: the alarm is due at once (run here if it has not run yet).
+    await consumeRateLimit(env, "test", key, minute, 2, longAgo);
+    await runDurableObjectAlarm(stub);
+    expect((await peekRateLimit(env, "test", key, minute, longAgo)).remaining).toBe(2);
+    // A window that ended a minute ago is kept: its alarm waits for the idle hour.
+    const recent = Date.now() - 2 * 60 * 1000;
+    await consumeRateLimit(env, "test", key, minute, 2, recent);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await peekRateLimit(env, "test", key, minute, recent)).remaining).toBe(0);
+  });
 });

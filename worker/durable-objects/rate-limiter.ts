@@ -13,10 +13,17 @@ export type { RateLimitResult } from "../services/rate-limit-window";
  *
  * A Durable Object runs one call at a time and `consume` awaits nothing between reading and
  * writing, so with a limit of L exactly L calls pass, never L+1, however many arrive at once.
- * The alarm forgets the storage once the window is over, unless a later window started meanwhile.
+ * The alarm forgets the storage once the counter has been idle for `IDLE_MS` after its last window
+ * (one alarm per busy hour, not one per window), unless a later window started meanwhile. The
+ * alarm's time is kept in memory, so a call reads it from storage at most once per instance.
  */
+/** How long a counter is kept after the end of its last window. */
+const IDLE_MS = 60 * 60 * 1000;
+
 export class RateLimiter extends DurableObject<Env> {
   private counter = new FixedWindowCounter();
+  /** The alarm as this instance knows it: a time, null (none set) or undefined (not read yet). */
+  private alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -52,10 +59,11 @@ export class RateLimiter extends DurableObject<Env> {
     return this.counter.peek(limit, resetAt);
   }
 
-  /** The window is over: forget it, unless a later window started after this alarm was set. */
+  /** Idle long enough after the last window: forget it; else wait for the idle time of the latest window. */
   override async alarm() {
-    if (Date.now() < this.counter.state.resetAt) {
-      await this.armAlarm(true);
+    this.alarmAt = null;
+    if (Date.now() < this.counter.state.resetAt + IDLE_MS) {
+      await this.armAlarm();
       return;
     }
     this.counter = new FixedWindowCounter();
@@ -66,7 +74,10 @@ export class RateLimiter extends DurableObject<Env> {
     void this.ctx.storage.put("count", this.counter.state);
   }
 
-  private async armAlarm(force = false) {
-    if (force || (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(this.counter.state.resetAt + 1000);
+  private async armAlarm() {
+    if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
+    if (this.alarmAt !== null) return;
+    this.alarmAt = this.counter.state.resetAt + IDLE_MS;
+    await this.ctx.storage.setAlarm(this.alarmAt);
   }
 }
