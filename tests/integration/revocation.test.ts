@@ -3,7 +3,7 @@ import { authResponse, chatSocketClose, serverMessages, widgetMessages, widgetSo
 import type { TokenRevocations } from "../../worker/chat/token-revocations";
 import { chatUser, openSocket, TestSocket } from "./chat-helpers";
 import { call, json, latestCode, signFirebaseToken, uniqueEmail } from "./helpers";
-import { openWidgetSocket, SHOP_ORIGIN, startSession, widgetAssistant, type WidgetSocket } from "./widget-helpers";
+import { openWidgetSocket, sendOverSse, sseFrames, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall, type WidgetSocket } from "./widget-helpers";
 
 const KEPT_ORIGIN = "https://kept.example";
 
@@ -271,6 +271,53 @@ describe("widget sockets after a revocation", () => {
     await expectWidgetOpen(socket);
     socket.close();
     otherSocket.close();
+  });
+});
+
+/**
+ * The SSE turn finds the key's assistant in the isolate's key directory once a turn was answered
+ * (worker/widget/key-directory.ts: no D1 read); a change the owner made is refused on the next
+ * turn all the same, with the answer the D1 read gives.
+ */
+describe("widget SSE turns after a revocation (the key already known)", () => {
+  async function answeredOnce(body: PublicAssistantBody = {}, origin?: string) {
+    const target = await widgetAssistant(body, { upload: false });
+    const { sessionId } = await startSession(target.key, { origin });
+    const res = await sendOverSse(target.key, sessionId, { content: "hello [[tokens:1]]" }, { origin });
+    expect(res.status).toBe(200);
+    expect((await sseFrames(res)).some((f) => f.event === "new-message")).toBe(true);
+    return { target, sessionId };
+  }
+
+  it("refuses the old key after a regeneration (401), and a bad body with it too", async () => {
+    const { target, sessionId } = await answeredOnce();
+    expect((await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token })).status).toBe(200);
+    // A bad body first, while the isolate still knows the key: 401 whatever the body.
+    const badBody = await widgetCall(`/api/widget/sessions/${sessionId}/messages`, { key: target.key, json: { content: 42 } });
+    expect(badBody.status).toBe(401);
+    const res = await sendOverSse(target.key, sessionId, { content: "again [[tokens:1]]" });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: widgetMessages.unavailable });
+  });
+
+  it("answers 403 once the assistant is switched off, 401 once it is deleted", async () => {
+    const off = await answeredOnce();
+    expect((await call(`/api/public-assistants/${off.target.assistant._id}`, { method: "PUT", token: off.target.token, json: { isActive: false } })).status).toBe(200);
+    expect((await sendOverSse(off.target.key, off.sessionId, { content: "again [[tokens:1]]" })).status).toBe(403);
+    const gone = await answeredOnce();
+    expect((await call(`/api/public-assistants/${gone.target.assistant._id}`, { method: "DELETE", token: gone.target.token })).status).toBe(204);
+    expect((await sendOverSse(gone.target.key, gone.sessionId, { content: "again [[tokens:1]]" })).status).toBe(401);
+  });
+
+  it("refuses an Origin taken off the allowlist (403, not reflected by CORS) and still answers one kept", async () => {
+    const { target, sessionId } = await answeredOnce({ allowedOrigins: [SHOP_ORIGIN, KEPT_ORIGIN] }, SHOP_ORIGIN);
+    const kept = await startSession(target.key, { origin: KEPT_ORIGIN });
+    expect((await call(`/api/public-assistants/${target.assistant._id}`, { method: "PUT", token: target.token, json: { allowedOrigins: [KEPT_ORIGIN] } })).status).toBe(200);
+    const refused = await sendOverSse(target.key, sessionId, { content: "again [[tokens:1]]" }, { origin: SHOP_ORIGIN });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: widgetMessages.originNotAllowed });
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+    expect((await sendOverSse(target.key, kept.sessionId, { content: "kept [[tokens:1]]" }, { origin: KEPT_ORIGIN })).status).toBe(200);
   });
 });
 

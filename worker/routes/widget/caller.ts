@@ -5,7 +5,8 @@ import type { AppEnv } from "../../http/context";
 import { invalid } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { toValidationError } from "../../http/validate";
-import { authorizeWidgetCall, type OriginRule, type WidgetCaller } from "../../services/widget/authorize-widget-call";
+import { authorizeWidgetCall, presentedKey, type OriginRule, type WidgetCaller } from "../../services/widget/authorize-widget-call";
+import { knownAssistantId, rememberAssistantId } from "../../widget/key-directory";
 import { refuseCors } from "./cors";
 
 /** The key's assistant for a widget call (X-Assistant-Key + Origin); a refused Origin is not reflected by CORS. */
@@ -16,6 +17,35 @@ export async function widgetCaller(c: Context<AppEnv>, key: string | undefined, 
     refuseCors(c, error);
     throw error;
   }
+}
+
+/** A turn's caller: its assistant, its key's hash and Origin; `known`: found in the isolate's key directory, not read from D1. */
+export interface TurnCaller {
+  assistantId: string;
+  keyHash: string;
+  origin: string;
+  known: boolean;
+}
+
+/**
+ * The caller of a visitor turn over SSE: the key's assistant from this isolate's key directory
+ * (widget/key-directory.ts) when it knows the key, so the turn reads nothing from D1: the
+ * assistant's own object then checks the key, the active flag and the Origin (`beginTurn`);
+ * else the D1 read of `widgetCaller`, remembered. The checks that need no lookup run either way.
+ */
+export async function turnCaller(c: Context<AppEnv>, key: string | undefined): Promise<TurnCaller> {
+  let presented;
+  try {
+    presented = await presentedKey({ key, origin: c.req.header("origin") });
+  } catch (error) {
+    refuseCors(c, error);
+    throw error;
+  }
+  const known = knownAssistantId(presented.keyHash);
+  if (known) return { assistantId: known, ...presented, known: true };
+  const caller = await widgetCaller(c, key);
+  rememberAssistantId(caller.keyHash, caller.assistant.id);
+  return { assistantId: caller.assistant.id, keyHash: caller.keyHash, origin: caller.origin, known: false };
 }
 
 export const keyHeader = (c: Context<AppEnv>) => c.req.header(widget.keyHeader);

@@ -53,16 +53,24 @@ export async function authorizeWidgetCall({
   ctx: ServiceContext;
   input: { key: string | undefined; origin: string | undefined; rule: OriginRule };
 }): Promise<WidgetCaller> {
+  const { keyHash, origin } = await presentedKey(input);
+  const assistant = await findAssistantByKeyHash(ctx, keyHash);
+  if (!assistant) throw unauthorized(widgetMessages.unavailable);
+  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable);
+  if (!originAllowed(assistant, origin, input.rule)) throw new OriginNotAllowedError();
+  return { assistant, keyHash, origin };
+}
+
+/**
+ * The checks that need no lookup (a key is present, not a secret key, shaped like a publishable
+ * one), then its hash and the caller's normalised Origin ("" for none).
+ */
+export async function presentedKey(input: { key: string | undefined; origin: string | undefined }): Promise<{ keyHash: string; origin: string }> {
   const key = input.key?.trim() ?? "";
   if (!key) throw unauthorized(widgetMessages.keyMissing);
   // A secret key seen here was put in a page: refuse it by its prefix, without a lookup.
   if (looksLikeSecretKey(key)) throw unauthorized(widgetMessages.secretKeyInPage);
   if (!isApiKeyShaped(key)) throw unauthorized(widgetMessages.unavailable);
-  const keyHash = await hashApiKey(key);
-  const assistant = await findAssistantByKeyHash(ctx, keyHash);
-  if (!assistant) throw unauthorized(widgetMessages.unavailable);
-  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable);
   const origin = input.origin ? (normalizeOrigin(input.origin) ?? input.origin) : "";
-  if (!originAllowed(assistant, origin, input.rule)) throw new OriginNotAllowedError();
-  return { assistant, keyHash, origin };
+  return { keyHash: await hashApiKey(key), origin };
 }
