@@ -22,4 +22,13 @@ describe("POST /api/dev/model-floor", () => {
     expect((await call("/api/dev/model-floor", { json: { content: "" } })).status).toBe(400);
     expect((await callWithEnv({ ENVIRONMENT: "production" }, "/api/dev/model-floor", { json: { content: "hi" } })).status).toBe(404);
   });
+
+  it("does not start the model for a page of another site (a CORS-simple text/plain POST)", async () => {
+    const res = await call("/api/dev/model-floor", {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      body: JSON.stringify({ content: "hello [[tokens:2]]" }),
+    });
+    expect(res.status).toBe(404);
+  });
 });

@@ -23,8 +23,12 @@ const hubTurnsBody = z.object({
 
 const modelFloorBody = z.object({ content: z.string().min(1).max(2000) });
 
+/**
+ * Local mode only, and never for a page of another site: a browser sends a CORS-simple POST
+ * (text/plain) cross-site without asking, and these tools spend model calls and CPU.
+ */
 const localOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!isLocal(c.env)) throw notFound();
+  if (!isLocal(c.env) || c.req.header("sec-fetch-site") === "cross-site") throw notFound();
   await next();
 };
 
@@ -61,16 +65,22 @@ export function devRoutes() {
       .post("/dev/model-floor", localOnly, jsonBody(modelFloorBody), (c) => {
         const provider = getModelProvider(c.env);
         if (!provider) throw notFound();
-        const deltas = provider.stream({ messages: [{ role: "user", content: c.req.valid("json").content }] });
+        const abort = new AbortController();
+        const deltas = provider.stream({ messages: [{ role: "user", content: c.req.valid("json").content }], signal: abort.signal });
         const encoder = new TextEncoder();
         const body = new ReadableStream<Uint8Array>({
           async start(controller) {
             try {
               for await (const delta of deltas) controller.enqueue(encoder.encode(`data: ${JSON.stringify(delta)}\n\n`));
             } catch (error) {
-              controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(String(error))}\n\n`));
+              console.error(JSON.stringify({ event: "model-floor-failed", error: String(error) }));
+              controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify("the model failed")}\n\n`));
             }
             controller.close();
+          },
+          // The bench went away: the model's stream stops too.
+          cancel() {
+            abort.abort();
           },
         });
         return c.body(body, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });

@@ -31,7 +31,12 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     message = await readBody(c, widgetSendMessageData);
   } catch (error) {
     // A key from the directory is checked in D1 first: a bad key answers 401 whatever the body.
-    if (caller.known) await widgetCaller(c, keyHeader(c));
+    if (caller.known) {
+      await widgetCaller(c, keyHeader(c)).catch((refused: unknown) => {
+        forgetKey(caller.keyHash);
+        throw refused;
+      });
+    }
     // An unknown session answers 404 whatever the body, as before the body was read first.
     if (!(await hub.hasOpenSession({ assistantId, sessionId }))) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     throw error;

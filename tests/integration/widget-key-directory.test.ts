@@ -1,0 +1,190 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { widgetMessages, widgetSocketClose } from "../../contract";
+import { hashApiKey } from "../../worker/crypto/api-key";
+import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { forgetKey, knownAssistantId, rememberAssistantId } from "../../worker/widget/key-directory";
+import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
+import { call, callWithEnv } from "./helpers";
+import { sendOverSse, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
+
+/**
+ * The SSE turn's key directory (worker/widget/key-directory.ts), the RateLimiter's alarm kept in
+ * memory, and /api/dev/model-floor's bounds. Every refusal is sent twice: once with the key in
+ * the isolate's directory and once without (the D1 path); both must answer alike.
+ */
+
+interface Answer {
+  status: number;
+  body: unknown;
+  allowOrigin: string | null;
+}
+
+async function answer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // an SSE stream: compared as text
+  }
+  // requestId differs per call
+  if (body && typeof body === "object") delete (body as Record<string, unknown>).requestId;
+  return { status: res.status, body, allowOrigin: res.headers.get("access-control-allow-origin") };
+}
+
+type Send = () => Promise<Response>;
+
+/** The same request with the key remembered (as a past D1 read left it) and with the directory empty. */
+async function bothPaths(key: string, assistantId: string, send: Send): Promise<{ known: Answer; d1: Answer }> {
+  const hash = await hashApiKey(key);
+  rememberAssistantId(hash, assistantId);
+  const known = await answer(await send());
+  forgetKey(hash);
+  const d1 = await answer(await send());
+  forgetKey(hash);
+  return { known, d1 };
+}
+
+const turn = (key: string, sessionId: string, origin?: string) => () => sendOverSse(key, sessionId, { content: "again [[tokens:1]]" }, { origin });
+const badTurn = (key: string, sessionId: string, origin?: string) => () =>
+  widgetCall(`/api/widget/sessions/${sessionId}/messages`, { key, origin, json: { content: 42 } });
+
+describe("the SSE key directory answers as D1 does", () => {
+  it("the test isolate shares the worker's directory (so the 'known' tests exercise the new path)", async () => {
+    const target = await widgetAssistant({}, { upload: false });
+    const { sessionId } = await startSession(target.key);
+    const res = await sendOverSse(target.key, sessionId, { content: "hi [[tokens:1]]" });
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(knownAssistantId(await hashApiKey(target.key))).toBe(target.assistant._id);
+  });
+
+  it("a regenerated key, good or bad body, with or without the directory", async () => {
+    const target = await widgetAssistant({}, { upload: false });
+    const { sessionId } = await startSession(target.key);
+    expect((await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token })).status).toBe(200);
+    for (const send of [turn(target.key, sessionId, SHOP_ORIGIN), badTurn(target.key, sessionId, SHOP_ORIGIN)]) {
+      const { known, d1 } = await bothPaths(target.key, target.assistant._id, send);
+      expect(known).toEqual(d1);
+      expect(known.status).toBe(401);
+      expect(known.allowOrigin).toBe(SHOP_ORIGIN);
+    }
+  });
+
+  it("switched off, deleted, Origin removed, no Origin: good and bad bodies alike", async () => {
+    const off = await widgetAssistant({ allowedOrigins: [SHOP_ORIGIN] }, { upload: false });
+    const offSession = (await startSession(off.key, { origin: SHOP_ORIGIN })).sessionId;
+    const moved = await widgetAssistant({ allowedOrigins: [SHOP_ORIGIN] }, { upload: false });
+    const movedSession = (await startSession(moved.key, { origin: SHOP_ORIGIN })).sessionId;
+    const gone = await widgetAssistant({}, { upload: false });
+    const goneSession = (await startSession(gone.key)).sessionId;
+    expect((await call(`/api/public-assistants/${off.assistant._id}`, { method: "PUT", token: off.token, json: { isActive: false } })).status).toBe(200);
+    expect((await call(`/api/public-assistants/${moved.assistant._id}`, { method: "PUT", token: moved.token, json: { allowedOrigins: ["https://other.example"] } })).status).toBe(200);
+    expect((await call(`/api/public-assistants/${gone.assistant._id}`, { method: "DELETE", token: gone.token })).status).toBe(204);
+    const cases: [string, string, string, string | undefined, number][] = [
+      [off.key, off.assistant._id, offSession, SHOP_ORIGIN, 403],
+      [moved.key, moved.assistant._id, movedSession, SHOP_ORIGIN, 403],
+      [moved.key, moved.assistant._id, movedSession, undefined, 403],
+      [gone.key, gone.assistant._id, goneSession, SHOP_ORIGIN, 401],
+    ];
+    for (const [key, id, session, origin, status] of cases) {
+      for (const send of [turn(key, session, origin), badTurn(key, session, origin)]) {
+        const { known, d1 } = await bothPaths(key, id, send);
+        expect(known, `${id} ${origin}`).toEqual(d1);
+        expect(known.status).toBe(status);
+      }
+    }
+  });
+
+  it("a session of another assistant: 404 on both paths, good or bad body", async () => {
+    const a = await widgetAssistant({}, { upload: false });
+    const b = await widgetAssistant({}, { upload: false });
+    const bSession = (await startSession(b.key)).sessionId;
+    for (const send of [turn(a.key, bSession), badTurn(a.key, bSession)]) {
+      const { known, d1 } = await bothPaths(a.key, a.assistant._id, send);
+      expect(known).toEqual(d1);
+      expect(known.status).toBe(404);
+    }
+  });
+
+  it("secret, malformed and missing keys never reach the directory and answer as before", async () => {
+    const target = await widgetAssistant({}, { upload: false });
+    const { sessionId } = await startSession(target.key);
+    for (const key of ["sk_" + "a".repeat(40), "not-a-key", "", target.key.slice(0, -1) + (target.key.endsWith("a") ? "b" : "a")]) {
+      const res = await sendOverSse(key, sessionId, { content: "x" });
+      expect(res.status).toBe(401);
+      if (key) expect(knownAssistantId(await hashApiKey(key.trim()))).toBeUndefined();
+    }
+  });
+
+  it("an erased hub (D1 row still there) and an unsettled copy answer as D1 does", async () => {
+    const erased = await widgetAssistant({}, { upload: false });
+    const erasedSession = (await startSession(erased.key)).sessionId;
+    await getAssistantHub(env, erased.assistant._id).erase(widgetSocketClose.unavailable);
+    // Good body: 401 (the hub has no assistant); bad body: 404 (D1 still has the key, the hub no session).
+    for (const [send, status] of [[turn(erased.key, erasedSession), 401], [badTurn(erased.key, erasedSession), 404]] as const) {
+      const { known, d1 } = await bothPaths(erased.key, erased.assistant._id, send);
+      expect(known).toEqual(d1);
+      expect(known.status).toBe(status);
+    }
+    // A pending marker, then D1 changed (the owner's write, before its configChanged).
+    const pending = await widgetAssistant({}, { upload: false });
+    const pendingSession = (await startSession(pending.key)).sessionId;
+    await getAssistantHub(env, pending.assistant._id).configChanging();
+    await env.DB.prepare("UPDATE public_assistants SET is_active = 0 WHERE id = ?").bind(pending.assistant._id).run();
+    const { known, d1 } = await bothPaths(pending.key, pending.assistant._id, turn(pending.key, pendingSession));
+    expect(known).toEqual(d1);
+    expect(known.status).toBe(403);
+    expect(known.body).toMatchObject({ error: widgetMessages.unavailable });
+  });
+
+  it("the directory stays bounded (2,000 entries, oldest out)", () => {
+    const first = `dir-${crypto.randomUUID()}`;
+    rememberAssistantId(first, "x");
+    for (let i = 0; i < 2000; i++) rememberAssistantId(`dir-fill-${i}-${crypto.randomUUID()}`, "y");
+    expect(knownAssistantId(first)).toBeUndefined();
+  });
+});
+
+describe("RateLimiter with its alarm in memory", () => {
+  it("admits exactly the limit under concurrency on a fresh object", async () => {
+    const key = crypto.randomUUID();
+    const window = { limit: 5, windowMs: 60_000 };
+    const now = Date.now();
+    const results = await Promise.all(Array.from({ length: 20 }, () => consumeRateLimit(env, "test", key, window, 1, now)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it("an instance that lost alarmAt (evicted) keeps the stored alarm, and that alarm keeps a live count", async () => {
+    const key = crypto.randomUUID();
+    const window = { limit: 3, windowMs: 60_000 };
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
+    const now = Date.now();
+    await consumeRateLimit(env, "test", key, window, 1, now);
+    const armed = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    expect(armed).not.toBeNull();
+    // Forget the in-memory alarm, as a fresh instance would; the stored alarm is still there.
+    await runInDurableObject(stub, (instance) => {
+      (instance as unknown as { alarmAt: unknown }).alarmAt = undefined;
+    });
+    await consumeRateLimit(env, "test", key, window, 2, now);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBe(armed);
+    // The alarm (run early) keeps the live window and re-arms.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await peekRateLimit(env, "test", key, window, now)).remaining).toBe(0);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).not.toBeNull();
+    expect((await consumeRateLimit(env, "test", key, window, 1, now)).allowed).toBe(false);
+  });
+});
+
+describe("/api/dev/model-floor bounds", () => {
+  it("404 outside local mode whatever the body; bounded content; no URL taken from the body", async () => {
+    expect((await callWithEnv({ ENVIRONMENT: "production" }, "/api/dev/model-floor", { json: { content: "x".repeat(5000) } })).status).toBe(404);
+    expect((await callWithEnv({ ENVIRONMENT: undefined }, "/api/dev/model-floor", { json: { content: "hi" } })).status).toBe(404);
+    expect((await call("/api/dev/model-floor", { json: { content: "x".repeat(2001) } })).status).toBe(400);
+    const res = await call("/api/dev/model-floor", { json: { content: "hello [[tokens:2]]", url: "http://169.254.169.254/", baseUrl: "http://evil.example" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Mock ");
+  });
+});
