@@ -33,7 +33,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, seedUsers, snapshot, startMock, startTala, stats, userWorkerURL } from "./lib/harness.mjs";
-import { connectInspector, processCpu, summariseProfile } from "./lib/profile.mjs";
+import { connectInspector, processCpu, summariseProfile, untilQuiet } from "./lib/profile.mjs";
 
 const TTFT_MS = 200;
 const CUES = `[[ttft:${TTFT_MS}]] [[tokens:8]] [[delay:5]]`;
@@ -48,12 +48,13 @@ const PATHS = only("TALA_BENCH_PATHS") ?? ALL_PATHS;
 const LEVELS = only("TALA_BENCH_LEVELS") ? ALL_LEVELS.filter((l) => only("TALA_BENCH_LEVELS").includes(String(l.concurrency))) : ALL_LEVELS;
 const PROFILE_DIR = process.env.TALA_PROFILE || null;
 const DIRECT = process.env.TALA_BENCH_DIRECT === "1";
+const IDLE_MS = Number(process.env.TALA_BENCH_IDLE_MS ?? 0);
 const CPU_LOG = PROFILE_DIR !== null || process.env.TALA_BENCH_CPU === "1";
 const DEVTOOLS_OFF = process.env.TALA_BENCH_DEVTOOLS === "off";
 // wrangler dev's only switch for its inspector relay: it turns the relay off when it runs under
 // VS Code's debugger (this variable set). Nothing else in the worker, its objects or the proxy changes.
 const devtoolsEnv = DEVTOOLS_OFF ? { VSCODE_INSPECTOR_OPTIONS: "{}" } : {};
-const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || CPU_LOG || DIRECT;
+const SUBSET = PATHS.length < ALL_PATHS.length || LEVELS.length < ALL_LEVELS.length || CPU_LOG || DIRECT || IDLE_MS > 0;
 const VISITORS = 200;
 const TURN_TIMEOUT_MS = 60_000;
 const OPEN_WITHIN_MS = 5_000;
@@ -137,6 +138,12 @@ async function run(root, delay, levels) {
 
     // Warm-up, not recorded: every object's first turn pays for loading and first queries.
     for (const path of PATHS) await turns(base, setup, path, 0, VISITORS);
+    // TALA_BENCH_IDLE_MS: wait that long first, so the levels run against objects the runtime
+    // evicted (a visitor's room and per-IP counter after ~10 s idle): a human visitor's usual turn.
+    if (IDLE_MS) {
+      console.log(`idle ${IDLE_MS} ms: the objects are evicted before the levels`);
+      await sleep(IDLE_MS);
+    }
     await sleep(TTFT_MS + 500);
 
     const results = [];
@@ -150,13 +157,15 @@ async function run(root, delay, levels) {
         const cpu = processCpu([tala.pid, mock.pid]);
         const profiled = { floor: null, turns: null };
         for (let r = 0; r < level.rounds; r++) {
+          // What an earlier round left running (chat titles are written after the replies) is not this one's.
+          await untilQuiet([tala.pid, mock.pid]);
           if (profiler && r === 0) await profiler.start();
           cpu.begin();
           floor.push(...(await healthRound(base, level.concurrency)));
           if (r === 0) profiled.floorCpu = cpu.end();
           if (profiler && r === 0) profiled.floor = await profiler.stop();
           modelFloor.push(...(await modelFloorRound(base, level.concurrency)));
-          await sleep(TTFT_MS + 300);
+          await untilQuiet([tala.pid, mock.pid]);
           // Level 1 uses another visitor each round (per-visitor counters stay far from their limits).
           const from = level.concurrency === 1 ? r : 0;
           if (profiler && r === 0) await Promise.all([profiler.start(), wranglerProfiler.start()]);
@@ -401,14 +410,16 @@ async function firstToken(base, setup, path, i) {
   return first;
 }
 
-/** `count` GET /api/config at once: each one's ms (the local floor at that concurrency). */
 /** `count` streams of the mock straight through the Worker (no turn); each one's ms to its first chunk. [] when the route is missing (an older checkout). */
 async function modelFloorRound(base, count) {
   const out = await Promise.all(
     Array.from({ length: count }, async () => {
       const t = performance.now();
       const res = await fetch(`${base}/api/dev/model-floor`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ content: `When are you open? ${CUES}` }) });
-      if (!res.ok || !res.body) return null;
+      if (!res.ok || !res.body) {
+        if (res.status !== 404) console.log(`    model floor: HTTP ${res.status}`);
+        return null;
+      }
       const reader = res.body.getReader();
       let first = null;
       for (;;) {
@@ -416,6 +427,7 @@ async function modelFloorRound(base, count) {
         if (done) break;
         if (first === null && value?.length) first = performance.now() - t;
       }
+      if (first === null) console.log("    model floor: a stream ended without a chunk");
       return first;
     }),
   );
@@ -428,6 +440,7 @@ function perTurn(cpuS, turns) {
   return { worker: ms("workerd (the worker)"), tooling: ms("wrangler (node)", "workerd (wrangler's proxy)", "mock model") };
 }
 
+/** `count` GET /api/config at once: each one's ms (the local floor at that concurrency). */
 async function healthRound(base, count) {
   return Promise.all(
     Array.from({ length: count }, async () => {

@@ -209,3 +209,22 @@ export function processCpu(roots) {
     },
   };
 }
+
+/**
+ * Waits until the processes under `roots` are quiet: two 250 ms windows in a row with at most
+ * 8 % of a core busy between them (background work of an earlier round, e.g. chat titles written
+ * after the replies, is not charged to the next). Gives up after `maxMs`; resolves with the ms waited.
+ */
+export async function untilQuiet(roots, maxMs = 15_000) {
+  const started = Date.now();
+  const total = () => roots.flatMap((root) => tree(root)).reduce((sum, p) => sum + ticks(p.pid), 0);
+  let quiet = 0;
+  let last = total();
+  while (Date.now() - started < maxMs && quiet < 2) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = total();
+    quiet = now - last <= Math.ceil(HZ * 0.25 * 0.08) ? quiet + 1 : 0;
+    last = now;
+  }
+  return Date.now() - started;
+}
