@@ -4,6 +4,9 @@ import { FixedWindowCounter, type CounterState, type RateLimitResult } from "../
 
 export type { RateLimitResult } from "../services/rate-limit-window";
 
+/** How long a counter is kept after the end of its last window. */
+const IDLE_MS = 60 * 60 * 1000;
+
 /**
  * One fixed-window counter per `<scope>:<key>` (see services/rate-limit.ts). The object lives
  * across windows: each call names the end of its window (`resetAt`) and the counter starts over
@@ -17,9 +20,6 @@ export type { RateLimitResult } from "../services/rate-limit-window";
  * (one alarm per busy hour, not one per window), unless a later window started meanwhile. The
  * alarm's time is kept in memory, so a call reads it from storage at most once per instance.
  */
-/** How long a counter is kept after the end of its last window. */
-const IDLE_MS = 60 * 60 * 1000;
-
 export class RateLimiter extends DurableObject<Env> {
   private counter = new FixedWindowCounter();
   /** The alarm as this instance knows it: a time, null (none set) or undefined (not read yet). */
@@ -27,12 +27,12 @@ export class RateLimiter extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    void ctx.blockConcurrencyWhile(async () => {
-      const stored = await ctx.storage.get<CounterState | number>("count");
-      // Carried over from before windows were recorded (a bare count, e.g. a visitor session's
-      // counter, named without a window already): it belongs to the next caller's window.
-      this.counter = new FixedWindowCounter(typeof stored === "number" ? { count: stored, resetAt: -1 } : stored);
-    });
+    // The synchronous key-value API of the object's SQLite (the same rows as the async one): a
+    // woken object reads its counter before its first call, with no gate to wait on.
+    const stored = ctx.storage.kv.get<CounterState | number>("count");
+    // Carried over from before windows were recorded (a bare count, e.g. a visitor session's
+    // counter, named without a window already): it belongs to the next caller's window.
+    this.counter = new FixedWindowCounter(typeof stored === "number" ? { count: stored, resetAt: -1 } : stored);
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
@@ -71,7 +71,7 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   private save() {
-    void this.ctx.storage.put("count", this.counter.state);
+    this.ctx.storage.kv.put("count", this.counter.state);
   }
 
   private async armAlarm() {
