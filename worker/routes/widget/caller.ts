@@ -6,7 +6,7 @@ import { invalid } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { toValidationError } from "../../http/validate";
 import { authorizeWidgetCall, presentedKey, type OriginRule, type WidgetCaller } from "../../services/widget/authorize-widget-call";
-import { knownAssistantId, rememberAssistantId } from "../../widget/key-directory";
+import { forgetKey, knownAssistantId, rememberAssistantId } from "../../widget/key-directory";
 import { refuseCors } from "./cors";
 
 /** The key's assistant for a widget call (X-Assistant-Key + Origin); a refused Origin is not reflected by CORS. */
@@ -46,6 +46,21 @@ export async function turnCaller(c: Context<AppEnv>, key: string | undefined): P
   const caller = await widgetCaller(c, key);
   rememberAssistantId(caller.keyHash, caller.assistant.id);
   return { assistantId: caller.assistant.id, keyHash: caller.keyHash, origin: caller.origin, known: false };
+}
+
+/**
+ * A remembered key read in D1 again, when the assistant's object refused the turn or the body was
+ * bad (a bad key answers 401 whatever the body): D1's exact error, and the directory forgets the
+ * key, once it no longer passes. A key just read from D1 is not read twice.
+ */
+export async function recheckTurnCaller(c: Context<AppEnv>, caller: TurnCaller): Promise<void> {
+  if (!caller.known) return;
+  try {
+    await widgetCaller(c, keyHeader(c));
+  } catch (refused) {
+    forgetKey(caller.keyHash);
+    throw refused;
+  }
 }
 
 export const keyHeader = (c: Context<AppEnv>) => c.req.header(widget.keyHeader);

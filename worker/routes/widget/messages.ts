@@ -8,8 +8,7 @@ import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import { runVisitorTurn, turnMessage, visitorTurn } from "../../widget/visitor-turn";
 import { refuseCors } from "./cors";
 import { widgetEventStream } from "./event-stream";
-import { forgetKey } from "../../widget/key-directory";
-import { keyHeader, readBody, turnCaller, widgetCaller } from "./caller";
+import { keyHeader, readBody, recheckTurnCaller, turnCaller } from "./caller";
 import { visitorTokenHeader } from "./sessions";
 
 /**
@@ -17,8 +16,8 @@ import { visitorTokenHeader } from "./sessions";
  * events as the socket (`event: <name>` + `data: <json>`), ending after `remaining-messages`.
  * The fallback of a widget whose WebSocket cannot connect. Refusals before the answer starts (bad
  * key, origin, session, body, limits) are plain HTTP errors with the envelope (401/403/404/400/429).
- * The key's assistant (from the isolate's key directory, else one D1 read: `turnCaller`), then one call to the assistant's own object before the
- * model (`beginTurn`: session, limits, history, the visitor's message saved) and one after it
+ * The key's assistant (from the isolate's key directory, else one D1 read: `turnCaller`), then
+ * one call to the assistant's own object before the model (`beginTurn`: session, limits, history, the visitor's message saved) and one after it
  * (`finishTurn`). The answer runs to its end even if the visitor goes away (waitUntil): it is saved either way.
  */
 export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messages", async (c) => {
@@ -30,13 +29,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
   try {
     message = await readBody(c, widgetSendMessageData);
   } catch (error) {
-    // A key from the directory is checked in D1 first: a bad key answers 401 whatever the body.
-    if (caller.known) {
-      await widgetCaller(c, keyHeader(c)).catch((refused: unknown) => {
-        forgetKey(caller.keyHash);
-        throw refused;
-      });
-    }
+    await recheckTurnCaller(c, caller);
     // An unknown session answers 404 whatever the body, as before the body was read first.
     if (!(await hub.hasOpenSession({ assistantId, sessionId }))) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     throw error;
@@ -52,12 +45,8 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     visitorToken: visitorTokenHeader(c),
   });
   if (begun.outcome === "denied") {
-    // A key from the directory: forgotten, and D1 says exactly why (a replaced key 401, an
-    // assistant switched off 403, an Origin no longer allowed 403).
-    if (caller.known) {
-      forgetKey(caller.keyHash);
-      await widgetCaller(c, keyHeader(c));
-    }
+    // A remembered key: D1 says exactly why (a replaced key 401, switched off 403, Origin 403).
+    await recheckTurnCaller(c, caller);
     // The key or the settings changed between the D1 read and the object's copy: refused as the D1 read would have.
     if (begun.denied === "origin-not-allowed") {
       const error = new OriginNotAllowedError();
