@@ -150,6 +150,7 @@ async function run(root, delay, levels) {
     for (const level of levels) {
       for (const path of PATHS) {
         const samples = [];
+        const admitted = [];
         let errors = 0;
         const floor = [];
         const modelFloor = [];
@@ -176,18 +177,21 @@ async function run(root, delay, levels) {
           for (const [k, v] of Object.entries(spent.cpuS)) turnsCpuS[k] = (turnsCpuS[k] ?? 0) + v;
           if (profiler && r === 0) [profiled.turns, profiled.wrangler] = await Promise.all([profiler.stop(), wranglerProfiler.stop()]);
           samples.push(...out.ms.map((ms) => ms - TTFT_MS));
+          admitted.push(...out.admitMs);
           errors += out.errors;
           await sleep(TTFT_MS + 300);
         }
         const s = stats(samples);
         const f = stats(floor);
         const m = modelFloor.length ? stats(modelFloor.map((ms) => ms - TTFT_MS)) : null;
+        // Sent → the echo of the message as saved: the admission (auth, counters, history, save, retrieval); the rest is the model's path.
+        const a = admitted.length ? stats(admitted) : null;
         if (profiler) writeProfile(`${path}-${level.concurrency}`, profiled);
         else if (CPU_LOG) console.log(`    CPU s, first round: floor ${JSON.stringify(profiled.floorCpu.cpuS)}; turns ${JSON.stringify(profiled.turnsCpu.cpuS)}`);
         // At 1 concurrent a turn is mostly waiting, and the runtime's background work in that time is counted against it: no figure.
         const cpuMsPerTurn = level.concurrency > 1 ? perTurn(turnsCpuS, level.concurrency * level.rounds) : null;
-        results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 }, modelFloor: m && { p50: m.p50, p99: m.p99 }, cpuMsPerTurn });
-        console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}, model floor ${m?.p50 ?? "-"}/${m?.p99 ?? "-"}), CPU ms a turn: worker ${cpuMsPerTurn?.worker ?? "-"}, tooling ${cpuMsPerTurn?.tooling ?? "-"}, errors ${errors}`);
+        results.push({ path, concurrency: level.concurrency, samples: samples.length, errors, ...s, floor: { p50: f.p50, p99: f.p99 }, modelFloor: m && { p50: m.p50, p99: m.p99 }, admitted: a && { p50: a.p50, p99: a.p99 }, cpuMsPerTurn });
+        console.log(`  ${path} ×${level.concurrency}: p50 ${s.p50} p99 ${s.p99} (floor ${f.p50}/${f.p99}, model floor ${m?.p50 ?? "-"}/${m?.p99 ?? "-"}, admitted after ${a?.p50 ?? "-"}/${a?.p99 ?? "-"}), CPU ms a turn: worker ${cpuMsPerTurn?.worker ?? "-"}, tooling ${cpuMsPerTurn?.tooling ?? "-"}, errors ${errors}`);
       }
     }
 
@@ -324,28 +328,35 @@ async function ensureOpen(s) {
 /** `count` turns at once on `path`, by visitors from..from+count; each one's ms to first token. */
 async function turns(base, setup, path, from, count, opts = {}) {
   const ms = [];
+  const admitMs = [];
   const firstAt = [];
   let errors = 0;
   const reasons = new Map();
   const one = async (i) => {
     const sentAt = performance.now();
     const sentWall = Date.now();
-    const at = await firstToken(base, setup, path, i).catch((error) => {
+    const times = await firstToken(base, setup, path, i).catch((error) => {
       reasons.set(String(error?.message ?? error), (reasons.get(String(error?.message ?? error)) ?? 0) + 1);
       return null;
     });
-    if (at === null) errors++;
+    if (times === null) errors++;
     else {
+      const at = times.first;
       ms.push(at - sentAt);
+      if (times.echo !== null) admitMs.push(times.echo - sentAt);
       if (opts.wallClock) firstAt.push(sentWall + (at - sentAt));
     }
   };
   await Promise.all(Array.from({ length: count }, (_, k) => one((from + k) % VISITORS)));
   if (reasons.size) console.log(`    ${path} ×${count} failed: ${JSON.stringify(Object.fromEntries(reasons))}`);
-  return { ms, errors, firstAt };
+  return { ms, admitMs, errors, firstAt };
 }
 
-/** Sends one turn on `path` as visitor `i`; resolves with performance.now() at its first token, after the reply ends. */
+/**
+ * Sends one turn on `path` as visitor `i`; resolves, after the reply ends, with performance.now()
+ * at its first token and at the echo of the message as saved (`new-message`: the turn admitted;
+ * null on /v1, which echoes nothing).
+ */
 async function firstToken(base, setup, path, i) {
   const content = `When are you open? ${CUES}`;
   if (path === "chat" || path === "widget-ws") {
@@ -354,12 +365,13 @@ async function firstToken(base, setup, path, i) {
     const clientMessageId = randomUUID();
     return new Promise((resolve, reject) => {
       let first = null;
+      let echo = null;
       let why = null;
       let chatId = path === "widget-ws" ? s.sessionId : null;
       const done = (ok) => {
         clearTimeout(timer);
         s.waiters.delete(clientMessageId);
-        if (ok && first !== null) resolve(first);
+        if (ok && first !== null) resolve({ first, echo });
         else reject(new Error(why ?? "turn failed"));
       };
       const timer = setTimeout(() => {
@@ -368,8 +380,10 @@ async function firstToken(base, setup, path, i) {
       }, TURN_TIMEOUT_MS);
       s.waiters.set(clientMessageId, (frame, at) => {
         const d = frame.data ?? {};
-        if (frame.event === "new-message" && d.clientMessageId === clientMessageId && path === "chat") chatId = d.message.chatId;
-        else if (frame.event === "message-delta" && d.chatId === chatId && first === null) first = at;
+        if (frame.event === "new-message" && d.clientMessageId === clientMessageId) {
+          echo ??= at;
+          if (path === "chat") chatId = d.message.chatId;
+        } else if (frame.event === "message-delta" && d.chatId === chatId && first === null) first = at;
         else if (frame.event === "new-message" && d.message?.role === "assistant" && (d.message.chatId === chatId || path === "widget-ws") && first !== null) done(true);
         else if (frame.event === "message-error" && (d.clientMessageId === clientMessageId || d.chatId === chatId)) {
           why = `message-error: ${d.error}`;
@@ -401,13 +415,15 @@ async function firstToken(base, setup, path, i) {
   const decoder = new TextDecoder();
   let text = "";
   let first = null;
+  let echo = null;
   for await (const chunk of res.body) {
     text += decoder.decode(chunk, { stream: true });
+    if (echo === null && path === "widget-sse" && text.includes("event: new-message")) echo = performance.now();
     if (first === null && isFirst(text)) first = performance.now();
     if (text.length > 200_000) break;
   }
   if (first === null) throw new Error(`${path}: no token in ${JSON.stringify(text.slice(0, 300))}`);
-  return first;
+  return { first, echo };
 }
 
 /** `count` streams of the mock straight through the Worker (no turn); each one's ms to its first chunk. [] when the route is missing (an older checkout). */

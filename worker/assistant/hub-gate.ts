@@ -22,7 +22,16 @@ export interface OpenedHub {
  */
 export class HubGate {
   private migrated = false;
-  private tombstoned = false;
+  /** Whether the tombstone is stored; undefined: not read yet. Only `markErased` writes it. */
+  private tombstoned: boolean | undefined;
+  /**
+   * The copy as storage last said it, trusted (no owner write pending), kept in memory so a turn
+   * reads neither the copy nor the markers (two RPCs a turn, each a read and a JSON parse).
+   * Everything that writes the copy or the markers goes through this gate and drops it first.
+   */
+  private trusted: AssistantCopy | "missing" | null = null;
+  /** One store for the object's life (it remembers the day it last pruned the per-day counters). */
+  private store: { assistantId: string; store: VisitorStore } | null = null;
   /** The legacy move under way: every data RPC awaits the same one; after a failure the next caller starts it again. */
   private importing: Promise<void> | null = null;
 
@@ -44,7 +53,7 @@ export class HubGate {
    * as for a missing assistant. Kept in the key-value storage, so checking it creates no table.
    */
   erased(): boolean {
-    this.tombstoned ||= this.ctx.storage.kv.get(ERASED_KEY) !== undefined;
+    this.tombstoned ??= this.ctx.storage.kv.get(ERASED_KEY) !== undefined;
     return this.tombstoned;
   }
 
@@ -52,6 +61,8 @@ export class HubGate {
   markErased() {
     this.migrated = false;
     this.importing = null;
+    this.trusted = null;
+    this.store = null;
     this.tombstoned = true;
     this.ctx.storage.kv.put(ERASED_KEY, Date.now());
   }
@@ -71,7 +82,8 @@ export class HubGate {
       });
       await this.importing;
     }
-    return { store: new VisitorStore(this.ctx.storage, assistantId), assistant };
+    if (this.store?.assistantId !== assistantId) this.store = { assistantId, store: new VisitorStore(this.ctx.storage, assistantId) };
+    return { store: this.store.store, assistant };
   }
 
   /**
@@ -95,6 +107,7 @@ export class HubGate {
     // Erased: the assistant is gone, there is no copy to keep fresh.
     if (this.erased()) return "";
     this.migrate();
+    this.trusted = null;
     return new AssistantCopyStore(this.ctx.storage).markPending(Date.now() + unsettledMs);
   }
 
@@ -111,9 +124,13 @@ export class HubGate {
 
   /** The copy, or D1 when there is none or an owner's write is pending (assistant-copy.ts). */
   private async assistant(assistantId: string): Promise<AssistantState> {
+    if (this.trusted) return this.trusted;
     const copies = new AssistantCopyStore(this.ctx.storage);
     const stored = copies.read();
-    if (stored && !copies.pending()) return stored;
+    if (stored && !copies.pending()) {
+      this.trusted = stored;
+      return stored;
+    }
     return this.readD1(assistantId);
   }
 
@@ -126,11 +143,14 @@ export class HubGate {
    * write committed must not put back an older copy.
    */
   private async readD1(assistantId: string, token?: string): Promise<AssistantState> {
+    this.trusted = null;
     const copies = new AssistantCopyStore(this.ctx.storage);
     const startedAt = Date.now();
     const sequence = copies.sequence();
     const afterDeadlines = copies.pending() && !copies.pendingAfter(startedAt);
     const fresh = await loadAssistantFromD1(this.env.DB, assistantId);
+    // A marker set while D1 answered dropped `trusted` too; `assistant` trusts the copy again once none is left.
+    this.trusted = null;
     copies.write(fresh, afterDeadlines && copies.sequence() === sequence);
     copies.settle(startedAt, token);
     return copies.pending() ? fresh : (copies.read() ?? fresh);

@@ -71,6 +71,9 @@ function toMessageRow(r: Row): VisitorMessageRow {
 }
 
 export class VisitorStore {
+  /** The UTC day this instance last pruned the per-day counters for: once a day, not once a message. */
+  private prunedDay = -1;
+
   constructor(
     private readonly storage: Pick<DurableObjectStorage, "sql" | "transactionSync">,
     private readonly assistantId: string,
@@ -279,8 +282,10 @@ export class VisitorStore {
 
   /** Only today's counters matter: earlier days' rows go (keeps the per-day tables bounded). */
   private pruneDays(day: number) {
+    if (day === this.prunedDay) return;
     this.sql.exec("DELETE FROM daily_counts WHERE day < ?", day);
     this.sql.exec("DELETE FROM network_daily_counts WHERE day < ?", day);
+    this.prunedDay = day;
   }
 
   // ── The owner's view ─────────────────────────────────────────────────────────────────────────
