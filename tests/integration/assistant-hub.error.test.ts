@@ -78,7 +78,7 @@ describe("an erased assistant's object", () => {
       outcome: "denied",
       denied: "unavailable",
     });
-    expect(await hub.admitApiCall({ assistantId })).toEqual({ ok: false, missing: true });
+    expect(await hub.admitApiCall({ assistantId, keyHash, origin: "" })).toEqual({ ok: false, missing: true });
     expect(await hub.countSessions({ assistantId })).toBe(0);
     expect(await hub.register(sessionId)).toBe(true);
     const token = await hub.configChanging();

@@ -11,6 +11,7 @@ import { VectorizeStore, type VectorizeLike } from "../../worker/knowledge/vecto
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, json } from "./helpers";
 import { hubRows, seedLegacyVisitorSession } from "./public-assistants-helpers";
+import { createSecretKey } from "./secret-keys-helpers";
 import { widgetAssistant, widgetCall } from "./widget-helpers";
 
 /**
@@ -99,9 +100,10 @@ describe("the move of legacy D1 rows into the assistant's own object", () => {
   });
 
   it("counts the assistant's day exactly under concurrency (widget and /v1 share it)", async () => {
-    const { assistant } = await widgetAssistant({ config: { dailyLimit: 10 } }, { upload: false });
+    const { assistant, token } = await widgetAssistant({ config: { dailyLimit: 10 } }, { upload: false });
     const hub = getAssistantHub(env, assistant._id);
-    const results = await Promise.all(Array.from({ length: 16 }, () => hub.admitApiCall({ assistantId: assistant._id })));
+    const keyHash = await hashApiKey((await createSecretKey(token, assistant._id)).key);
+    const results = await Promise.all(Array.from({ length: 16 }, () => hub.admitApiCall({ assistantId: assistant._id, keyHash, origin: "" })));
     expect(results.filter((r) => r.ok)).toHaveLength(10);
   });
 

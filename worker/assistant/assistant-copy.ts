@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { dbOf } from "../db/client";
 import * as schema from "../db/schema";
 import { originAllowed } from "../services/widget/authorize-widget-call";
@@ -6,11 +6,12 @@ import { toPublicAssistantRecord, type PublicAssistantRecord } from "../services
 
 /**
  * The assistant's object keeps a persisted copy of the assistant's directory row (D1
- * `public_assistants` stays the record): its settings and its publishable key's hash, so a socket
- * frame is authorised without D1. Freshness (worker/README.md "the assistant's own object"):
+ * `public_assistants` stays the record): its settings, its publishable key's hash and the hashes of
+ * its secret keys in use, so a socket frame, an SSE turn and a /v1 call are authorised without D1.
+ * Freshness (worker/README.md "the assistant's own object"):
  *
  * - loaded from D1 when absent;
- * - every owner write that changes it (update, key regeneration) first calls `configChanging`,
+ * - every owner write that changes it (update, key regeneration, a secret key created or revoked) first calls `configChanging`,
  *   which stores a pending marker of its own (a token, valid `unsettledMs`), then writes D1, then
  *   calls `configChanged(token)`: D1 is read again and only that write's marker is removed. The
  *   copy is trusted only when no marker is left, so two overlapping writes never settle each
@@ -28,6 +29,8 @@ import { toPublicAssistantRecord, type PublicAssistantRecord } from "../services
 export interface AssistantCopy {
   record: PublicAssistantRecord;
   keyHash: string;
+  /** The secret keys in use (not revoked): /v1's callers. */
+  secretKeys: { id: string; hash: string }[];
 }
 
 export type AssistantState = AssistantCopy | "missing";
@@ -40,11 +43,14 @@ type Host = Pick<DurableObjectStorage, "sql">;
 export class AssistantCopyStore {
   constructor(private readonly storage: Host) {}
 
+  /** The stored copy; null when there is none, or it was stored before the copy held the secret keys (read D1 again). */
   read(): AssistantState | null {
-    const [row] = this.storage.sql.exec("SELECT record, key_hash FROM assistant_copy WHERE id = 1").toArray();
+    const [row] = this.storage.sql.exec("SELECT record, key_hash, secret_keys FROM assistant_copy WHERE id = 1").toArray();
     if (!row) return null;
     const record = JSON.parse(String(row.record)) as PublicAssistantRecord | null;
-    return record ? { record, keyHash: String(row.key_hash) } : "missing";
+    if (!record) return "missing";
+    if (row.secret_keys === null) return null;
+    return { record, keyHash: String(row.key_hash), secretKeys: JSON.parse(String(row.secret_keys)) as AssistantCopy["secretKeys"] };
   }
 
   /** Stores `state` unless what is stored is newer (or a deletion); `force`: the read after every pending deadline (hub-gate.ts). */
@@ -54,12 +60,15 @@ export class AssistantCopyStore {
     if (!force && current && current !== "missing" && state !== "missing" && current.record.updatedAt > state.record.updatedAt) return;
     const record = state === "missing" ? "null" : JSON.stringify(state.record);
     const keyHash = state === "missing" ? "" : state.keyHash;
+    const secretKeys = JSON.stringify(state === "missing" ? [] : state.secretKeys);
     const updatedAt = state === "missing" ? 0 : state.record.updatedAt;
     this.storage.sql.exec(
-      `INSERT INTO assistant_copy (id, record, key_hash, updated_at, loaded_at) VALUES (1, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET record = excluded.record, key_hash = excluded.key_hash, updated_at = excluded.updated_at, loaded_at = excluded.loaded_at`,
+      `INSERT INTO assistant_copy (id, record, key_hash, secret_keys, updated_at, loaded_at) VALUES (1, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET record = excluded.record, key_hash = excluded.key_hash, secret_keys = excluded.secret_keys,
+         updated_at = excluded.updated_at, loaded_at = excluded.loaded_at`,
       record,
       keyHash,
+      secretKeys,
       updatedAt,
       Date.now(),
     );
@@ -101,13 +110,32 @@ export class AssistantCopyStore {
   }
 }
 
-/** The assistant's row from D1, as the copy holds it; "missing" when it was deleted. */
+/** The assistant's row and its secret keys in use from D1 (one round trip), as the copy holds them; "missing" when it was deleted. */
 export async function loadAssistantFromD1(db: D1Database, assistantId: string): Promise<AssistantState> {
-  const [row] = await dbOf(db).select().from(schema.publicAssistants).where(eq(schema.publicAssistants.id, assistantId)).limit(1);
-  return row ? { record: toPublicAssistantRecord(row), keyHash: row.apiKeyHash } : "missing";
+  const d = dbOf(db);
+  const { publicAssistants: A, assistantSecretKeys: K } = schema;
+  const [[row], keys] = await d.batch([
+    d.select().from(A).where(eq(A.id, assistantId)).limit(1),
+    d.select({ id: K.id, hash: K.keyHash }).from(K).where(and(eq(K.assistantId, assistantId), isNull(K.revokedAt))),
+  ]);
+  return row ? { record: toPublicAssistantRecord(row), keyHash: row.apiKeyHash, secretKeys: keys } : "missing";
 }
 
 export type AccessDenied = "unavailable" | "origin-not-allowed";
+
+/** Why a /v1 call is refused: its key is not one of the assistant's secret keys in use (401), or the assistant's rule (403). */
+export type ApiAccessDenied = "invalid-key" | AccessDenied;
+
+/**
+ * Whether a /v1 caller holding the secret key `keyHash` from `origin` ("" for a server) may use
+ * the assistant now: the same rules as the D1 read of authorize-secret-key-call.ts.
+ */
+export function apiAccess(state: AssistantState | null, keyHash: string, origin: string): ApiAccessDenied | null {
+  if (!state || state === "missing" || !state.secretKeys.some((k) => k.hash === keyHash)) return "invalid-key";
+  if (!state.record.isActive) return "unavailable";
+  if (!originAllowed(state.record, origin, "when-present")) return "origin-not-allowed";
+  return null;
+}
 
 /** Whether a widget caller holding `keyHash` from `origin` may use the assistant now. */
 export function widgetAccess(state: AssistantState | null, keyHash: string, origin: string): AccessDenied | null {

@@ -274,6 +274,13 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       CREATE INDEX budget_notices_pending_idx ON budget_notices (status, next_at);
     `,
   },
+  {
+    // The assistant's secret keys in use (id and hash, JSON) beside its publishable key's hash, so
+    // /v1 checks a caller's key here instead of in D1 (assistant/assistant-copy.ts). NULL: a copy
+    // stored before this, which the object reads again from D1 at its next use.
+    id: "0010_secret_keys",
+    sql: `ALTER TABLE assistant_copy ADD COLUMN secret_keys TEXT;`,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

@@ -15,7 +15,7 @@ import {
   type WidgetSocketClose,
   type WidgetSource,
 } from "../../contract";
-import { widgetAccess, type AccessDenied, type AssistantCopy } from "../assistant/assistant-copy";
+import { apiAccess, widgetAccess, type AccessDenied, type ApiAccessDenied, type AssistantCopy } from "../assistant/assistant-copy";
 import { HubGate, type OpenedHub } from "../assistant/hub-gate";
 import { HubIdentity } from "../assistant/identity-secrets";
 import { knowledgeOps, type KnowledgeOp } from "../assistant/hub-knowledge-index";
@@ -234,18 +234,30 @@ export class AssistantHub extends DurableObject<Env> {
   }
 
   /**
-   * /v1/chat/completions: one message against the assistant's monthly budgets and its day (no
-   * session, no network share; `budget`: a budget pauses it), then, with `query`, the passages for it (null when retrieval failed). `missing`: the
-   * assistant was deleted since the caller's D1 read.
+   * /v1/chat/completions: the caller's secret key (its hash) and Origin against the copy
+   * (`denied`: not a key in use, 401; the assistant inactive or the Origin refused, 403), then one
+   * message against the assistant's monthly budgets and its day (no session, no network share;
+   * `budget`: a budget pauses it), then, with `query`, the passages for it (null when retrieval
+   * failed), and what the answer's prompt needs of the assistant. `missing`: the assistant was deleted.
    */
   async admitApiCall(input: {
     assistantId: string;
+    keyHash: string;
+    /** The caller's normalised Origin; "" for a server. */
+    origin: string;
     query?: string;
     /** The visitor's question alone (the relevance floor's words); `query` when absent. */
     question?: string;
-  }): Promise<{ ok: true; passages: Passage[] | null } | { ok: false; retryAfter: number; budget?: true } | { ok: false; missing: true }> {
+  }): Promise<
+    | { ok: true; passages: Passage[] | null; assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions"> }
+    | { ok: false; retryAfter: number; budget?: true }
+    | { ok: false; missing: true }
+    | { ok: false; denied: ApiAccessDenied }
+  > {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, missing: true };
+    const denied = apiAccess(opened.assistant, input.keyHash, input.origin);
+    if (denied) return { ok: false, denied };
     const { record } = opened.assistant;
     const { config } = record;
     // Budgets, then the day's counter, then the month's count: one synchronous step (exact).
@@ -257,7 +269,8 @@ export class AssistantHub extends DurableObject<Env> {
     const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
     if (!result.allowed) return { ok: false, retryAfter: result.daily ? retryAfterSeconds(result.daily) : 60 };
     countBudget(budget, record, now, onBudget);
-    return { ok: true, passages: input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query, input.question) };
+    const passages = input.query === undefined ? [] : await this.retrieve(input.assistantId, input.query, input.question);
+    return { ok: true, passages, assistant: { id: record.id, name: record.name, instructions: record.instructions } };
   }
 
   // ── The owner's view (the caller checked ownership in D1) ────────────────────────────────────

@@ -11,10 +11,13 @@ import {
   type OpenAiMessage,
 } from "../../../contract";
 import type { AppEnv } from "../../http/context";
-import { AppError } from "../../http/errors";
+import { AppError, unauthorized } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { estimateTokens } from "../../knowledge";
-import { authorizeSecretKeyCall, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
+import type { ApiAccessDenied } from "../../assistant/assistant-copy";
+import { authorizeSecretKeyCall, presentedSecretKey, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
+import { secretKeyDirectory, type KnownSecretKey } from "../../services/secret-keys/secret-key-directory";
+import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
 import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
 import { assistantHubUnavailable, getAssistantHub } from "../../widget/get-assistant-hub";
 import { retrievalQuery, type HistoryTurn } from "../../widget/prompt";
@@ -57,27 +60,70 @@ function readConversation(raw: unknown[]): Conversation | Response {
   return { question: textOf(messages[last]!), history, callerInstructions };
 }
 
+/** A /v1 caller: its key's hash, its Origin, and the key's assistant and id (`known`: from this isolate's directory, no D1 read). */
+interface ApiCaller {
+  keyHash: string;
+  origin: string;
+  key: KnownSecretKey;
+  known: boolean;
+}
+
 /**
- * The secret key's assistant, or the OpenAI-style refusal: 401 without a key, with the publishable
- * key (recognised by its prefix, its own message), or with an unknown or revoked key; 403 for an
- * inactive assistant or a refused browser Origin.
+ * The caller before the body is read: 401 without a key, with the publishable key (recognised by
+ * its prefix, its own message), or with a key not shaped like a secret key. A key this isolate
+ * knows (secret-key-directory.ts) is not read from D1: the assistant's own object checks it on the
+ * call (`admitApiCall`). Any other is read from D1 (unknown or revoked → 401; 403 for an inactive
+ * assistant or a refused browser Origin) and remembered.
  */
-async function authorize(c: Context<AppEnv>) {
+async function authorize(c: Context<AppEnv>): Promise<ApiCaller | Response> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
   if (!match) return openAiError(401, "invalid_request_error", M.missingKey, "missing_api_key");
   const key = match[1]!;
   if (key.startsWith(publicAssistantApiKey.prefix)) return openAiError(401, "invalid_request_error", M.publishableKey, "invalid_api_key");
   try {
-    const ctx = serviceContext(c);
-    const caller = await authorizeSecretKeyCall({ ctx, input: { key, origin: c.req.header("origin") } });
-    await touchSecretKey(ctx, caller.secretKey); // settled at once: the write runs in waitUntil
-    return caller;
+    const presented = await presentedSecretKey({ key, origin: c.req.header("origin") });
+    const known = secretKeyDirectory.get(presented.keyHash);
+    if (known) return { ...presented, key: known, known: true };
+    const caller = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
+    const remembered: KnownSecretKey = { assistantId: caller.assistant.id, secretKey: caller.secretKey };
+    secretKeyDirectory.remember(presented.keyHash, remembered);
+    return { ...presented, key: remembered, known: false };
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    refuseCors(c, error);
-    if (error.code === "UNAUTHORIZED") return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
-    return openAiError(403, "permission_error", error.message, error.message === M.unavailable ? "assistant_unavailable" : "origin_not_allowed");
+    return refusal(c, error);
   }
+}
+
+/**
+ * A remembered key read in D1 again, when the assistant's object refused the call or the body was
+ * bad (a bad key answers 401 whatever the body): D1's exact refusal, and the directory forgets the
+ * key; null when D1 lets it through (or the key was just read from D1), and the directory holds
+ * what D1 said.
+ */
+async function recheck(c: Context<AppEnv>, caller: ApiCaller): Promise<Response | null> {
+  if (!caller.known) return null;
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")![1]!;
+  try {
+    const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
+    secretKeyDirectory.remember(caller.keyHash, { assistantId: read.assistant.id, secretKey: read.secretKey });
+    return null;
+  } catch (error) {
+    secretKeyDirectory.forget(caller.keyHash);
+    return refusal(c, error);
+  }
+}
+
+/** The OpenAI-style answer to a refused key: 401, or 403 for an inactive assistant or a refused browser Origin (not reflected by CORS). */
+function refusal(c: Context<AppEnv>, error: unknown): Response {
+  if (!(error instanceof AppError)) throw error;
+  refuseCors(c, error);
+  if (error.code === "UNAUTHORIZED") return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
+  return openAiError(403, "permission_error", error.message, error.message === M.unavailable ? "assistant_unavailable" : "origin_not_allowed");
+}
+
+/** The assistant's object refused the key (its copy): the same answers as D1's read. */
+function deniedBy(c: Context<AppEnv>, denied: ApiAccessDenied): Response {
+  if (denied === "invalid-key") return refusal(c, unauthorized(M.invalidKey));
+  return refusal(c, denied === "unavailable" ? new AppError("FORBIDDEN", M.unavailable) : new OriginNotAllowedError());
 }
 
 /**
@@ -90,37 +136,45 @@ async function authorize(c: Context<AppEnv>) {
 export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions", async (c) => {
   const caller = await authorize(c);
   if (caller instanceof Response) return caller;
-  const { assistant } = caller;
+  const { assistantId } = caller.key;
+  // A bad body of a remembered key that no longer passes answers the key's refusal, as D1's read would first.
+  const badRequest = async (response: Response) => (await recheck(c, caller)) ?? response;
 
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
-    return openAiError(400, "invalid_request_error", M.invalidJson);
+    return badRequest(openAiError(400, "invalid_request_error", M.invalidJson));
   }
   const request = openAiChatRequest.safeParse(raw);
   if (!request.success) {
     const tooMany = Array.isArray((raw as { messages?: unknown })?.messages) && (raw as { messages: unknown[] }).messages.length > openAiCompat.maxMessages;
-    return openAiError(400, "invalid_request_error", tooMany ? M.tooManyMessages(openAiCompat.maxMessages) : M.messagesRequired, "invalid_value");
+    return badRequest(openAiError(400, "invalid_request_error", tooMany ? M.tooManyMessages(openAiCompat.maxMessages) : M.messagesRequired, "invalid_value"));
   }
   const conversation = readConversation(request.data.messages);
-  if (conversation instanceof Response) return conversation;
+  if (conversation instanceof Response) return badRequest(conversation);
 
-  // One call to the assistant's own object: its daily counter (no session, no network share) and the retrieval.
+  // One call to the assistant's own object: the key against its copy, its daily counter (no session, no network share) and the retrieval.
   let admission;
   try {
-    admission = await getAssistantHub(c.env, assistant.id).admitApiCall({
-      assistantId: assistant.id,
+    admission = await getAssistantHub(c.env, assistantId).admitApiCall({
+      assistantId,
+      keyHash: caller.keyHash,
+      origin: caller.origin,
       query: retrievalQuery(conversation.question, conversation.history),
       question: conversation.question,
     });
   } catch (error) {
     // The assistant's object did not answer: retryable, as OpenAI's own 503s are.
-    const { extra } = assistantHubUnavailable(assistant.id, "admitApiCall", error, M.assistantUnreachable);
+    const { extra } = assistantHubUnavailable(assistantId, "admitApiCall", error, M.assistantUnreachable);
     return openAiError(503, "api_error", M.assistantUnreachable, "service_unavailable", { "retry-after": String(extra.retryAfter) });
   }
-  // Deleted since the key was read: refused as the key's read would be now.
-  if (!admission.ok && "missing" in admission) return openAiError(401, "invalid_request_error", M.invalidKey, "invalid_api_key");
+  // The key revoked, the assistant switched off or deleted, the Origin taken off the allowlist:
+  // D1's exact refusal for a remembered key (it is forgotten), else the object's.
+  if (!admission.ok && ("missing" in admission || "denied" in admission)) {
+    return (await recheck(c, caller)) ?? deniedBy(c, "denied" in admission ? admission.denied : "invalid-key");
+  }
+  await touchSecretKey(serviceContext(c), caller.key.secretKey); // settled at once: the write runs in waitUntil
   if (!admission.ok && "budget" in admission) {
     // A monthly budget is used up and pauses the assistant: 429 with OpenAI's code for a spent quota.
     return openAiError(429, "rate_limit_error", budgetMessages.budgetReached, "insufficient_quota", { "retry-after": String(admission.retryAfter) });
@@ -129,6 +183,7 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
     return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }
 
+  const { assistant } = admission;
   const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
   const created = Math.floor(Date.now() / 1000);
   const model = request.data.model || openAiCompat.defaultModel;
