@@ -155,24 +155,39 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   if (conversation instanceof Response) return badRequest(conversation);
 
   // One call to the assistant's own object: the key against its copy, its daily counter (no session, no network share) and the retrieval.
-  let admission;
-  try {
-    admission = await getAssistantHub(c.env, assistantId).admitApiCall({
-      assistantId,
-      keyHash: caller.keyHash,
-      origin: caller.origin,
-      query: retrievalQuery(conversation.question, conversation.history),
-      question: conversation.question,
-    });
-  } catch (error) {
-    // The assistant's object did not answer: retryable, as OpenAI's own 503s are.
-    const { extra } = assistantHubUnavailable(assistantId, "admitApiCall", error, M.assistantUnreachable);
-    return openAiError(503, "api_error", M.assistantUnreachable, "service_unavailable", { "retry-after": String(extra.retryAfter) });
-  }
+  const hub = getAssistantHub(c.env, assistantId);
+  const admit = async () => {
+    try {
+      return await hub.admitApiCall({
+        assistantId,
+        keyHash: caller.keyHash,
+        origin: caller.origin,
+        query: retrievalQuery(conversation.question, conversation.history),
+        question: conversation.question,
+      });
+    } catch (error) {
+      // The assistant's object did not answer: retryable, as OpenAI's own 503s are.
+      const { extra } = assistantHubUnavailable(assistantId, "admitApiCall", error, M.assistantUnreachable);
+      return openAiError(503, "api_error", M.assistantUnreachable, "service_unavailable", { "retry-after": String(extra.retryAfter) });
+    }
+  };
+  let admission = await admit();
+  if (admission instanceof Response) return admission;
   // The key revoked, the assistant switched off or deleted, the Origin taken off the allowlist:
   // D1's exact refusal for a remembered key (it is forgotten), else the object's.
   if (!admission.ok && ("missing" in admission || "denied" in admission)) {
-    return (await recheck(c, caller)) ?? deniedBy(c, "denied" in admission ? admission.denied : "invalid-key");
+    const refused = await recheck(c, caller);
+    if (refused) return refused;
+    // D1 lets the call through and the object's copy does not: the copy missed a change made
+    // without telling it (a worker version before it, during a deployment). It reads D1 again, once.
+    try {
+      await hub.configChanged({ assistantId });
+    } catch (error) {
+      console.error(JSON.stringify({ event: "assistant-copy-refresh-failed", assistantId, error: String(error) }));
+    }
+    admission = await admit();
+    if (admission instanceof Response) return admission;
+    if (!admission.ok && ("missing" in admission || "denied" in admission)) return deniedBy(c, "denied" in admission ? admission.denied : "invalid-key");
   }
   await touchSecretKey(serviceContext(c), caller.key.secretKey); // settled at once: the write runs in waitUntil
   if (!admission.ok && "budget" in admission) {
