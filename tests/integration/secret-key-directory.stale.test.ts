@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../worker/crypto/api-key";
 import { secretKeyDirectory, secretKeyDirectoryMaxAgeMs } from "../../worker/services/secret-keys/secret-key-directory";
+import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { widgetAssistant } from "./widget-helpers";
 
@@ -44,5 +45,15 @@ describe("secret keys changed in D1 without the assistant's object being told", 
       .run();
     expect((await completions(key, tinyQuestion())).status).toBe(200);
     expect((await completions(key, tinyQuestion())).status).toBe(200);
+  });
+});
+
+describe("a worker version before c5ed510 calling the object that now checks keys", () => {
+  it("its admitApiCall (no keyHash: it read the key in D1 itself, on every call) is admitted, not refused as a daily limit", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    await createSecretKey(token, assistant._id);
+    // The old route's exact call; it answered any { ok: false } without `missing`/`budget` as 429 "daily limit reached".
+    const admission = await getAssistantHub(env, assistant._id).admitApiCall({ assistantId: assistant._id, query: "hi", question: "hi" });
+    expect(admission).toMatchObject({ ok: true });
   });
 });

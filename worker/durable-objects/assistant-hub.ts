@@ -242,9 +242,14 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async admitApiCall(input: {
     assistantId: string;
-    keyHash: string;
+    /**
+     * The caller's secret key's hash. Absent: a worker version from before the copy held the
+     * secret keys (a deployment under way), which read the key, the active flag and the Origin in
+     * D1 on that very call; its route answered any other refusal as "daily limit reached".
+     */
+    keyHash?: string;
     /** The caller's normalised Origin; "" for a server. */
-    origin: string;
+    origin?: string;
     query?: string;
     /** The visitor's question alone (the relevance floor's words); `query` when absent. */
     question?: string;
@@ -256,7 +261,7 @@ export class AssistantHub extends DurableObject<Env> {
   > {
     const opened = await this.open(input.assistantId);
     if (!opened) return { ok: false, missing: true };
-    const denied = apiAccess(opened.assistant, input.keyHash, input.origin);
+    const denied = input.keyHash === undefined ? null : apiAccess(opened.assistant, input.keyHash, input.origin ?? "");
     if (denied) return { ok: false, denied };
     const { record } = opened.assistant;
     const { config } = record;
