@@ -1,9 +1,11 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../worker/crypto/api-key";
 import { secretKeyDirectory, secretKeyDirectoryMaxAgeMs } from "../../worker/services/secret-keys/secret-key-directory";
+import type { Env } from "../../worker/env";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
-import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";
+import { hubRows } from "./public-assistants-helpers";
+import { completions, createSecretKey, revokeSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { widgetAssistant } from "./widget-helpers";
 
 /**
@@ -55,5 +57,59 @@ describe("a worker version before c5ed510 calling the object that now checks key
     // The old route's exact call; it answered any { ok: false } without `missing`/`budget` as 429 "daily limit reached".
     const admission = await getAssistantHub(env, assistant._id).admitApiCall({ assistantId: assistant._id, query: "hi", question: "hi" });
     expect(admission).toMatchObject({ ok: true });
+  });
+});
+
+describe("the object's D1 read that a revoke overtook", () => {
+  it("a call whose copy read began before a revoke and ended after it returned is refused, while another owner write is pending", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const { key, secretKey } = await createSecretKey(token, assistant._id);
+    expect((await completions(key, tinyQuestion())).status).toBe(200);
+    const hub = getAssistantHub(env, assistant._id);
+    // Another owner write is under way (its configChanged not yet called): every call reads D1.
+    await hub.configChanging();
+    // The object's next D1 read runs at once (before the revoke commits) and answers when released.
+    let started!: () => void;
+    const readStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let original: Env | undefined;
+    await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
+      const gate = (instance as unknown as { gate: { env: Env } }).gate;
+      original = gate.env;
+      let held = false;
+      const db = new Proxy(original.DB, {
+        get(target, prop) {
+          if (prop === "batch" && !held) {
+            held = true;
+            return async (statements: D1PreparedStatement[]) => {
+              const result = await target.batch(statements);
+              started();
+              await released;
+              return result;
+            };
+          }
+          const value = Reflect.get(target, prop) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      gate.env = { ...original, DB: db };
+    });
+    try {
+      const inFlight = completions(key, tinyQuestion());
+      await readStarted;
+      expect((await revokeSecretKey(token, assistant._id, secretKey.id)).status).toBe(204);
+      // The revoke returned: the object's stored copy no longer holds the key.
+      const stored = await hubRows(assistant._id, "SELECT secret_keys FROM assistant_copy");
+      expect(JSON.parse(String(stored[0]!.secret_keys))).toEqual([]);
+      release();
+      const res = await inFlight;
+      expect(res.status).toBe(401);
+    } finally {
+      release();
+      await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
+        (instance as unknown as { gate: { env: Env } }).gate.env = original!;
+      });
+    }
   });
 });

@@ -153,6 +153,17 @@ export class HubGate {
     this.trusted = null;
     copies.write(fresh, afterDeadlines && copies.sequence() === sequence);
     copies.settle(startedAt, token);
-    return copies.pending() ? fresh : (copies.read() ?? fresh);
+    const stored = copies.read();
+    if (!copies.pending()) return stored ?? fresh;
+    // Another owner write is still pending: what D1 said, unless a read that began after this one
+    // (an owner write's refresh, which answered its request already) stored something newer.
+    return newer(stored, fresh);
   }
+}
+
+/** The newer of the stored copy and a D1 read (`updatedAt`; a deletion is final). */
+function newer(stored: AssistantState | null, fresh: AssistantState): AssistantState {
+  if (stored === "missing") return stored;
+  if (stored && fresh !== "missing" && stored.record.updatedAt > fresh.record.updatedAt) return stored;
+  return fresh;
 }
