@@ -53,11 +53,11 @@ export class AssistantCopyStore {
     return { record, keyHash: String(row.key_hash), secretKeys: JSON.parse(String(row.secret_keys)) as AssistantCopy["secretKeys"] };
   }
 
-  /** Stores `state` unless what is stored is newer (or a deletion); `force`: the read after every pending deadline (hub-gate.ts). */
-  write(state: AssistantState, force = false) {
+  /** Stores `state` unless what is stored is newer (or a deletion); `force`: the read after every pending deadline (hub-gate.ts). Whether it stored it. */
+  write(state: AssistantState, force = false): boolean {
     const current = this.read();
-    if (!force && current === "missing") return;
-    if (!force && current && current !== "missing" && state !== "missing" && current.record.updatedAt > state.record.updatedAt) return;
+    if (!force && current === "missing") return false;
+    if (!force && current && current !== "missing" && state !== "missing" && current.record.updatedAt > state.record.updatedAt) return false;
     const record = state === "missing" ? "null" : JSON.stringify(state.record);
     const keyHash = state === "missing" ? "" : state.keyHash;
     const secretKeys = JSON.stringify(state === "missing" ? [] : state.secretKeys);
@@ -72,6 +72,7 @@ export class AssistantCopyStore {
       updatedAt,
       Date.now(),
     );
+    return true;
   }
 
   /** Marks an owner's write as pending until `until`; returns its token (for `settle`). */

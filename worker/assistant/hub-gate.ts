@@ -32,6 +32,8 @@ export class HubGate {
   private trusted: AssistantCopy | "missing" | null = null;
   /** One store for the object's life (it remembers the day it last pruned the per-day counters). */
   private store: { assistantId: string; store: VisitorStore } | null = null;
+  /** When the D1 read whose result is stored began (this instance; 0: stored before it started). */
+  private storedBy = 0;
   /** The legacy move under way: every data RPC awaits the same one; after a failure the next caller starts it again. */
   private importing: Promise<void> | null = null;
 
@@ -62,6 +64,7 @@ export class HubGate {
     this.migrated = false;
     this.importing = null;
     this.trusted = null;
+    this.storedBy = 0;
     this.store = null;
     this.tombstoned = true;
     this.ctx.storage.kv.put(ERASED_KEY, Date.now());
@@ -140,7 +143,10 @@ export class HubGate {
    * pending marker had expired stores what D1 says whatever its `updatedAt` (force): every write
    * begun before it committed before it started (unless another owner write began while it was
    * reading). Any other read keeps the newest `updatedAt`: a refresh that started before another
-   * write committed must not put back an older copy.
+   * write committed must not put back an older copy. While another write is pending the caller
+   * gets what D1 said, or the stored copy when a read that began later stored a newer one (a
+   * write's refresh that may have answered its owner already); a copy stored before this read
+   * began never outvotes D1 (a row stamped by a skewed clock).
    */
   private async readD1(assistantId: string, token?: string): Promise<AssistantState> {
     this.trusted = null;
@@ -151,19 +157,20 @@ export class HubGate {
     const fresh = await loadAssistantFromD1(this.env.DB, assistantId);
     // A marker set while D1 answered dropped `trusted` too; `assistant` trusts the copy again once none is left.
     this.trusted = null;
-    copies.write(fresh, afterDeadlines && copies.sequence() === sequence);
+    const stored = copies.write(fresh, afterDeadlines && copies.sequence() === sequence);
+    const overtaken = this.storedBy > startedAt;
+    if (stored) this.storedBy = startedAt;
     copies.settle(startedAt, token);
-    const stored = copies.read();
-    if (!copies.pending()) return stored ?? fresh;
+    const copy = copies.read();
+    if (!copies.pending()) return copy ?? fresh;
     // Another owner write is still pending: what D1 said, unless a read that began after this one
-    // (an owner write's refresh, which answered its request already) stored something newer.
-    return newer(stored, fresh);
+    // (an owner write's refresh, which may have answered its request already) stored a newer copy.
+    return overtaken && copy && isNewer(copy, fresh) ? copy : fresh;
   }
 }
 
-/** The newer of the stored copy and a D1 read (`updatedAt`; a deletion is final). */
-function newer(stored: AssistantState | null, fresh: AssistantState): AssistantState {
-  if (stored === "missing") return stored;
-  if (stored && fresh !== "missing" && stored.record.updatedAt > fresh.record.updatedAt) return stored;
-  return fresh;
+/** Whether `copy` is newer than `fresh` (`updatedAt`; a deletion is final). */
+function isNewer(copy: AssistantState, fresh: AssistantState): boolean {
+  if (copy === "missing") return true;
+  return fresh !== "missing" && copy.record.updatedAt > fresh.record.updatedAt;
 }
