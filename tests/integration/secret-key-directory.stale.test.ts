@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../worker/crypto/api-key";
 import { secretKeyDirectory, secretKeyDirectoryMaxAgeMs } from "../../worker/services/secret-keys/secret-key-directory";
+import { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import type { Env } from "../../worker/env";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { hubRows } from "./public-assistants-helpers";
@@ -110,6 +111,31 @@ describe("the object's D1 read that a revoke overtook", () => {
       await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
         (instance as unknown as { gate: { env: Env } }).gate.env = original!;
       });
+    }
+  });
+});
+
+describe("this worker calling an object still on a version before c5ed510", () => {
+  it("a revoked key this isolate remembers is refused, and a good key answered, when the object checks no key and sends no assistant", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const good = await createSecretKey(token, assistant._id);
+    const gone = await createSecretKey(token, assistant._id, "Gone");
+    expect((await completions(good.key, tinyQuestion())).status).toBe(200);
+    expect((await completions(gone.key, tinyQuestion())).status).toBe(200);
+    expect((await revokeSecretKey(token, assistant._id, gone.secretKey.id)).status).toBe(204);
+    // The old object's admitApiCall: no key check, and only { ok: true, passages }.
+    const current = AssistantHub.prototype.admitApiCall;
+    const old = async function (this: AssistantHub, input: Parameters<typeof current>[0]) {
+      const admission = await current.call(this, { assistantId: input.assistantId, query: input.query, question: input.question });
+      return admission.ok ? { ok: true as const, passages: admission.passages } : admission;
+    };
+    AssistantHub.prototype.admitApiCall = old as unknown as typeof current;
+    try {
+      expect((await completions(gone.key, tinyQuestion())).status).toBe(401);
+      const res = await completions(good.key, tinyQuestion());
+      expect(res.status, await res.clone().text()).toBe(200);
+    } finally {
+      AssistantHub.prototype.admitApiCall = current;
     }
   });
 });

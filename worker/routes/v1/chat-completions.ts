@@ -101,7 +101,7 @@ async function authorize(c: Context<AppEnv>): Promise<ApiCaller | Response> {
  */
 async function recheck(c: Context<AppEnv>, caller: ApiCaller): Promise<Response | null> {
   if (!caller.known) return null;
-  const key = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")![1]!;
+  const key = presentedKey(c);
   try {
     const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
     secretKeyDirectory.remember(caller.keyHash, { assistantId: read.assistant.id, secretKey: read.secretKey });
@@ -111,6 +111,9 @@ async function recheck(c: Context<AppEnv>, caller: ApiCaller): Promise<Response 
     return refusal(c, error);
   }
 }
+
+/** The Bearer token of a request `authorize` let through. */
+const presentedKey = (c: Context<AppEnv>) => /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")![1]!;
 
 /** The OpenAI-style answer to a refused key: 401, or 403 for an inactive assistant or a refused browser Origin (not reflected by CORS). */
 function refusal(c: Context<AppEnv>, error: unknown): Response {
@@ -198,7 +201,18 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
     return openAiError(429, "rate_limit_error", M.dailyLimitReached, "daily_limit_exceeded", { "retry-after": String(admission.retryAfter) });
   }
 
-  const { assistant } = admission;
+  let assistant = admission.assistant as typeof admission.assistant | undefined;
+  if (!assistant) {
+    // An object still on a version before it checked keys (a deployment under way) checked none
+    // and sent no assistant: D1's read for this call, as that version's route did.
+    try {
+      const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key: presentedKey(c), origin: c.req.header("origin") } });
+      assistant = read.assistant;
+    } catch (error) {
+      secretKeyDirectory.forget(caller.keyHash);
+      return refusal(c, error);
+    }
+  }
   const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
   const created = Math.floor(Date.now() / 1000);
   const model = request.data.model || openAiCompat.defaultModel;
