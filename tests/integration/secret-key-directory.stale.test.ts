@@ -139,3 +139,59 @@ describe("this worker calling an object still on a version before c5ed510", () =
     }
   });
 });
+
+describe("the first call of an object that still has its legacy rows to move", () => {
+  it("a call whose move outlasted a revoke is judged against the copy after the move, not the one before it", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const { key, secretKey } = await createSecretKey(token, assistant._id);
+    expect((await completions(key, tinyQuestion())).status).toBe(200);
+    let started!: () => void;
+    const moveStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let original: Env | undefined;
+    // As an object whose legacy move has not run yet (its first call since the version that added it); the move's first D1 page answers when released.
+    await runInDurableObject(getAssistantHub(env, assistant._id), (instance, state) => {
+      state.storage.sql.exec("DELETE FROM meta WHERE key = 'imported'");
+      const gate = (instance as unknown as { gate: { env: Env } }).gate;
+      original = gate.env;
+      let held = false;
+      const db = new Proxy(original.DB, {
+        get(target, prop) {
+          if (prop === "prepare") {
+            return (query: string) => {
+              const statement = target.prepare(query);
+              if (held || !query.includes("FROM visitor_sessions WHERE assistant_id")) return statement;
+              held = true;
+              return {
+                bind: (...values: unknown[]) => ({
+                  all: async () => {
+                    const result = await statement.bind(...values).all();
+                    started();
+                    await released;
+                    return result;
+                  },
+                }),
+              };
+            };
+          }
+          const value = Reflect.get(target, prop) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      gate.env = { ...original, DB: db };
+    });
+    try {
+      const inFlight = completions(key, tinyQuestion());
+      await moveStarted;
+      expect((await revokeSecretKey(token, assistant._id, secretKey.id)).status).toBe(204);
+      release();
+      expect((await inFlight).status).toBe(401);
+    } finally {
+      release();
+      await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
+        (instance as unknown as { gate: { env: Env } }).gate.env = original!;
+      });
+    }
+  });
+});

@@ -77,13 +77,16 @@ export class HubGate {
   async open(assistantId: string): Promise<OpenedHub | null> {
     if (this.erased()) return null;
     this.migrate();
-    const assistant = await this.assistant(assistantId);
+    let assistant = await this.assistant(assistantId);
     if (assistant === "missing") return null;
     if (!this.imported()) {
       this.importing ??= this.importLegacy(assistantId, assistant.record.config.dailyLimit).finally(() => {
         this.importing = null;
       });
       await this.importing;
+      // The move may take long: an owner's change that settled meanwhile (a revoked key) counts.
+      assistant = await this.assistant(assistantId);
+      if (assistant === "missing") return null;
     }
     if (this.store?.assistantId !== assistantId) this.store = { assistantId, store: new VisitorStore(this.ctx.storage, assistantId) };
     return { store: this.store.store, assistant };
