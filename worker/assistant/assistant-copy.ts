@@ -24,6 +24,9 @@ import { toPublicAssistantRecord, type PublicAssistantRecord } from "../services
  *   read stored; a deletion ("missing") is final. The read that starts once every pending marker has
  *   expired stores what D1 says whatever its `updatedAt` (a row stamped by a skewed clock or
  *   restored), unless another owner write began while it was reading.
+ * - while a write is pending, a read that a later read overtook (an owner's refresh that may have
+ *   answered already) answers the newer stored copy, not its own older result (hub-gate.ts); a
+ *   call that waited on the legacy move takes the copy again after it.
  */
 
 export interface AssistantCopy {
