@@ -10,11 +10,13 @@ import { completions, createSecretKey, revokeSecretKey, tinyQuestion } from "./s
 import { widgetAssistant } from "./widget-helpers";
 
 /**
- * Review of c5ed510 (the /v1 directory and the hub's copy of the secret keys): a key change that
- * did not go through configChanging/configChanged. The one way in production is a worker version
- * from before c5ed510 still serving owner requests (a gradual deployment, a rollback): its revoke
- * and its create write D1 alone (no hub call, no updatedAt). The statements below are exactly the
- * ones that version ran. Nothing then ever settles the hub's copy or the isolates' directories.
+ * Review of 9c0d13a and c5ed510 (the /v1 directory and the hub's copy of the secret keys):
+ * - a key change that did not go through configChanging/configChanged. The one way in production
+ *   is a worker version from before c5ed510 still serving owner requests (a gradual deployment, a
+ *   rollback): its revoke and its create write D1 alone (no hub call, no updatedAt). The
+ *   statements below are exactly the ones that version ran;
+ * - the two versions calling each other's admitApiCall during a deployment;
+ * - a hub D1 read, or a legacy move, that a revoke overtook while a call waited on it.
  */
 afterEach(() => {
   vi.useRealTimers();

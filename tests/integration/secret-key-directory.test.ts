@@ -135,7 +135,8 @@ describe("the /v1 secret-key directory answers as D1 does", () => {
   it("a copy stored before the copy held secret keys is read again from D1 at its next use", async () => {
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     const { key } = await createSecretKey(token, assistant._id);
-    // As an object last written by the version before: the column is empty, and this instance is fresh.
+    // As an object last written by the version before: the column is empty. (This instance is not
+    // fresh; it holds no trusted copy in memory only because the create's refresh dropped it.)
     await runInDurableObject(getAssistantHub(env, assistant._id), (_i, state) => {
       state.storage.sql.exec("UPDATE assistant_copy SET secret_keys = NULL");
     });
