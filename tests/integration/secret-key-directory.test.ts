@@ -5,6 +5,7 @@ import { hashApiKey } from "../../worker/crypto/api-key";
 import { secretKeyDirectory } from "../../worker/services/secret-keys/secret-key-directory";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call } from "./helpers";
+import { answer, type Answer } from "./key-directory-helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { completions, createSecretKey, revokeSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { SHOP_ORIGIN, widgetAssistant } from "./widget-helpers";
@@ -15,23 +16,6 @@ import { SHOP_ORIGIN, widgetAssistant } from "./widget-helpers";
  * secret keys in its copy on every call. Every refusal is sent twice: with the key in the
  * directory and without it (the D1 path); both must answer alike.
  */
-
-interface Answer {
-  status: number;
-  body: unknown;
-  allowOrigin: string | null;
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // a stream: compared as text
-  }
-  return { status: res.status, body, allowOrigin: res.headers.get("access-control-allow-origin") };
-}
 
 /** The same request with the key remembered (as a past D1 read left it) and with the directory empty. */
 async function bothPaths(key: string, assistantId: string, send: () => Promise<Response>): Promise<{ known: Answer; d1: Answer; forgotten: boolean }> {

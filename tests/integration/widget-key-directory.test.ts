@@ -6,6 +6,7 @@ import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { forgetKey, knownAssistantId, rememberAssistantId } from "../../worker/widget/key-directory";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { call, callWithEnv } from "./helpers";
+import { answer, type Answer } from "./key-directory-helpers";
 import { sendOverSse, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
 /**
@@ -13,25 +14,6 @@ import { sendOverSse, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } f
  * memory, and /api/dev/model-floor's bounds. Every refusal is sent twice: once with the key in
  * the isolate's directory and once without (the D1 path); both must answer alike.
  */
-
-interface Answer {
-  status: number;
-  body: unknown;
-  allowOrigin: string | null;
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // an SSE stream: compared as text
-  }
-  // requestId differs per call
-  if (body && typeof body === "object") delete (body as Record<string, unknown>).requestId;
-  return { status: res.status, body, allowOrigin: res.headers.get("access-control-allow-origin") };
-}
 
 type Send = () => Promise<Response>;
 
