@@ -15,7 +15,7 @@ import { AppError, unauthorized } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { estimateTokens } from "../../knowledge";
 import type { ApiAccessDenied } from "../../assistant/assistant-copy";
-import { authorizeSecretKeyCall, presentedSecretKey, touchSecretKey } from "../../services/secret-keys/authorize-secret-key-call";
+import { authorizeSecretKeyCall, presentedSecretKey, touchSecretKey, type SecretKeyCaller } from "../../services/secret-keys/authorize-secret-key-call";
 import { secretKeyDirectory, type KnownSecretKey } from "../../services/secret-keys/secret-key-directory";
 import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
 import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
@@ -60,8 +60,9 @@ function readConversation(raw: unknown[]): Conversation | Response {
   return { question: textOf(messages[last]!), history, callerInstructions };
 }
 
-/** A /v1 caller: its key's hash, its Origin, and the key's assistant and id (`known`: from this isolate's directory, no D1 read). */
+/** A /v1 caller: its Bearer token, the token's hash, its Origin, and the key's assistant and id (`known`: from this isolate's directory, no D1 read). */
 interface ApiCaller {
+  token: string;
   keyHash: string;
   origin: string;
   key: KnownSecretKey;
@@ -83,37 +84,42 @@ async function authorize(c: Context<AppEnv>): Promise<ApiCaller | Response> {
   try {
     const presented = await presentedSecretKey({ key, origin: c.req.header("origin") });
     const known = secretKeyDirectory.get(presented.keyHash);
-    if (known) return { ...presented, key: known, known: true };
-    const caller = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
-    const remembered: KnownSecretKey = { assistantId: caller.assistant.id, secretKey: caller.secretKey };
-    secretKeyDirectory.remember(presented.keyHash, remembered);
-    return { ...presented, key: remembered, known: false };
+    if (known) return { token: key, ...presented, key: known, known: true };
+    const read = await readInD1(c, key, presented.keyHash);
+    return { token: key, ...presented, key: read.remembered, known: false };
   } catch (error) {
     return refusal(c, error);
   }
 }
 
-/**
- * A remembered key read in D1 again, when the assistant's object refused the call or the body was
- * bad (a bad key answers 401 whatever the body): D1's exact refusal, and the directory forgets the
- * key; null when D1 lets it through (or the key was just read from D1), and the directory holds
- * what D1 said.
- */
-async function recheck(c: Context<AppEnv>, caller: ApiCaller): Promise<Response | null> {
-  if (!caller.known) return null;
-  const key = presentedKey(c);
+/** D1's read of the key (authorize-secret-key-call.ts; throws its refusal), remembered in this isolate's directory. */
+async function readInD1(c: Context<AppEnv>, token: string, keyHash: string): Promise<SecretKeyCaller & { remembered: KnownSecretKey }> {
+  const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key: token, origin: c.req.header("origin") } });
+  const remembered: KnownSecretKey = { assistantId: read.assistant.id, secretKey: read.secretKey };
+  secretKeyDirectory.remember(keyHash, remembered);
+  return { ...read, remembered };
+}
+
+/** The caller's key read in D1 again: what D1 says (remembered), or its exact refusal, and the directory forgets the key. */
+async function readAgain(c: Context<AppEnv>, caller: ApiCaller): Promise<SecretKeyCaller | Response> {
   try {
-    const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key, origin: c.req.header("origin") } });
-    secretKeyDirectory.remember(caller.keyHash, { assistantId: read.assistant.id, secretKey: read.secretKey });
-    return null;
+    return await readInD1(c, caller.token, caller.keyHash);
   } catch (error) {
     secretKeyDirectory.forget(caller.keyHash);
     return refusal(c, error);
   }
 }
 
-/** The Bearer token of a request `authorize` let through. */
-const presentedKey = (c: Context<AppEnv>) => /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")![1]!;
+/**
+ * A remembered key read in D1 again, when the assistant's object refused the call or the body was
+ * bad (a bad key answers 401 whatever the body): D1's exact refusal (`readAgain`); null when D1
+ * lets it through (or the key was just read from D1).
+ */
+async function recheck(c: Context<AppEnv>, caller: ApiCaller): Promise<Response | null> {
+  if (!caller.known) return null;
+  const read = await readAgain(c, caller);
+  return read instanceof Response ? read : null;
+}
 
 /** The OpenAI-style answer to a refused key: 401, or 403 for an inactive assistant or a refused browser Origin (not reflected by CORS). */
 function refusal(c: Context<AppEnv>, error: unknown): Response {
@@ -205,13 +211,9 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   if (!assistant) {
     // An object still on a version before it checked keys (a deployment under way) checked none
     // and sent no assistant: D1's read for this call, as that version's route did.
-    try {
-      const read = await authorizeSecretKeyCall({ ctx: serviceContext(c), input: { key: presentedKey(c), origin: c.req.header("origin") } });
-      assistant = read.assistant;
-    } catch (error) {
-      secretKeyDirectory.forget(caller.keyHash);
-      return refusal(c, error);
-    }
+    const read = await readAgain(c, caller);
+    if (read instanceof Response) return read;
+    assistant = read.assistant;
   }
   const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
   const created = Math.floor(Date.now() / 1000);
