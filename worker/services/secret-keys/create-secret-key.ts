@@ -1,10 +1,11 @@
-import { getTableName } from "drizzle-orm";
+import { eq, getTableName } from "drizzle-orm";
 import { assistantSecretKey, secretKeyMessages, type CreatedSecretKeyResponse } from "../../../contract";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../crypto/api-key";
 import { publicAssistants as A, assistantSecretKeys as T } from "../../db/schema";
 import { AppError, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { nextUpdatedAt } from "../public-assistants/to-public-assistant";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { toSecretKey } from "./secret-key-rows";
 
@@ -39,7 +40,8 @@ export async function createSecretKey({
   try {
     // One D1 batch (drizzle cannot batch a raw statement with parameters): the capped INSERT and the assistant's new updatedAt.
     const d1 = ctx.env.DB;
-    const [keysTable, assistantsTable] = [getTableName(T), getTableName(A)];
+    const keysTable = getTableName(T);
+    const bump = ctx.db.update(A).set({ updatedAt: nextUpdatedAt() }).where(eq(A.id, assistant.id)).toSQL();
     const [inserted] = await d1.batch([
       d1
         .prepare(
@@ -48,7 +50,7 @@ export async function createSecretKey({
            WHERE (SELECT COUNT(*) FROM ${keysTable} WHERE ${T.assistantId.name} = ?2 AND ${T.revokedAt.name} IS NULL) < ?7`,
         )
         .bind(row.id, assistant.id, row.name, keyHash, row.masked, row.createdAt, assistantSecretKey.maxPerAssistant),
-      d1.prepare(`UPDATE ${assistantsTable} SET ${A.updatedAt.name} = max(?1, ${A.updatedAt.name} + 1) WHERE ${A.id.name} = ?2`).bind(Date.now(), assistant.id),
+      d1.prepare(bump.sql).bind(...bump.params),
     ]);
     changes = inserted?.meta.changes ?? 0;
   } catch (error) {
