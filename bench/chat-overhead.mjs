@@ -239,9 +239,14 @@ function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Visitor i's own network (cf-connecting-ip is honoured locally). */
-function ipOf(i) {
-  return `10.${Math.floor(i / 250) + 1}.${i % 250}.7`;
+/**
+ * Visitor i's own network on `path` (cf-connecting-ip is honoured locally): the visitors of two
+ * paths are different people, so none of them writes to two assistants (which keeps the per-IP
+ * message counter in its own object instead of the assistant's: assistant/ip-message-leases.ts).
+ */
+function ipOf(i, path) {
+  const network = { chat: 1, "widget-ws": 11, "widget-sse": 21, v1: 31 }[path];
+  return `10.${network + Math.floor(i / 250)}.${i % 250}.7`;
 }
 
 async function api(base, path, { token, key, ip, json, form, method } = {}) {
@@ -274,19 +279,19 @@ async function setUp(base, owner, users) {
   const sse = await assistant("Bench SSE");
   const v1 = await assistant("Bench v1");
   const { key: secretKey } = await api(base, `/api/public-assistants/${v1.id}/secret-keys`, { token: owner.token, json: { name: "bench" } });
-  const sessions = async (a) => {
+  const sessions = async (a, path) => {
     const out = [];
     for (let i = 0; i < VISITORS; i += 25) {
-      out.push(...(await Promise.all(Array.from({ length: Math.min(25, VISITORS - i) }, (_, j) => api(base, "/api/widget/sessions", { key: a.key, ip: ipOf(i + j), json: {} })))));
+      out.push(...(await Promise.all(Array.from({ length: Math.min(25, VISITORS - i) }, (_, j) => api(base, "/api/widget/sessions", { key: a.key, ip: ipOf(i + j, path), json: {} })))));
     }
     return out.map((s) => s.sessionId);
   };
-  const wsSessions = await sessions(ws);
-  const sseSessions = await sessions(sse);
+  const wsSessions = await sessions(ws, "widget-ws");
+  const sseSessions = await sessions(sse, "widget-sse");
 
   const opened = {};
-  const chat = users.map((u, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/chat/user-${u.id}?token=${encodeURIComponent(u.token)}`, ip: ipOf(i), user: u, waiters: new Map() }));
-  const widget = wsSessions.map((id, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/widget/${id}?key=${encodeURIComponent(ws.key)}`, ip: ipOf(i), sessionId: id, waiters: new Map() }));
+  const chat = users.map((u, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/chat/user-${u.id}?token=${encodeURIComponent(u.token)}`, ip: ipOf(i, "chat"), user: u, waiters: new Map() }));
+  const widget = wsSessions.map((id, i) => ({ url: `${base.replace(/^http/, "ws")}/parties/widget/${id}?key=${encodeURIComponent(ws.key)}`, ip: ipOf(i, "widget-ws"), sessionId: id, waiters: new Map() }));
   for (const [name, list] of [["chat", chat], ["widget", widget]]) {
     const started = performance.now();
     const times = await Promise.all(list.map((s) => openSocket(s).then(() => performance.now() - started, () => Infinity)));
@@ -401,12 +406,12 @@ async function firstToken(base, setup, path, i) {
     path === "widget-sse"
       ? fetch(`${base}/api/widget/sessions/${setup.sse.sessions[i]}/messages`, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "text/event-stream", "x-assistant-key": setup.sse.key, "cf-connecting-ip": ipOf(i) },
+          headers: { "content-type": "application/json", accept: "text/event-stream", "x-assistant-key": setup.sse.key, "cf-connecting-ip": ipOf(i, "widget-sse") },
           body: JSON.stringify({ content, clientMessageId: randomUUID(), files: [] }),
         })
       : fetch(`${base}/api/v1/chat/completions`, {
           method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${setup.v1.secretKey}`, "cf-connecting-ip": ipOf(i) },
+          headers: { "content-type": "application/json", authorization: `Bearer ${setup.v1.secretKey}`, "cf-connecting-ip": ipOf(i, "v1") },
           body: JSON.stringify({ stream: true, messages: [{ role: "user", content }] }),
         });
   const res = await request;

@@ -5,7 +5,6 @@ import type { PublicAssistantRecord } from "../services/public-assistants/to-pub
 import { AssistantBudget } from "../budgets/assistant-budget";
 import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
-import { consumeIpMessage } from "../services/widget/widget-limits";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
 import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import { BotDefenceStore } from "./bot-defence-store";
@@ -13,6 +12,7 @@ import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
 import type { HubIdentity } from "./identity-secrets";
 import { InsightsStore } from "./insights-store";
+import type { IpMessageLeases } from "./ip-message-leases";
 import { KnowledgeStore } from "./knowledge-store";
 
 /**
@@ -80,7 +80,7 @@ export async function beginVisitorTurn(
   storage: DurableObjectStorage,
   opened: OpenedHub | null,
   input: BeginTurnInput,
-  identity: Pick<HubIdentity, "verify">,
+  parts: { identity: Pick<HubIdentity, "verify">; ipMessages: Pick<IpMessageLeases, "consume"> },
   onBudget: (step: BudgetStep) => void = () => {},
 ): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
@@ -89,11 +89,11 @@ export async function beginVisitorTurn(
   const { record } = opened.assistant;
   const open = store.openSession(input.sessionId);
   if (!open) return { outcome: "no-session" };
-  const identityRefusal = await visitorRefusal(identity, input, open.visitorSub ?? null);
+  const identityRefusal = await visitorRefusal(parts.identity, input, open.visitorSub ?? null);
   if (identityRefusal) return { outcome: "refused", refusal: identityRefusal };
   const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
   if (attachments) return { outcome: "refused", refusal: attachments };
-  const ip = await consumeIpMessage(env, input.ip);
+  const ip = await parts.ipMessages.consume(input.assistantId, input.ip);
   const limits = { maxMessagesPerSession: record.config.maxMessagesPerSession, dailyLimit: record.config.dailyLimit };
   const throttled = ipRefusal(ip);
   if (throttled) return { outcome: "refused", refusal: throttled };

@@ -281,6 +281,18 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     id: "0010_secret_keys",
     sql: `ALTER TABLE assistant_copy ADD COLUMN secret_keys TEXT;`,
   },
+  {
+    // The per-IP message throttle's counters this object holds on lease (assistant/ip-message-leases.ts).
+    id: "0011_ip_message_leases",
+    sql: `
+      CREATE TABLE ip_message_leases (
+        ip TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        reset_at INTEGER NOT NULL,
+        lease_end INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

@@ -27,6 +27,7 @@ import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudgetReports } from "../budgets/owner-report";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { InsightsStore } from "../assistant/insights-store";
+import { IpMessageLeases } from "../assistant/ip-message-leases";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { sessionVisitor, VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import { webSourceOps, webSourceOpsThatWake, type WebSourceOp } from "../assistant/hub-web-sources";
@@ -36,6 +37,7 @@ import type { Env } from "../env";
 import { AppError } from "../http/errors";
 import type { KnowledgeFileRecord } from "../knowledge";
 import { retryAfterSeconds } from "../services/rate-limit";
+import type { CounterState } from "../services/rate-limit-window";
 import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { publicAssistantServerMessages, visitorIdentity, visitorIdentityMessages } from "../../contract";
@@ -99,13 +101,26 @@ export class AssistantHub extends DurableObject<Env> {
   private readonly sockets = new HubSockets(this.ctx.storage, this.env);
   private readonly ownerReports = new OwnerBudgetReports(this.env, this.ctx.storage);
   private readonly identity = new HubIdentity(this.ctx.storage, this.env);
+  /** The per-IP message throttle's counters this object holds on lease (assistant/ip-message-leases.ts). */
+  private readonly ipMessages = new IpMessageLeases(this.ctx.storage, this.env);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
   /** Before the model: authorise, check the session, admit, read the history, save the visitor's message (assistant/hub-visitor-turn.ts). */
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     const opened = await this.open(input.assistantId);
-    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, this.identity, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
+    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, { identity: this.identity, ipMessages: this.ipMessages }, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
+  }
+
+  /**
+   * The per-IP message counter of `ip` takes back the lease it handed this object (RateLimiter,
+   * when another assistant's turn meets it): this object's count of its current window, which it
+   * stops keeping, or null when it counted nothing (or no longer exists: an erased object keeps no lease).
+   */
+  async releaseIpLease(ip: string): Promise<CounterState | null> {
+    if (this.gate.erased()) return null;
+    this.gate.migrate();
+    return this.ipMessages.release(ip);
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */

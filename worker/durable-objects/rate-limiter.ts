@@ -1,11 +1,29 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { FixedWindowCounter, type CounterState, type RateLimitResult } from "../services/rate-limit-window";
+import { getAssistantHub } from "../widget/get-assistant-hub";
 
 export type { RateLimitResult } from "../services/rate-limit-window";
 
-/** How long a counter is kept after the end of its last window. */
+/** How long a counter is kept after the end of its last window (or of its last lease). */
 const IDLE_MS = 60 * 60 * 1000;
+
+/**
+ * The counter handed to an assistant's object (the `holder`, an AssistantHub, reached by its
+ * assistant id) for every window up to the one ending at `leaseEnd`; `key` is what the holder
+ * files it under (the caller's network). See `consumeLeasable`.
+ */
+interface Lease {
+  holder: string;
+  key: string;
+  leaseEnd: number;
+}
+
+/** What `consumeLeasable` answers: the call's result, and the counter if it was handed over. */
+export interface LeasableResult {
+  result: RateLimitResult;
+  lease: (CounterState & { leaseEnd: number }) | null;
+}
 
 /**
  * One fixed-window counter per `<scope>:<key>` (see services/rate-limit.ts). The object lives
@@ -16,14 +34,33 @@ const IDLE_MS = 60 * 60 * 1000;
  *
  * A Durable Object runs one call at a time and `consume` awaits nothing between reading and
  * writing, so with a limit of L exactly L calls pass, never L+1, however many arrive at once.
+ *
+ * Leases (the per-IP message throttle of the widget, assistant/ip-message-leases.ts): a network
+ * nearly always talks to one assistant, whose object is awake for the turn anyway, while this
+ * object was evicted since the visitor's previous message (a person writes every tens of
+ * seconds); waking it was most of what admitting a widget message cost. So `consumeLeasable`
+ * hands the counter itself to the assistant's object until the end of a later window: there it
+ * counts in its own SQLite, and this object is not called again. The count is always in exactly
+ * one place: any call of another caller (or a plain consume/peek/refund) while a lease runs first
+ * recalls it (`releaseIpLease` on the holder answers the holder's count and drops its copy), and
+ * nothing is counted here until it is back, so the limit stays exact. A counter recalled is not
+ * handed out again until the recalled lease would have ended (an address that talks to two
+ * assistants stays here, instead of moving back and forth). A lease ends on a window's edge, so
+ * once it is over its count no longer matters: a call from a later window needs nothing back.
+ *
  * The alarm forgets the storage once the counter has been idle for `IDLE_MS` after its last window
- * (one alarm per busy hour, not one per window), unless a later window started meanwhile. The
+ * and lease (one alarm per busy hour, not one per window), unless a later one started meanwhile. The
  * alarm's time is kept in memory, so a call reads it from storage at most once per instance.
  */
 export class RateLimiter extends DurableObject<Env> {
   private counter = new FixedWindowCounter();
   /** The alarm as this instance knows it: a time, null (none set) or undefined (not read yet). */
   private alarmAt: number | null | undefined;
+  private lease: Lease | null;
+  /** The end of the last lease recalled: until then the counter stays here. */
+  private contestedUntil: number;
+  /** A recall under way: every call waits for it (nothing is counted while the count is away). */
+  private recalling: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -33,9 +70,13 @@ export class RateLimiter extends DurableObject<Env> {
     // Carried over from before windows were recorded (a bare count, e.g. a visitor session's
     // counter, named without a window already): it belongs to the next caller's window.
     this.counter = new FixedWindowCounter(typeof stored === "number" ? { count: stored, resetAt: -1 } : stored);
+    const lease = ctx.storage.kv.get<{ lease: Lease | null; contestedUntil: number }>("lease");
+    this.lease = lease?.lease ?? null;
+    this.contestedUntil = lease?.contestedUntil ?? 0;
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
+    await this.settle(resetAt, null);
     const result = this.counter.consume(limit, cost, resetAt);
     if (result.allowed) {
       this.save();
@@ -45,39 +86,95 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /**
+   * `consume`, for a caller that can count by itself (`holder`, an assistant's object): when the
+   * call passes and the counter is not contested, the counter is handed to it until the window
+   * ending at `leaseEnd` (at least this call's window), with its state after this call.
+   */
+  async consumeLeasable(holder: string, key: string, limit: number, cost: number, resetAt: number, leaseEnd: number): Promise<LeasableResult> {
+    await this.settle(resetAt, holder);
+    const result = this.counter.consume(limit, cost, resetAt);
+    if (!result.allowed) return { result, lease: null };
+    const handed = resetAt > this.contestedUntil;
+    if (handed) this.lease = { holder, key, leaseEnd: Math.max(leaseEnd, this.counter.state.resetAt) };
+    this.save();
+    await this.armAlarm();
+    return { result, lease: handed && this.lease ? { ...this.counter.state, leaseEnd: this.lease.leaseEnd } : null };
+  }
+
+  /**
    * Gives back `cost` a caller consumed and then could not use (a widget message passed its
    * session counter but was refused by the daily one). Never goes below zero; a refund for a
    * window that is already over changes nothing.
    */
   async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
+    await this.settle(resetAt, null);
     const result = this.counter.refund(cost, limit, resetAt);
     this.save();
     return result;
   }
 
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
+    await this.settle(resetAt, null);
     return this.counter.peek(limit, resetAt);
   }
 
-  /** Idle long enough after the last window: forget it; else wait for the idle time of the latest window. */
+  /** Idle long enough after the last window and lease: forget it; else wait for the idle time of the latest. */
   override async alarm() {
     this.alarmAt = null;
-    if (Date.now() < this.counter.state.resetAt + IDLE_MS) {
+    if (Date.now() < this.keepUntil()) {
       await this.armAlarm();
       return;
     }
     this.counter = new FixedWindowCounter();
+    this.lease = null;
+    this.contestedUntil = 0;
     await this.ctx.storage.deleteAll();
+  }
+
+  /**
+   * Brings the count back before a call counts here: a lease over (the call's window is past its
+   * end) or asked for again by its own holder (which holds nothing: it never stored it) is just
+   * dropped; a lease another caller's call meets is recalled from its holder.
+   */
+  private async settle(resetAt: number, caller: string | null) {
+    while (this.recalling) await this.recalling;
+    const lease = this.lease;
+    if (!lease) return;
+    if (resetAt > lease.leaseEnd || lease.holder === caller) {
+      this.lease = null;
+      this.save();
+      return;
+    }
+    this.recalling = this.recall(lease);
+    try {
+      await this.recalling;
+    } finally {
+      this.recalling = null;
+    }
+  }
+
+  /** The holder's count replaces this one (it went on from it); null: it counted nothing since. A failure fails the call, and the lease stays. */
+  private async recall(lease: Lease) {
+    const back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
+    if (back) this.counter = new FixedWindowCounter(back);
+    this.lease = null;
+    this.contestedUntil = Math.max(this.contestedUntil, lease.leaseEnd);
+    this.save();
+  }
+
+  private keepUntil() {
+    return Math.max(this.counter.state.resetAt, this.lease?.leaseEnd ?? 0, this.contestedUntil) + IDLE_MS;
   }
 
   private save() {
     this.ctx.storage.kv.put("count", this.counter.state);
+    if (this.lease || this.contestedUntil) this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
   }
 
   private async armAlarm() {
     if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
     if (this.alarmAt !== null) return;
-    this.alarmAt = this.counter.state.resetAt + IDLE_MS;
+    this.alarmAt = this.keepUntil();
     await this.ctx.storage.setAlarm(this.alarmAt);
   }
 }

@@ -5,6 +5,9 @@
  * turned) counts in the current window, so nothing is ever admitted past the limit.
  */
 
+/** The end of the window of `now` (windows are aligned on multiples of `windowMs` since the epoch). */
+export const windowEnd = (now: number, windowMs: number) => now - (now % windowMs) + windowMs;
+
 export interface RateLimitResult {
   allowed: boolean;
   remaining: number;

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import type { RateLimitResult } from "./rate-limit-window";
+import { windowEnd, type RateLimitResult } from "./rate-limit-window";
 
 export interface Window {
   limit: number;
@@ -8,9 +8,8 @@ export interface Window {
 
 /** The counter for `scope:key` (one object across windows) and the end of the window of `now`. */
 function counter(env: Env, scope: string, key: string, windowMs: number, now: number) {
-  const windowStart = now - (now % windowMs);
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${scope}:${key}`));
-  return { stub, resetAt: windowStart + windowMs };
+  return { stub, resetAt: windowEnd(now, windowMs) };
 }
 
 /** Counts one call (or `cost`) against `scope:key`; exact under concurrency (see RateLimiter). */
@@ -24,6 +23,16 @@ export async function consumeRateLimit(
 ): Promise<RateLimitResult> {
   const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
   return stub.consume(window.limit, cost, resetAt);
+}
+
+/**
+ * `consumeRateLimit` for a caller that counts by itself once handed the counter (an assistant's
+ * object, `holder`: see RateLimiter.consumeLeasable); the lease runs `leaseWindows` windows,
+ * this call's included.
+ */
+export async function consumeLeasableRateLimit(env: Env, scope: string, key: string, window: Window, holder: string, leaseWindows: number, now = Date.now()) {
+  const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
+  return stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs);
 }
 
 /** Gives back `cost` consumed in the window of `now` (pass the `now` of the consume). */

@@ -1,7 +1,7 @@
 import { widget, type WidgetRemaining } from "../../../contract";
 import type { RateLimitResult } from "../rate-limit-window";
 import type { Env } from "../../env";
-import { consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
+import { consumeLeasableRateLimit, consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
 
 /**
  * The widget's limits. The message counters (per visitor session, per network and UTC day, per
@@ -53,7 +53,12 @@ export function remainingFrame(remaining: WidgetRemaining, limits: { maxMessages
 }
 
 /** Per-IP throttles of the widget (contract `widget.throttles`), across every assistant. */
-export const consumeIpMessage = (env: Env, ip: string) => consumeRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message);
+/**
+ * The per-IP message throttle, asked by the assistant's object that then counts it while it holds
+ * the lease (`holder`: the assistant's id; assistant/ip-message-leases.ts).
+ */
+export const consumeIpMessage = (env: Env, ip: string, holder: string, leaseWindows: number, now: number) =>
+  consumeLeasableRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message, holder, leaseWindows, now);
 export const consumeIpSession = (env: Env, ip: string) => consumeRateLimit(env, IP_SESSION_SCOPE, ip, widget.throttles.sessionCreate);
 /** Answer ratings per IP across every assistant: a counter of its own, so rating never costs the visitor a message. */
 export const consumeIpFeedback = (env: Env, ip: string) => consumeRateLimit(env, IP_FEEDBACK_SCOPE, ip, widget.throttles.feedback);
