@@ -59,6 +59,8 @@ export class RateLimiter extends DurableObject<Env> {
   private lease: Lease | null;
   /** The end of the last lease recalled: until then the counter stays here. */
   private contestedUntil: number;
+  /** Whether storage holds a "lease" entry (written only by counters that were leased). */
+  private leaseStored: boolean;
   /** A recall under way: every call waits for it (nothing is counted while the count is away). */
   private recalling: Promise<void> | null = null;
 
@@ -73,6 +75,7 @@ export class RateLimiter extends DurableObject<Env> {
     const lease = ctx.storage.kv.get<{ lease: Lease | null; contestedUntil: number }>("lease");
     this.lease = lease?.lease ?? null;
     this.contestedUntil = lease?.contestedUntil ?? 0;
+    this.leaseStored = lease !== undefined;
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
@@ -128,6 +131,7 @@ export class RateLimiter extends DurableObject<Env> {
     this.counter = new FixedWindowCounter();
     this.lease = null;
     this.contestedUntil = 0;
+    this.leaseStored = false;
     await this.ctx.storage.deleteAll();
   }
 
@@ -168,7 +172,13 @@ export class RateLimiter extends DurableObject<Env> {
 
   private save() {
     this.ctx.storage.kv.put("count", this.counter.state);
-    if (this.lease || this.contestedUntil) this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
+    if (this.lease || this.contestedUntil) {
+      this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
+      this.leaseStored = true;
+    } else if (this.leaseStored) {
+      this.ctx.storage.kv.delete("lease");
+      this.leaseStored = false;
+    }
   }
 
   private async armAlarm() {
