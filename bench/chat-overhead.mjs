@@ -24,7 +24,7 @@
 // spent during every path × level, and writes them there (bench/lib/profile.mjs);
 // TALA_BENCH_DIRECT=1 sends everything straight to the worker's own workerd, past wrangler's proxy.
 // TALA_BENCH_DEVTOOLS=off runs wrangler dev without its DevTools relay (see bench/README.md) and
-// stores the figures beside the default ones, as `afterDevtoolsOff`.
+// stores the figures beside the default ones, as `afterDevtoolsOff` (`beforeDevtoolsOff` with TALA_BENCH_ROOT).
 /* global WebSocket, performance, Blob, FormData, TextDecoder -- Node 20 globals (WebSocket with --experimental-websocket). */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -103,8 +103,9 @@ async function main() {
     bench: "chat-overhead",
     node: process.version,
     mockTtftMs: TTFT_MS,
-    method: "first token − sent − mock ttft; floor: GET /api/config at the same concurrency; model floor: the mock's stream through the Worker with no turn (POST /api/dev/model-floor), same concurrency; cpuMsPerTurn: CPU of the worker's workerd and of the tooling (wrangler's Node, its proxy workerd, the mock) over every round's turns / turns (/proc, 10 ms ticks); D1 latency mode for the query counts; afterDevtoolsOff: wrangler dev without its DevTools relay",
+    method: "first token − sent − mock ttft; floor: GET /api/config at the same concurrency; model floor: the mock's stream through the Worker with no turn (POST /api/dev/model-floor), same concurrency; cpuMsPerTurn: CPU of the worker's workerd and of the tooling (wrangler's Node, its proxy workerd, the mock) over every round's turns / turns (/proc, 10 ms ticks); D1 latency mode for the query counts; afterDevtoolsOff / beforeDevtoolsOff: wrangler dev without its DevTools relay",
     before: label === "before" ? figures : previous.before,
+    beforeDevtoolsOff: label === "beforeDevtoolsOff" ? figures : previous.beforeDevtoolsOff,
     after: label === "after" ? figures : previous.after,
     afterDevtoolsOff: label === "afterDevtoolsOff" ? figures : previous.afterDevtoolsOff,
   };
