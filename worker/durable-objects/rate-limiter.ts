@@ -59,8 +59,10 @@ export class RateLimiter extends DurableObject<Env> {
   private lease: Lease | null;
   /** The end of the last lease recalled: until then the counter stays here. */
   private contestedUntil: number;
-  /** A recall under way: every call waits for it (nothing is counted while the count is away). */
-  private recalling: Promise<void> | null = null;
+  /** A recall under way: every call waits for it (nothing is counted while the count is away); false: it failed. */
+  private recalling: Promise<boolean> | null = null;
+  /** Whether storage holds a "lease" entry: a lease dropped is written too, or a restart would bring it back. */
+  private leaseStored: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -73,10 +75,11 @@ export class RateLimiter extends DurableObject<Env> {
     const lease = ctx.storage.kv.get<{ lease: Lease | null; contestedUntil: number }>("lease");
     this.lease = lease?.lease ?? null;
     this.contestedUntil = lease?.contestedUntil ?? 0;
+    this.leaseStored = lease !== undefined;
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     const result = this.counter.consume(limit, cost, resetAt);
     if (result.allowed) {
       this.save();
@@ -91,7 +94,7 @@ export class RateLimiter extends DurableObject<Env> {
    * ending at `leaseEnd` (at least this call's window), with its state after this call.
    */
   async consumeLeasable(holder: string, key: string, limit: number, cost: number, resetAt: number, leaseEnd: number): Promise<LeasableResult> {
-    await this.settle(resetAt, holder);
+    if (!(await this.settle(resetAt, holder))) return { result: this.away(limit, resetAt), lease: null };
     const result = this.counter.consume(limit, cost, resetAt);
     if (!result.allowed) return { result, lease: null };
     const handed = resetAt > this.contestedUntil;
@@ -107,14 +110,14 @@ export class RateLimiter extends DurableObject<Env> {
    * window that is already over changes nothing.
    */
   async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     const result = this.counter.refund(cost, limit, resetAt);
     this.save();
     return result;
   }
 
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     return this.counter.peek(limit, resetAt);
   }
 
@@ -128,38 +131,59 @@ export class RateLimiter extends DurableObject<Env> {
     this.counter = new FixedWindowCounter();
     this.lease = null;
     this.contestedUntil = 0;
+    this.leaseStored = false;
     await this.ctx.storage.deleteAll();
   }
 
   /**
-   * Brings the count back before a call counts here: a lease over (the call's window is past its
-   * end) or asked for again by its own holder (which holds nothing: it never stored it) is just
-   * dropped; a lease another caller's call meets is recalled from its holder.
+   * Brings the count back before a call counts here; false: it could not (a recall failed), and
+   * the call counts nothing. A lease asked for again by its own holder (which holds nothing: it
+   * never stored it) is just dropped. A lease another caller's call meets is recalled from its
+   * holder, even once over: a holder whose clock is a moment behind still counts in the lease's
+   * last window, so its copy must go before this object counts the next one (once per lease).
+   * A recall that fails keeps a running lease (the holder may still be counting: no call passes
+   * here until it is back) and drops a lease that is over (its count no longer matters).
    */
-  private async settle(resetAt: number, caller: string | null) {
-    while (this.recalling) await this.recalling;
+  private async settle(resetAt: number, caller: string | null): Promise<boolean> {
+    while (this.recalling) if (!(await this.recalling)) return false;
     const lease = this.lease;
-    if (!lease) return;
-    if (resetAt > lease.leaseEnd || lease.holder === caller) {
+    if (!lease) return true;
+    if (lease.holder === caller) {
       this.lease = null;
       this.save();
-      return;
+      return true;
     }
-    this.recalling = this.recall(lease);
+    this.recalling = this.recall(lease, resetAt > lease.leaseEnd);
     try {
-      await this.recalling;
+      return await this.recalling;
     } finally {
       this.recalling = null;
     }
   }
 
-  /** The holder's count replaces this one (it went on from it); null: it counted nothing since. A failure fails the call, and the lease stays. */
-  private async recall(lease: Lease) {
-    const back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
+  /**
+   * The holder's count replaces this one (it went on from it); null: it counted nothing since.
+   * False: the holder could not answer and the lease (still running: not `over`) stays; never
+   * throws, so neither does the call.
+   */
+  private async recall(lease: Lease, over: boolean): Promise<boolean> {
+    let back: CounterState | null = null;
+    try {
+      back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "ip-lease-recall-failed", holder: lease.holder, over, error: String(error) }));
+      if (!over) return false;
+    }
     if (back) this.counter = new FixedWindowCounter(back);
     this.lease = null;
     this.contestedUntil = Math.max(this.contestedUntil, lease.leaseEnd);
     this.save();
+    return true;
+  }
+
+  /** A call met while the count is away and could not be brought back: refused, until the end of its window. */
+  private away(limit: number, resetAt: number): RateLimitResult {
+    return { allowed: false, remaining: 0, resetAt: Math.max(resetAt, this.counter.state.resetAt) };
   }
 
   private keepUntil() {
@@ -168,7 +192,9 @@ export class RateLimiter extends DurableObject<Env> {
 
   private save() {
     this.ctx.storage.kv.put("count", this.counter.state);
-    if (this.lease || this.contestedUntil) this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
+    if (!this.lease && !this.contestedUntil && !this.leaseStored) return;
+    this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
+    this.leaseStored = true;
   }
 
   private async armAlarm() {
