@@ -40,7 +40,8 @@ async function send(key: string, sessionId: string, ip: string, content: string)
 
 const config = { config: { maxMessagesPerSession: 50, dailyLimit: 1000 } };
 
-describe("per-IP message throttle held by the assistant's object", () => {
+// freshWindow may wait up to its 20 s for the next window: longer than the default 5 s timeout.
+describe("per-IP message throttle held by the assistant's object", { timeout: 60_000 }, () => {
   it("counts a network's messages in the assistant's object, hands the count back to the counter for another assistant, and answers exactly the limit", async () => {
     const [a, b, c] = await Promise.all([widgetAssistant(config, { upload: false }), widgetAssistant(config, { upload: false }), widgetAssistant(config, { upload: false })]);
     const [sa, sb, sc] = await Promise.all([a, b, c].map((x) => startSession(x.key)));
