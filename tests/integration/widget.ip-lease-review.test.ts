@@ -66,6 +66,17 @@ describe("leased per-IP message throttle under failure, restart, erase and clock
     expect(await passed(Array.from({ length: limit }, () => counter.consume(limit, 1, resetAt)))).toBe(limit - 20);
   });
 
+  it("keeps a holder's count when the answer of its release is lost and the holder itself asks the counter next", async () => {
+    const [a, ip] = [await hub(), randomIp()];
+    const now = futureWindow();
+    for (let i = 0; i < 20; i++) expect((await consumeAt(a, ip, now)).allowed).toBe(true);
+    expect(await getAssistantHub(env, a).releaseIpLease(ip)).toMatchObject({ count: 20 });
+    // The counter still sees A's lease; A, holding no running lease, asks: the counter must not start from its own count.
+    let more = 0;
+    for (let i = 0; i < limit; i++) if ((await consumeAt(a, ip, now)).allowed) more++;
+    expect(more).toBe(limit - 20);
+  });
+
   it("does not let a network start over in the window when the assistant holding its count is deleted", async () => {
     const [a, b, ip] = [await hub(), await hub(), randomIp()];
     const now = futureWindow();

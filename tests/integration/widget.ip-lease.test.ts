@@ -20,10 +20,10 @@ async function freshWindow(needMs = 20_000) {
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-/** The lease an assistant's object holds for `ip` (its count in the window), or null. */
+/** The lease an assistant's object holds for `ip` (its count in the window), or null (none, or given back: lease_end 0). */
 const leaseAt = (assistantId: string, ip: string) =>
   runInDurableObject(getAssistantHub(env, assistantId), (_instance, state) => {
-    const row = state.storage.sql.exec<{ count: number }>("SELECT count FROM ip_message_leases WHERE ip = ?", ip).toArray()[0];
+    const row = state.storage.sql.exec<{ count: number }>("SELECT count FROM ip_message_leases WHERE ip = ? AND lease_end > 0", ip).toArray()[0];
     return row ? row.count : null;
   });
 

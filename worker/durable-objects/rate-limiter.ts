@@ -45,8 +45,12 @@ export interface LeasableResult {
  * recalls it (`releaseIpLease` on the holder answers the holder's count and drops its copy), and
  * nothing is counted here until it is back, so the limit stays exact. A counter recalled is not
  * handed out again until the recalled lease would have ended (an address that talks to two
- * assistants stays here, instead of moving back and forth). A lease ends on a window's edge, so
- * once it is over its count no longer matters: a call from a later window needs nothing back.
+ * assistants stays here, instead of moving back and forth). A lease ends on a window's edge; one
+ * over is still recalled by another caller (a holder whose clock is a moment behind would still
+ * count in its last window), but a failure then only drops it. A recall that fails while the
+ * lease runs refuses the call (the count may be away: never past the limit) and never throws.
+ * Counts handed back are merged (same window: the larger; else the later), so one taken in twice
+ * (a recall answered again after this object restarted) changes nothing.
  *
  * The alarm forgets the storage once the counter has been idle for `IDLE_MS` after its last window
  * and lease (one alarm per busy hour, not one per window), unless a later one started meanwhile. The
@@ -92,9 +96,20 @@ export class RateLimiter extends DurableObject<Env> {
    * `consume`, for a caller that can count by itself (`holder`, an assistant's object): when the
    * call passes and the counter is not contested, the counter is handed to it until the window
    * ending at `leaseEnd` (at least this call's window), with its state after this call.
+   * `returned`: the count of a lease the holder gave back whose answer may not have got here (this
+   * object restarted during the recall): taken in first (a merge, so taking it twice is harmless).
    */
-  async consumeLeasable(holder: string, key: string, limit: number, cost: number, resetAt: number, leaseEnd: number): Promise<LeasableResult> {
+  async consumeLeasable(
+    holder: string,
+    key: string,
+    limit: number,
+    cost: number,
+    resetAt: number,
+    leaseEnd: number,
+    returned: CounterState | null = null,
+  ): Promise<LeasableResult> {
     if (!(await this.settle(resetAt, holder))) return { result: this.away(limit, resetAt), lease: null };
+    if (returned) this.counter.merge(returned);
     const result = this.counter.consume(limit, cost, resetAt);
     if (!result.allowed) return { result, lease: null };
     const handed = resetAt > this.contestedUntil;
@@ -162,19 +177,23 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /**
-   * The holder's count replaces this one (it went on from it); null: it counted nothing since.
+   * The holder's count is merged into this one (it went on from it); null: it counted nothing since.
    * False: the holder could not answer and the lease (still running: not `over`) stays; never
    * throws, so neither does the call.
    */
   private async recall(lease: Lease, over: boolean): Promise<boolean> {
-    let back: CounterState | null = null;
+    let back: CounterState | null | "failed";
     try {
       back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
     } catch (error) {
+      back = "failed";
       console.error(JSON.stringify({ event: "ip-lease-recall-failed", holder: lease.holder, over, error: String(error) }));
-      if (!over) return false;
     }
-    if (back) this.counter = new FixedWindowCounter(back);
+    if (back === "failed") {
+      if (!over) return false;
+      back = null;
+    }
+    if (back) this.counter.merge(back);
     this.lease = null;
     this.contestedUntil = Math.max(this.contestedUntil, lease.leaseEnd);
     this.save();

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { windowEnd, type RateLimitResult } from "./rate-limit-window";
+import { windowEnd, type CounterState, type RateLimitResult } from "./rate-limit-window";
 
 export interface Window {
   limit: number;
@@ -30,9 +30,18 @@ export async function consumeRateLimit(
  * object, `holder`: see RateLimiter.consumeLeasable); the lease runs `leaseWindows` windows,
  * this call's included.
  */
-export async function consumeLeasableRateLimit(env: Env, scope: string, key: string, window: Window, holder: string, leaseWindows: number, now = Date.now()) {
+export async function consumeLeasableRateLimit(
+  env: Env,
+  scope: string,
+  key: string,
+  window: Window,
+  holder: string,
+  leaseWindows: number,
+  now = Date.now(),
+  returned: CounterState | null = null,
+) {
   const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
-  return stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs);
+  return stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs, returned);
 }
 
 /** Gives back `cost` consumed in the window of `now` (pass the `now` of the consume). */
