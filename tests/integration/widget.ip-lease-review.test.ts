@@ -1,7 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { widget, widgetSocketClose } from "../../contract";
-import type { IpMessageLeases } from "../../worker/assistant/ip-message-leases";
+import { IpMessageLeases } from "../../worker/assistant/ip-message-leases";
+import type { Env } from "../../worker/env";
 import { windowEnd } from "../../worker/services/rate-limit-window";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { randomIp } from "./helpers";
@@ -103,5 +104,24 @@ describe("leased per-IP message throttle under failure, restart, erase and clock
     for (let i = 0; i < limit; i++) if ((await consumeAt(a, ip, leaseEnd - 2)).allowed) atA++;
     // Without a lease, A's calls reach the counter and count in its (later) window: none pass.
     expect(atA).toBe(0);
+  });
+
+  it("still counts a network's messages while its counter runs the code from before leases (a deploy under way)", async () => {
+    const [a, ip] = [await hub(), randomIp()];
+    const now = futureWindow();
+    const results = await runInDurableObject(getAssistantHub(env, a), async (_instance, state) => {
+      // The counter as an object still on the previous code: `consume`, and no `consumeLeasable`
+      // (asked of a real stub of another class, so the error is the runtime's own). Stubs made here, in the object.
+      const real = counterOf(ip);
+      const other = getAssistantHub(env, crypto.randomUUID()) as unknown as { consumeLeasable(...args: unknown[]): Promise<unknown> };
+      const old = { consume: (l: number, c: number, r: number) => real.consume(l, c, r), consumeLeasable: (...args: unknown[]) => other.consumeLeasable(...args) };
+      const oldEnv = { ...env, RATE_LIMITER: { idFromName: () => real.id, get: () => old } } as unknown as Env;
+      const leases = new IpMessageLeases(state.storage, oldEnv);
+      const out: boolean[] = [];
+      for (let i = 0; i < limit + 1; i++) out.push((await leases.consume(a, ip, now)).allowed);
+      return out;
+    });
+    expect(results.filter(Boolean)).toHaveLength(limit);
+    expect(results[limit]).toBe(false);
   });
 });
