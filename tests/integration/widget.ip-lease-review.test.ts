@@ -124,4 +124,23 @@ describe("leased per-IP message throttle under failure, restart, erase and clock
     expect(results.filter(Boolean)).toHaveLength(limit);
     expect(results[limit]).toBe(false);
   });
+
+  it("scans its lease table for leases that are over once a day per object, not once per instance (woken between messages)", async () => {
+    const [a, ip] = [await hub(), randomIp()];
+    const now = futureWindow();
+    const scans = await runInDurableObject(getAssistantHub(env, a), async (_instance, state) => {
+      let count = 0;
+      const sql = {
+        exec: (query: string, ...bindings: unknown[]) => {
+          if (query.startsWith("DELETE FROM ip_message_leases WHERE") && !query.includes("ip =")) count++;
+          return state.storage.sql.exec(query, ...bindings);
+        },
+      };
+      const storage = { sql, kv: state.storage.kv } as unknown as DurableObjectStorage;
+      // Three instances of the object on the same day, one message each.
+      for (let i = 0; i < 3; i++) await new IpMessageLeases(storage, env as unknown as Env).consume(a, ip, now + i);
+      return count;
+    });
+    expect(scans).toBe(1);
+  });
 });

@@ -11,6 +11,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** `lease_end` of a lease given back: its count is kept (not counted on) until the counter surely has it. */
 const RELEASED = 0;
 
+/** Key-value entry: the UTC day the table was last pruned. */
+const PRUNED_KEY = "ip-leases-pruned-day";
+
 /** Key-value entry (after `deleteAll`) of an erased object's count for a network: see `carry`. */
 const ERASED_PREFIX = "ip-lease:";
 
@@ -45,8 +48,12 @@ interface LeaseRow extends CounterState {
  */
 export class IpMessageLeases {
   private readonly asking = new Map<string, { revoked: boolean; answer: Promise<unknown> }>();
-  /** The UTC day this instance last dropped leases that are over: once a day, not once a message. */
-  private prunedDay = -1;
+  /**
+   * The UTC day leases that are over were last dropped (a scan of the whole table): once a day,
+   * not once per instance (the object is woken again between a person's messages), so it is kept
+   * in storage (key-value entry `PRUNED_KEY`) and read once per instance; undefined: not read yet.
+   */
+  private prunedDay: number | undefined;
 
   constructor(
     private readonly storage: Pick<DurableObjectStorage, "sql" | "kv">,
@@ -148,8 +155,10 @@ export class IpMessageLeases {
   /** Leases whose last window is over count nothing any more (the counter drops them too); nor do released counts of a window over. */
   private prune(now: number) {
     const day = Math.floor(now / DAY_MS);
+    this.prunedDay ??= this.storage.kv.get<number>(PRUNED_KEY) ?? -1;
     if (day === this.prunedDay) return;
     this.storage.sql.exec("DELETE FROM ip_message_leases WHERE max(lease_end, reset_at) < ?", now);
+    this.storage.kv.put(PRUNED_KEY, day);
     this.prunedDay = day;
   }
 }
