@@ -97,7 +97,8 @@ export class RateLimiter extends DurableObject<Env> {
    * call passes and the counter is not contested, the counter is handed to it until the window
    * ending at `leaseEnd` (at least this call's window), with its state after this call.
    * `returned`: the count of a lease the holder gave back whose answer may not have got here (this
-   * object restarted during the recall): taken in first (a merge, so taking it twice is harmless).
+   * object restarted during the recall): taken in first (a merge: taking it twice, or while another
+   * holder's count is away, is harmless; the recall's count is merged in too).
    */
   async consumeLeasable(
     holder: string,
@@ -108,8 +109,12 @@ export class RateLimiter extends DurableObject<Env> {
     leaseEnd: number,
     returned: CounterState | null = null,
   ): Promise<LeasableResult> {
+    // Taken in first, and kept even when the call is then refused: the holder forgets it once answered.
+    if (returned) {
+      this.counter.merge(returned);
+      this.save();
+    }
     if (!(await this.settle(resetAt, holder))) return { result: this.away(limit, resetAt), lease: null };
-    if (returned) this.counter.merge(returned);
     const result = this.counter.consume(limit, cost, resetAt);
     if (!result.allowed) return { result, lease: null };
     const handed = resetAt > this.contestedUntil;
