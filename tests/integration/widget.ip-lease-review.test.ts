@@ -143,4 +143,14 @@ describe("leased per-IP message throttle under failure, restart, erase and clock
     });
     expect(scans).toBe(1);
   });
+
+  it("sound: a plain consume (hub code from before leases) while a lease runs recalls it and goes on from the holder's count", async () => {
+    const [a, ip] = [await hub(), randomIp()];
+    const now = futureWindow();
+    for (let i = 0; i < 20; i++) expect((await consumeAt(a, ip, now)).allowed).toBe(true);
+    const counter = counterOf(ip);
+    expect(await passed(Array.from({ length: limit }, () => counter.consume(limit, 1, windowEnd(now, windowMs))))).toBe(limit - 20);
+    // And the holder, recalled, counts centrally: nothing more passes.
+    expect((await consumeAt(a, ip, now)).allowed).toBe(false);
+  });
 });
