@@ -20,10 +20,10 @@ async function freshWindow(needMs = 20_000) {
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-/** The lease an assistant's object holds for `ip` (its count in the window), or null. */
+/** The lease an assistant's object holds for `ip` (its count in the window), or null (none, or given back: lease_end 0). */
 const leaseAt = (assistantId: string, ip: string) =>
   runInDurableObject(getAssistantHub(env, assistantId), (_instance, state) => {
-    const row = state.storage.sql.exec<{ count: number }>("SELECT count FROM ip_message_leases WHERE ip = ?", ip).toArray()[0];
+    const row = state.storage.sql.exec<{ count: number }>("SELECT count FROM ip_message_leases WHERE ip = ? AND lease_end > 0", ip).toArray()[0];
     return row ? row.count : null;
   });
 
@@ -40,7 +40,8 @@ async function send(key: string, sessionId: string, ip: string, content: string)
 
 const config = { config: { maxMessagesPerSession: 50, dailyLimit: 1000 } };
 
-describe("per-IP message throttle held by the assistant's object", () => {
+// freshWindow may wait up to its 20 s for the next window: longer than the default 5 s timeout.
+describe("per-IP message throttle held by the assistant's object", { timeout: 60_000 }, () => {
   it("counts a network's messages in the assistant's object, hands the count back to the counter for another assistant, and answers exactly the limit", async () => {
     const [a, b, c] = await Promise.all([widgetAssistant(config, { upload: false }), widgetAssistant(config, { upload: false }), widgetAssistant(config, { upload: false })]);
     const [sa, sb, sc] = await Promise.all([a, b, c].map((x) => startSession(x.key)));

@@ -8,6 +8,15 @@ export const IP_LEASE_WINDOWS = 60;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** `lease_end` of a lease given back: its count is kept (not counted on) until the counter surely has it. */
+const RELEASED = 0;
+
+/** Key-value entry: the UTC day the table was last pruned. */
+const PRUNED_KEY = "ip-leases-pruned-day";
+
+/** Key-value entry (after `deleteAll`) of an erased object's count for a network: see `carry`. */
+const ERASED_PREFIX = "ip-lease:";
+
 interface LeaseRow extends CounterState {
   leaseEnd: number;
 }
@@ -28,14 +37,26 @@ interface LeaseRow extends CounterState {
  * and then counts here if it brought a lease. A recall that arrives while that call is under way
  * (the counter handed the lease, then another assistant's call recalled it before the answer got
  * here) finds nothing counted here yet and marks the call, whose lease is then not kept.
+ *
+ * A lease given back keeps its row, marked released (nothing is counted on it), and a second
+ * recall answers the same count: the counter may restart before the first answer got there (it
+ * still sees the lease and recalls again). This object's next call to the counter brings the
+ * count along (`returned`: the counter may instead see its own holder asking, which holds nothing
+ * for all it knows) and drops the row once the counter answered; the counter merges, so a count
+ * taken in twice changes nothing. An erased object (its assistant deleted) keeps the counts of
+ * the current window in key-value entries (`carry`), so a network does not start over.
  */
 export class IpMessageLeases {
   private readonly asking = new Map<string, { revoked: boolean; answer: Promise<unknown> }>();
-  /** The UTC day this instance last dropped leases that are over: once a day, not once a message. */
-  private prunedDay = -1;
+  /**
+   * The UTC day leases that are over were last dropped (a scan of the whole table): once a day,
+   * not once per instance (the object is woken again between a person's messages), so it is kept
+   * in storage (key-value entry `PRUNED_KEY`) and read once per instance; undefined: not read yet.
+   */
+  private prunedDay: number | undefined;
 
   constructor(
-    private readonly storage: Pick<DurableObjectStorage, "sql">,
+    private readonly storage: Pick<DurableObjectStorage, "sql" | "kv">,
     private readonly env: Env,
   ) {}
 
@@ -52,8 +73,9 @@ export class IpMessageLeases {
         await asked.answer.catch(() => {});
         continue;
       }
-      if (lease) this.drop(ip);
-      return this.ask(holder, ip, now);
+      const released = lease?.leaseEnd === RELEASED;
+      if (lease && !released) this.drop(ip);
+      return this.ask(holder, ip, now, released ? { count: lease.count, resetAt: lease.resetAt } : null);
     }
   }
 
@@ -63,17 +85,47 @@ export class IpMessageLeases {
     if (asked) asked.revoked = true;
     const lease = this.read(ip);
     if (!lease) return null;
-    this.drop(ip);
+    if (lease.leaseEnd !== RELEASED) this.storage.sql.exec("UPDATE ip_message_leases SET lease_end = ? WHERE ip = ?", RELEASED, ip);
     return { count: lease.count, resetAt: lease.resetAt };
   }
 
-  private async ask(holder: string, ip: string, now: number): Promise<RateLimitResult> {
-    const answer = consumeIpMessage(this.env, ip, holder, IP_LEASE_WINDOWS, now);
+  /**
+   * Before the object is erased: the counts of the current window (the only ones a counter still
+   * needs), read from the table, or from the entries an earlier erase kept (erase is retried).
+   */
+  handOver(now: number, erased: boolean): [string, CounterState][] {
+    if (erased) return [...this.storage.kv.list<CounterState>({ prefix: ERASED_PREFIX })].map(([key, state]) => [key.slice(ERASED_PREFIX.length), state]);
+    try {
+      return this.storage.sql
+        .exec<{ ip: string; count: number; reset_at: number }>("SELECT ip, count, reset_at FROM ip_message_leases WHERE reset_at > ?", now)
+        .toArray()
+        .map((row) => [row.ip, { count: row.count, resetAt: row.reset_at }]);
+    } catch {
+      return []; // never migrated: no table, no lease
+    }
+  }
+
+  /** After `deleteAll`: what `handOver` read, kept for the counters' recalls (`releaseErased`). */
+  carry(counts: [string, CounterState][]) {
+    for (const [ip, state] of counts) this.storage.kv.put(ERASED_PREFIX + ip, state);
+  }
+
+  /** An erased object's recall: the count it carried for `ip` (then forgotten), or null. */
+  releaseErased(ip: string): CounterState | null {
+    const state = this.storage.kv.get<CounterState>(ERASED_PREFIX + ip) ?? null;
+    if (state) this.storage.kv.delete(ERASED_PREFIX + ip);
+    return state;
+  }
+
+  private async ask(holder: string, ip: string, now: number, returned: CounterState | null): Promise<RateLimitResult> {
+    const answer = consumeIpMessage(this.env, ip, holder, IP_LEASE_WINDOWS, now, returned);
     const asked = { revoked: false, answer };
     this.asking.set(ip, asked);
     try {
       const { result, lease } = await answer;
       if (lease && !asked.revoked) this.write(ip, lease);
+      // The counter took the count given back in (or had it): the row is no longer needed.
+      else if (returned) this.storage.sql.exec("DELETE FROM ip_message_leases WHERE ip = ? AND lease_end = ?", ip, RELEASED);
       return result;
     } finally {
       this.asking.delete(ip);
@@ -100,11 +152,13 @@ export class IpMessageLeases {
     this.storage.sql.exec("DELETE FROM ip_message_leases WHERE ip = ?", ip);
   }
 
-  /** Leases whose last window is over count nothing any more (the counter drops them too). */
+  /** Leases whose last window is over count nothing any more (the counter drops them too); nor do released counts of a window over. */
   private prune(now: number) {
     const day = Math.floor(now / DAY_MS);
+    this.prunedDay ??= this.storage.kv.get<number>(PRUNED_KEY) ?? -1;
     if (day === this.prunedDay) return;
-    this.storage.sql.exec("DELETE FROM ip_message_leases WHERE lease_end < ?", now);
+    this.storage.sql.exec("DELETE FROM ip_message_leases WHERE max(lease_end, reset_at) < ?", now);
+    this.storage.kv.put(PRUNED_KEY, day);
     this.prunedDay = day;
   }
 }

@@ -115,12 +115,20 @@ export class AssistantHub extends DurableObject<Env> {
   /**
    * The per-IP message counter of `ip` takes back the lease it handed this object (RateLimiter,
    * when another assistant's turn meets it): this object's count of its current window, which it
-   * stops keeping, or null when it counted nothing (or no longer exists: an erased object keeps no lease).
+   * stops counting on (it keeps it, so a recall asked again answers the same), or null when it
+   * counted nothing; an erased object answers the count of the current window it kept at its
+   * erasure; "failed": its storage could not answer.
    */
-  async releaseIpLease(ip: string): Promise<CounterState | null> {
-    if (this.gate.erased()) return null;
-    this.gate.migrate();
-    return this.ipMessages.release(ip);
+  async releaseIpLease(ip: string): Promise<CounterState | null | "failed"> {
+    try {
+      if (this.gate.erased()) return this.ipMessages.releaseErased(ip);
+      this.gate.migrate();
+      return this.ipMessages.release(ip);
+    } catch (error) {
+      // A sentinel, never a throw across RPC: the counter keeps the lease and refuses meanwhile.
+      console.error(JSON.stringify({ event: "ip-lease-release-failed", error: String(error) }));
+      return "failed";
+    }
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
@@ -635,9 +643,12 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async erase(close: WidgetSocketClose): Promise<number> {
     const closed = await this.revoke(close);
+    // The per-IP message counts of the current window this object holds stay for their counters' recalls.
+    const ipCounts = this.ipMessages.handOver(Date.now(), this.gate.erased());
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.gate.markErased();
+    this.ipMessages.carry(ipCounts);
     this.sockets.forget();
     return closed;
   }

@@ -45,8 +45,12 @@ export interface LeasableResult {
  * recalls it (`releaseIpLease` on the holder answers the holder's count and drops its copy), and
  * nothing is counted here until it is back, so the limit stays exact. A counter recalled is not
  * handed out again until the recalled lease would have ended (an address that talks to two
- * assistants stays here, instead of moving back and forth). A lease ends on a window's edge, so
- * once it is over its count no longer matters: a call from a later window needs nothing back.
+ * assistants stays here, instead of moving back and forth). A lease ends on a window's edge; one
+ * over is still recalled by another caller (a holder whose clock is a moment behind would still
+ * count in its last window), but a failure then only drops it. A recall that fails while the
+ * lease runs refuses the call (the count may be away: never past the limit) and never throws.
+ * Counts handed back are merged (same window: the larger; else the later), so one taken in twice
+ * (a recall answered again after this object restarted) changes nothing.
  *
  * The alarm forgets the storage once the counter has been idle for `IDLE_MS` after its last window
  * and lease (one alarm per busy hour, not one per window), unless a later one started meanwhile. The
@@ -59,10 +63,10 @@ export class RateLimiter extends DurableObject<Env> {
   private lease: Lease | null;
   /** The end of the last lease recalled: until then the counter stays here. */
   private contestedUntil: number;
-  /** Whether storage holds a "lease" entry (written only by counters that were leased). */
+  /** A recall under way: every call waits for it (nothing is counted while the count is away); false: it failed. */
+  private recalling: Promise<boolean> | null = null;
+  /** Whether storage holds a "lease" entry: a lease dropped is written too, or a restart would bring it back. */
   private leaseStored: boolean;
-  /** A recall under way: every call waits for it (nothing is counted while the count is away). */
-  private recalling: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -79,7 +83,7 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     const result = this.counter.consume(limit, cost, resetAt);
     if (result.allowed) {
       this.save();
@@ -92,9 +96,25 @@ export class RateLimiter extends DurableObject<Env> {
    * `consume`, for a caller that can count by itself (`holder`, an assistant's object): when the
    * call passes and the counter is not contested, the counter is handed to it until the window
    * ending at `leaseEnd` (at least this call's window), with its state after this call.
+   * `returned`: the count of a lease the holder gave back whose answer may not have got here (this
+   * object restarted during the recall): taken in first (a merge: taking it twice, or while another
+   * holder's count is away, is harmless; the recall's count is merged in too).
    */
-  async consumeLeasable(holder: string, key: string, limit: number, cost: number, resetAt: number, leaseEnd: number): Promise<LeasableResult> {
-    await this.settle(resetAt, holder);
+  async consumeLeasable(
+    holder: string,
+    key: string,
+    limit: number,
+    cost: number,
+    resetAt: number,
+    leaseEnd: number,
+    returned: CounterState | null = null,
+  ): Promise<LeasableResult> {
+    // Taken in first, and kept even when the call is then refused: the holder forgets it once answered.
+    if (returned) {
+      this.counter.merge(returned);
+      this.save();
+    }
+    if (!(await this.settle(resetAt, holder))) return { result: this.away(limit, resetAt), lease: null };
     const result = this.counter.consume(limit, cost, resetAt);
     if (!result.allowed) return { result, lease: null };
     const handed = resetAt > this.contestedUntil;
@@ -110,14 +130,14 @@ export class RateLimiter extends DurableObject<Env> {
    * window that is already over changes nothing.
    */
   async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     const result = this.counter.refund(cost, limit, resetAt);
     this.save();
     return result;
   }
 
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
-    await this.settle(resetAt, null);
+    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
     return this.counter.peek(limit, resetAt);
   }
 
@@ -136,34 +156,58 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /**
-   * Brings the count back before a call counts here: a lease over (the call's window is past its
-   * end) or asked for again by its own holder (which holds nothing: it never stored it) is just
-   * dropped; a lease another caller's call meets is recalled from its holder.
+   * Brings the count back before a call counts here; false: it could not (a recall failed), and
+   * the call counts nothing. A lease asked for again by its own holder (which holds nothing: it
+   * never stored it) is just dropped. A lease another caller's call meets is recalled from its
+   * holder, even once over: a holder whose clock is a moment behind still counts in the lease's
+   * last window, so its copy must go before this object counts the next one (once per lease).
+   * A recall that fails keeps a running lease (the holder may still be counting: no call passes
+   * here until it is back) and drops a lease that is over (its count no longer matters).
    */
-  private async settle(resetAt: number, caller: string | null) {
-    while (this.recalling) await this.recalling;
+  private async settle(resetAt: number, caller: string | null): Promise<boolean> {
+    while (this.recalling) if (!(await this.recalling)) return false;
     const lease = this.lease;
-    if (!lease) return;
-    if (resetAt > lease.leaseEnd || lease.holder === caller) {
+    if (!lease) return true;
+    if (lease.holder === caller) {
       this.lease = null;
       this.save();
-      return;
+      return true;
     }
-    this.recalling = this.recall(lease);
+    this.recalling = this.recall(lease, resetAt > lease.leaseEnd);
     try {
-      await this.recalling;
+      return await this.recalling;
     } finally {
       this.recalling = null;
     }
   }
 
-  /** The holder's count replaces this one (it went on from it); null: it counted nothing since. A failure fails the call, and the lease stays. */
-  private async recall(lease: Lease) {
-    const back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
-    if (back) this.counter = new FixedWindowCounter(back);
+  /**
+   * The holder's count is merged into this one (it went on from it); null: it counted nothing since.
+   * False: the holder could not answer and the lease (still running: not `over`) stays; never
+   * throws, so neither does the call.
+   */
+  private async recall(lease: Lease, over: boolean): Promise<boolean> {
+    let back: CounterState | null | "failed";
+    try {
+      back = await getAssistantHub(this.env, lease.holder).releaseIpLease(lease.key);
+    } catch (error) {
+      back = "failed";
+      console.error(JSON.stringify({ event: "ip-lease-recall-failed", holder: lease.holder, over, error: String(error) }));
+    }
+    if (back === "failed") {
+      if (!over) return false;
+      back = null;
+    }
+    if (back) this.counter.merge(back);
     this.lease = null;
     this.contestedUntil = Math.max(this.contestedUntil, lease.leaseEnd);
     this.save();
+    return true;
+  }
+
+  /** A call met while the count is away and could not be brought back: refused, until the end of its window. */
+  private away(limit: number, resetAt: number): RateLimitResult {
+    return { allowed: false, remaining: 0, resetAt: Math.max(resetAt, this.counter.state.resetAt) };
   }
 
   private keepUntil() {
@@ -172,13 +216,9 @@ export class RateLimiter extends DurableObject<Env> {
 
   private save() {
     this.ctx.storage.kv.put("count", this.counter.state);
-    if (this.lease || this.contestedUntil) {
-      this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
-      this.leaseStored = true;
-    } else if (this.leaseStored) {
-      this.ctx.storage.kv.delete("lease");
-      this.leaseStored = false;
-    }
+    if (!this.lease && !this.contestedUntil && !this.leaseStored) return;
+    this.ctx.storage.kv.put("lease", { lease: this.lease, contestedUntil: this.contestedUntil });
+    this.leaseStored = true;
   }
 
   private async armAlarm() {

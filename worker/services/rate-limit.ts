@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { windowEnd, type RateLimitResult } from "./rate-limit-window";
+import { windowEnd, type CounterState, type RateLimitResult } from "./rate-limit-window";
 
 export interface Window {
   limit: number;
@@ -30,9 +30,25 @@ export async function consumeRateLimit(
  * object, `holder`: see RateLimiter.consumeLeasable); the lease runs `leaseWindows` windows,
  * this call's included.
  */
-export async function consumeLeasableRateLimit(env: Env, scope: string, key: string, window: Window, holder: string, leaseWindows: number, now = Date.now()) {
+export async function consumeLeasableRateLimit(
+  env: Env,
+  scope: string,
+  key: string,
+  window: Window,
+  holder: string,
+  leaseWindows: number,
+  now = Date.now(),
+  returned: CounterState | null = null,
+) {
   const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
-  return stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs);
+  try {
+    return await stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs, returned);
+  } catch (error) {
+    // The counter still runs the code from before leases (a deploy under way: an active object
+    // keeps its code for minutes): it counted nothing, so count there as before, with no lease.
+    if (!(error instanceof Error) || !/does not implement "consumeLeasable"/.test(error.message)) throw error;
+    return { result: await stub.consume(window.limit, 1, resetAt), lease: null };
+  }
 }
 
 /** Gives back `cost` consumed in the window of `now` (pass the `now` of the consume). */

@@ -1,5 +1,5 @@
 import { widget, type WidgetRemaining } from "../../../contract";
-import type { RateLimitResult } from "../rate-limit-window";
+import type { CounterState, RateLimitResult } from "../rate-limit-window";
 import type { Env } from "../../env";
 import { consumeLeasableRateLimit, consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
 
@@ -57,8 +57,8 @@ export function remainingFrame(remaining: WidgetRemaining, limits: { maxMessages
  * The per-IP message throttle, asked by the assistant's object that then counts it while it holds
  * the lease (`holder`: the assistant's id; assistant/ip-message-leases.ts).
  */
-export const consumeIpMessage = (env: Env, ip: string, holder: string, leaseWindows: number, now: number) =>
-  consumeLeasableRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message, holder, leaseWindows, now);
+export const consumeIpMessage = (env: Env, ip: string, holder: string, leaseWindows: number, now: number, returned: CounterState | null = null) =>
+  consumeLeasableRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message, holder, leaseWindows, now, returned);
 export const consumeIpSession = (env: Env, ip: string) => consumeRateLimit(env, IP_SESSION_SCOPE, ip, widget.throttles.sessionCreate);
 /** Answer ratings per IP across every assistant: a counter of its own, so rating never costs the visitor a message. */
 export const consumeIpFeedback = (env: Env, ip: string) => consumeRateLimit(env, IP_FEEDBACK_SCOPE, ip, widget.throttles.feedback);
