@@ -88,6 +88,21 @@ describe("leased per-IP message throttle under failure, restart, erase and clock
     expect(more).toBe(1);
   });
 
+  it("forgets the counts an erased object carried once their window is over (its alarm), so no address stays behind", async () => {
+    const [a, ip] = [await hub(), randomIp()];
+    const now = futureWindow();
+    for (let i = 0; i < 3; i++) expect((await consumeAt(a, ip, now)).allowed).toBe(true);
+    await getAssistantHub(env, a).erase(widgetSocketClose.unavailable);
+    const carried = await runInDurableObject(getAssistantHub(env, a), async (_instance, state) => ({ keys: [...state.storage.kv.list({ prefix: "ip-lease:" })].map(([key]) => key), alarm: await state.storage.getAlarm() }));
+    expect(carried).toEqual({ keys: [`ip-lease:${ip}`], alarm: windowEnd(now, windowMs) });
+    // The alarm, at the end of that window (the runtime's clock is not ours to move: the time is passed).
+    const left = await runInDurableObject(getAssistantHub(env, a), (instance, state) => {
+      (instance as unknown as { ipMessages: IpMessageLeases }).ipMessages.forgetCarried(windowEnd(now, windowMs));
+      return [...state.storage.kv.list({ prefix: "ip-lease:" })].map(([key]) => key);
+    });
+    expect(left).toEqual([]);
+  });
+
   it("counts in one place at a lease's last edge: a holder whose clock is a moment behind counts in the counter's window", async () => {
     const [a, b, ip] = [await hub(), await hub(), randomIp()];
     const start = futureWindow();

@@ -105,9 +105,18 @@ export class IpMessageLeases {
     }
   }
 
-  /** After `deleteAll`: what `handOver` read, kept for the counters' recalls (`releaseErased`). */
-  carry(counts: [string, CounterState][]) {
+  /**
+   * After `deleteAll`: what `handOver` read, kept for the counters' recalls (`releaseErased`)
+   * until the end of its window; answers that end (for the object's alarm), or null: nothing kept.
+   */
+  carry(counts: [string, CounterState][]): number | null {
     for (const [ip, state] of counts) this.storage.kv.put(ERASED_PREFIX + ip, state);
+    return counts.length ? Math.max(...counts.map(([, state]) => state.resetAt)) : null;
+  }
+
+  /** An erased object's alarm: the counts it carried whose window is over are of no use to anyone (nor are the addresses). */
+  forgetCarried(now: number) {
+    for (const [key, state] of this.storage.kv.list<CounterState>({ prefix: ERASED_PREFIX })) if (state.resetAt <= now) this.storage.kv.delete(key);
   }
 
   /** An erased object's recall: the count it carried for `ip` (then forgotten), or null. */

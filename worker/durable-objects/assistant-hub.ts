@@ -553,13 +553,18 @@ export class AssistantHub extends DurableObject<Env> {
     return result;
   }
 
-  /** Budget e-mails to retry; scheduled syncs that are due, and syncs whose run was lost, are queued again. */
+  /**
+   * Budget e-mails to retry; scheduled syncs that are due, and syncs whose run was lost, are queued
+   * again. An erased object's alarm only forgets the per-IP counts it carried (`erase`).
+   */
   override async alarm(): Promise<void> {
-    if (!this.gate.erased()) {
-      this.gate.migrate();
-      await this.deliverBudgetNotices();
-      await this.identityGraceEnded();
+    if (this.gate.erased()) {
+      this.ipMessages.forgetCarried(Date.now());
+      return;
     }
+    this.gate.migrate();
+    await this.deliverBudgetNotices();
+    await this.identityGraceEnded();
     try {
       await this.sourcesDue();
     } catch (error) {
@@ -648,7 +653,9 @@ export class AssistantHub extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.gate.markErased();
-    this.ipMessages.carry(ipCounts);
+    // Kept until their window ends, then the alarm forgets them (an erased object keeps no address).
+    const carriedUntil = this.ipMessages.carry(ipCounts);
+    if (carriedUntil !== null) await this.ctx.storage.setAlarm(carriedUntil);
     this.sockets.forget();
     return closed;
   }
