@@ -10,6 +10,21 @@ import { completions, createSecretKey, revokeSecretKey, tinyQuestion } from "./s
 import { widgetAssistant } from "./widget-helpers";
 
 /**
+ * The object's D1 with one member replaced (`intercept` answers it, or undefined for the real
+ * one, bound to the database). Made inside the object's own callback: it does no I/O itself.
+ */
+function interceptDb(db: D1Database, intercept: (target: D1Database, prop: string | symbol) => unknown): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      const replaced = intercept(target, prop);
+      if (replaced !== undefined) return replaced;
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
  * Review of 9c0d13a and c5ed510 (the /v1 directory and the hub's copy of the secret keys):
  * - a key change that did not go through configChanging/configChanged. The one way in production
  *   is a worker version from before c5ed510 still serving owner requests (a gradual deployment, a
@@ -81,22 +96,19 @@ describe("the object's D1 read that a revoke overtook", () => {
       const gate = (instance as unknown as { gate: { env: Env } }).gate;
       original = gate.env;
       let held = false;
-      const db = new Proxy(original.DB, {
-        get(target, prop) {
-          if (prop === "batch" && !held) {
-            held = true;
-            return async (statements: D1PreparedStatement[]) => {
-              const result = await target.batch(statements);
-              started();
-              await released;
-              return result;
-            };
-          }
-          const value = Reflect.get(target, prop) as unknown;
-          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      gate.env = { ...original, DB: db };
+      gate.env = {
+        ...original,
+        DB: interceptDb(original.DB, (target, prop) => {
+          if (prop !== "batch" || held) return undefined;
+          held = true;
+          return async (statements: D1PreparedStatement[]) => {
+            const result = await target.batch(statements);
+            started();
+            await released;
+            return result;
+          };
+        }),
+      };
     });
     try {
       const inFlight = completions(key, tinyQuestion());
@@ -158,30 +170,27 @@ describe("the first call of an object that still has its legacy rows to move", (
       const gate = (instance as unknown as { gate: { env: Env } }).gate;
       original = gate.env;
       let held = false;
-      const db = new Proxy(original.DB, {
-        get(target, prop) {
-          if (prop === "prepare") {
-            return (query: string) => {
-              const statement = target.prepare(query);
-              if (held || !query.includes("FROM visitor_sessions WHERE assistant_id")) return statement;
-              held = true;
-              return {
-                bind: (...values: unknown[]) => ({
-                  all: async () => {
-                    const result = await statement.bind(...values).all();
-                    started();
-                    await released;
-                    return result;
-                  },
-                }),
-              };
+      gate.env = {
+        ...original,
+        DB: interceptDb(original.DB, (target, prop) => {
+          if (prop !== "prepare") return undefined;
+          return (query: string) => {
+            const statement = target.prepare(query);
+            if (held || !query.includes("FROM visitor_sessions WHERE assistant_id")) return statement;
+            held = true;
+            return {
+              bind: (...values: unknown[]) => ({
+                all: async () => {
+                  const result = await statement.bind(...values).all();
+                  started();
+                  await released;
+                  return result;
+                },
+              }),
             };
-          }
-          const value = Reflect.get(target, prop) as unknown;
-          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      gate.env = { ...original, DB: db };
+          };
+        }),
+      };
     });
     try {
       const inFlight = completions(key, tinyQuestion());
