@@ -83,7 +83,7 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   async consume(limit: number, cost: number, resetAt: number): Promise<RateLimitResult> {
-    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
+    if (!(await this.settle(resetAt, null))) return this.away(resetAt);
     const result = this.counter.consume(limit, cost, resetAt);
     if (result.allowed) {
       this.save();
@@ -114,14 +114,15 @@ export class RateLimiter extends DurableObject<Env> {
       this.counter.merge(returned);
       this.save();
     }
-    if (!(await this.settle(resetAt, holder))) return { result: this.away(limit, resetAt), lease: null };
+    if (!(await this.settle(resetAt, holder))) return { result: this.away(resetAt), lease: null };
     const result = this.counter.consume(limit, cost, resetAt);
     if (!result.allowed) return { result, lease: null };
-    const handed = resetAt > this.contestedUntil;
-    if (handed) this.lease = { holder, key, leaseEnd: Math.max(leaseEnd, this.counter.state.resetAt) };
+    // Contested (a lease was recalled and would still run): the counter stays here.
+    const lease = resetAt > this.contestedUntil ? { holder, key, leaseEnd: Math.max(leaseEnd, this.counter.state.resetAt) } : null;
+    if (lease) this.lease = lease;
     this.save();
     await this.armAlarm();
-    return { result, lease: handed && this.lease ? { ...this.counter.state, leaseEnd: this.lease.leaseEnd } : null };
+    return { result, lease: lease && { ...this.counter.state, leaseEnd: lease.leaseEnd } };
   }
 
   /**
@@ -130,14 +131,14 @@ export class RateLimiter extends DurableObject<Env> {
    * window that is already over changes nothing.
    */
   async refund(cost: number, limit: number, resetAt: number): Promise<RateLimitResult> {
-    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
+    if (!(await this.settle(resetAt, null))) return this.away(resetAt);
     const result = this.counter.refund(cost, limit, resetAt);
     this.save();
     return result;
   }
 
   async peek(limit: number, resetAt: number): Promise<RateLimitResult> {
-    if (!(await this.settle(resetAt, null))) return this.away(limit, resetAt);
+    if (!(await this.settle(resetAt, null))) return this.away(resetAt);
     return this.counter.peek(limit, resetAt);
   }
 
@@ -206,7 +207,7 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /** A call met while the count is away and could not be brought back: refused, until the end of its window. */
-  private away(limit: number, resetAt: number): RateLimitResult {
+  private away(resetAt: number): RateLimitResult {
     return { allowed: false, remaining: 0, resetAt: Math.max(resetAt, this.counter.state.resetAt) };
   }
 
