@@ -1,48 +1,36 @@
 import type { Env } from "../env";
-import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeIndex } from "../knowledge/knowledge-index";
+import type { KnowledgeIndex } from "../knowledge/knowledge-index";
+import { isGone, type Gone } from "./gone";
 import { reachAssistantHub } from "../widget/get-assistant-hub";
 import type { KnowledgeStore } from "./knowledge-store";
 
-/** The index operations the hub serves over RPC (`AssistantHub.knowledge`): the `KnowledgeIndex` methods. */
-export const knowledgeOps = [
-  "file",
-  "insertChunks",
-  "markReady",
-  "markFailed",
-  "chunkIds",
-  "legacyChunkIdMax",
-  "deleteChunks",
-  "chunkPage",
-  "lexical",
-  "chunks",
-  "setEmbeddings",
-  "clearEmbeddings",
-  "nearest",
-] as const satisfies readonly (keyof KnowledgeIndex & keyof KnowledgeStore)[];
-export type KnowledgeOp = (typeof knowledgeOps)[number];
-
 /**
- * An assistant's knowledge index as the worker reaches it: each call is one RPC to the
- * assistant's own object (AssistantHub.knowledge). Chunks are sent in batches by the caller
- * (ingest.ts: ≤ 500 rows, ~1 MB a call).
+ * An assistant's knowledge index as the worker reaches it: each call is one pipelined RPC to the
+ * assistant's own object (`hub.knowledge()`, facets/knowledge.ts). Chunks are sent in batches by
+ * the caller (ingest.ts: ≤ 500 rows, ~1 MB a call). A deleted assistant's index throws (the
+ * ingestion of its file stops there).
  */
 export function hubKnowledgeIndex(env: Pick<Env, "ASSISTANT_HUB">, assistantId: string): KnowledgeIndex {
-  const hub = reachAssistantHub(env, assistantId);
-  const call = <T>(op: KnowledgeOp, ...args: unknown[]) => hub.knowledge(assistantId, op, args) as Promise<T>;
+  const knowledge = () => reachAssistantHub(env, assistantId).knowledge();
+  const call = async <P extends PromiseLike<unknown>>(result: P): Promise<Exclude<Awaited<P>, Gone>> => {
+    const answer = await result;
+    if (isGone(answer)) throw new Error("assistant not found");
+    return answer as Exclude<Awaited<P>, Gone>;
+  };
   return {
-    file: (fileId) => call<KnowledgeFileRecord | null>("file", fileId),
-    insertChunks: (fileId, rows: ChunkInsert[], createdAt) => call<void>("insertChunks", fileId, rows, createdAt),
-    markReady: (fileId, chunkCount) => call<boolean>("markReady", fileId, chunkCount),
-    markFailed: (fileId, error) => call<void>("markFailed", fileId, error),
-    chunkIds: (fileId) => call<number[]>("chunkIds", fileId),
-    legacyChunkIdMax: () => call<number>("legacyChunkIdMax"),
-    deleteChunks: (fileId) => call<number>("deleteChunks", fileId),
-    chunkPage: (fileId, after, limit) => call<{ id: number; heading: string; content: string }[]>("chunkPage", fileId, after, limit),
-    lexical: (match, k) => call<IndexedChunk[]>("lexical", match, k),
-    chunks: (ids) => call<IndexedChunk[]>("chunks", ids),
-    setEmbeddings: (records) => call<void>("setEmbeddings", records),
-    clearEmbeddings: (fileId) => call<void>("clearEmbeddings", fileId),
-    nearest: (vector, k) => call<{ chunkId: number; score: number }[]>("nearest", vector, k),
+    file: (fileId) => call(knowledge().file(fileId)),
+    insertChunks: (fileId, rows, createdAt) => call(knowledge().insertChunks(fileId, rows, createdAt)),
+    markReady: (fileId, chunkCount) => call(knowledge().markReady(fileId, chunkCount)),
+    markFailed: (fileId, error) => call(knowledge().markFailed(fileId, error)),
+    chunkIds: (fileId) => call(knowledge().chunkIds(fileId)),
+    legacyChunkIdMax: () => call(knowledge().legacyChunkIdMax()),
+    deleteChunks: (fileId) => call(knowledge().deleteChunks(fileId)),
+    chunkPage: (fileId, after, limit) => call(knowledge().chunkPage(fileId, after, limit)),
+    lexical: (match, k) => call(knowledge().lexical(match, k)),
+    chunks: (ids) => call(knowledge().chunks(ids)),
+    setEmbeddings: (records) => call(knowledge().setEmbeddings(records)),
+    clearEmbeddings: (fileId) => call(knowledge().clearEmbeddings(fileId)),
+    nearest: (vector, k) => call(knowledge().nearest(vector, k)),
   };
 }
 

@@ -10,6 +10,7 @@ import { roomProjects, type ProjectChanges } from "../chat/room-projects";
 import { RoomStore, type ChatChanges, type ChatDetailPage, type ListChatsInput, type MessageCursor } from "../chat/room-store";
 import { TokenRevocations } from "../chat/token-revocations";
 import type { Env } from "../env";
+import { AlarmScheduler } from "./alarm-scheduler";
 
 /**
  * The storage half of a chat room (ChatRoom, chat-room.ts, is the realtime half): the room's
@@ -25,6 +26,14 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   private importing: Promise<number> | null = null;
   private imported = false;
   private revocationsInstance: TokenRevocations | undefined;
+  /**
+   * The room's named alarms: a user's room retries its budget e-mails, a guest's room erases its
+   * chats after a day idle (ChatRoom.onAlarm runs them).
+   */
+  protected readonly alarms = new AlarmScheduler<"budget-notices" | "guest-expiry">(this.ctx.storage, {
+    "budget-notices": () => this.deliverBudgetNotices(),
+    "guest-expiry": () => this.guestExpired(),
+  });
 
   protected get revocations(): TokenRevocations {
     this.revocationsInstance ??= new TokenRevocations(this.ctx.storage);
@@ -109,8 +118,9 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   async budgetReport(input: { assistantId: string; month: string; used: number }): Promise<{ ok: true; paused: boolean } | { ok: false }> {
     return this.withBudget("budgetReport", async (budget, userId, now) => {
       const result = budget.report({ ...input, userId, now });
-      this.afterBudgetStep(result.notice);
-      if (result.pausedNow) this.ctx.waitUntil(tellOwnerAssistants(this.env, userId, input.month, true));
+      await this.afterBudgetStep(result.notice);
+      // Awaited: the report itself runs in the assistant's alarm, off any visitor's path.
+      if (result.pausedNow) await tellOwnerAssistants(this.env, userId, input.month, true);
       return { ok: true as const, paused: result.paused };
     });
   }
@@ -132,7 +142,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   async setOwnerBudget(setting: { limit: number | null; action?: OwnerBudgetSetting["action"] | undefined }): Promise<{ ok: true; usage: BudgetUsage; perAssistant: Record<string, number> } | { ok: false }> {
     return this.withBudget("setOwnerBudget", async (budget, userId, now) => {
       const result = budget.set({ setting, userId, now });
-      this.afterBudgetStep(result.notice);
+      await this.afterBudgetStep(result.notice);
       await tellOwnerAssistants(this.env, userId, monthKey(now), result.paused);
       return { ok: true as const, usage: budget.usage(now), perAssistant: Object.fromEntries(budget.perAssistant(monthKey(now))) };
     });
@@ -148,23 +158,28 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     }
   }
 
-  /** A budget e-mail is waiting: send it now (after the answer) and arm the alarm in case that fails. */
-  private afterBudgetStep(notice: boolean) {
-    if (!notice) return;
-    this.ctx.waitUntil(this.deliverBudgetNotices());
+  /** A budget e-mail is waiting: the alarm sends it now, after this answer, and retries what fails. */
+  private async afterBudgetStep(notice: boolean) {
+    if (notice) await this.alarms.schedule("budget-notices", Date.now());
   }
 
-  /** Sends the waiting budget e-mails; the alarm retries what failed. Never throws. */
-  protected async deliverBudgetNotices() {
-    try {
-      const next = await deliverBudgetNotices(this.env, this.store);
-      if (next !== null) {
-        const current = await this.ctx.storage.getAlarm();
-        if (current === null || next < current) await this.ctx.storage.setAlarm(next);
-      }
-    } catch (error) {
-      console.error(JSON.stringify({ event: "owner-budget-delivery-failed", error: String(error) }));
+  /** Sends the waiting budget e-mails; what failed is retried when its backoff ends. */
+  private async deliverBudgetNotices() {
+    if (this.isGuestRoom) return;
+    const next = await deliverBudgetNotices(this.env, this.store);
+    if (next !== null) await this.alarms.schedule("budget-notices", next);
+  }
+
+  /** A guest's room idle for a day: its chats are erased (a reply still running or a socket open keeps it). */
+  private async guestExpired() {
+    if (!this.isGuestRoom) return;
+    if (this.active.all().length > 0 || [...this.getConnections()].length > 0) {
+      await this.keepGuestChatsAlive();
+      return;
     }
+    await this.ctx.storage.deleteAll();
+    this.alarms.forget();
+    this.store.forgetSchema();
   }
 
   /** A data RPC's work on the opened store, or `none` once the account was deleted (or for a guest room never used). */
@@ -200,6 +215,6 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   }
 
   protected async keepGuestChatsAlive() {
-    await this.ctx.storage.setAlarm(Date.now() + guestSession.idleTtlMs);
+    await this.alarms.schedule("guest-expiry", Date.now() + guestSession.idleTtlMs, "always");
   }
 }

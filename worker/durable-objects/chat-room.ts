@@ -123,13 +123,7 @@ export class ChatRoom extends ChatRoomData {
 
   /** Guests: their chats are erased once the room has been idle this long. Users: budget e-mails to retry. */
   override async onAlarm() {
-    if (!this.isGuestRoom) return this.deliverBudgetNotices();
-    if (this.active.all().length > 0 || [...this.getConnections()].length > 0) {
-      await this.keepGuestChatsAlive();
-      return;
-    }
-    await this.ctx.storage.deleteAll();
-    this.store.forgetSchema();
+    await this.alarms.run();
   }
 
   private async onSendMessage(connection: ChatConnection, identity: RoomIdentity, data: SendMessage) {

@@ -8,6 +8,7 @@ import {
   type WidgetSocketClose,
 } from "../../contract";
 import type { AccessDenied } from "../assistant/assistant-copy";
+import { unlessGone } from "../assistant/gone";
 import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
@@ -48,7 +49,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     // finds the room in the hub; one that committed before it is seen by the read.
     if (!(await this.registerWithHub(connection, identity))) return;
     const hub = getAssistantHub(this.env, identity.assistantId);
-    const state = await hub.socketOpened({ assistantId: identity.assistantId, keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId });
+    const state = await hub.sockets().opened({ keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId });
     if (state.denied) return refuse(connection, closeFor(state.denied));
     if (!state.remaining) return;
     send(connection, { event: "remaining-messages", data: remainingFrame(state.remaining, state.limits) });
@@ -75,7 +76,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     const othersOpen = () => [...this.getConnections()].some((c) => c.id !== connection.id);
     if (othersOpen() || !identity) return;
     try {
-      await getAssistantHub(this.env, identity.assistantId).unregister(identity.sessionId);
+      await getAssistantHub(this.env, identity.assistantId).sockets().unregister(identity.sessionId);
     } catch (error) {
       // Left registered: a later revocation finds no socket here and forgets the room then.
       console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
@@ -136,7 +137,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   /** Registers with the hub; a full hub refuses, and the socket closes (its widget goes on over HTTP). False then. */
   private async registerWithHub(connection: WidgetConnection, identity: WidgetIdentity): Promise<boolean> {
     try {
-      if (await getAssistantHub(this.env, identity.assistantId).register(identity.sessionId)) return true;
+      if (await getAssistantHub(this.env, identity.assistantId).sockets().register(identity.sessionId)) return true;
       close(connection, widgetSocketCapacityClose);
       return false;
     } catch (error) {
@@ -154,7 +155,6 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     let begun;
     try {
       begun = await hub.beginTurn({
-        assistantId,
         keyHash: identity.keyHash,
         origin: identity.origin,
         sessionId,
@@ -188,7 +188,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
           env: this.env,
           emit: (frame) => this.broadcast(JSON.stringify(frame)),
           signal: controller.signal,
-          finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
+          finish: async (answer) => unlessGone(await hub.finishTurn({ sessionId, ...answer }), null),
         },
         visitorTurn(begun),
         message,

@@ -1,3 +1,4 @@
+import { isGone, unlessGone } from "../../assistant/gone";
 import { Hono } from "hono";
 import { widgetMessages, widgetSendMessageData } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
@@ -31,11 +32,10 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
   } catch (error) {
     await recheckTurnCaller(c, caller);
     // An unknown session answers 404 whatever the body, as before the body was read first.
-    if (!(await hub.hasOpenSession({ assistantId, sessionId }))) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
+    if ((await hub.visitors().isOpen(sessionId)) !== true) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     throw error;
   }
   const begun = await hub.beginTurn({
-    assistantId,
     keyHash: caller.keyHash,
     origin: caller.origin,
     sessionId,
@@ -68,7 +68,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
         env: c.env,
         emit,
         signal,
-        finish: (answer) => hub.finishTurn({ assistantId, sessionId, ...answer }),
+        finish: async (answer) => unlessGone(await hub.finishTurn({ sessionId, ...answer }), null),
       },
       visitorTurn(begun),
       message,

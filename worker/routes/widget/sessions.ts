@@ -1,3 +1,4 @@
+import { isGone, unlessGone } from "../../assistant/gone";
 import { Hono, type Context } from "hono";
 import { createWidgetSessionBody, visitorIdentity, visitorIdentityMessages, widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
@@ -31,8 +32,7 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
     const ip = clientIp(c);
     const target = { assistantId: caller.assistant.id, address: ip };
     const proof = await checkSessionProof(c.env, body.proof, { ...target, requestId: c.get("requestId") });
-    const started = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).startSession({
-      assistantId: caller.assistant.id,
+    const started = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).visitors().start({
       visitorSessionId: body.visitorSessionId,
       referrer: body.referrer,
       // The widget sends navigator.language; the browser's first Accept-Language is the fallback.
@@ -44,7 +44,7 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
       userToken: body.userToken,
     });
     // Deleted between the D1 read and the hub: refused as the D1 read would have.
-    if (!started.ok && "unavailable" in started) throw unauthorized(widgetMessages.unavailable);
+    if (isGone(started)) throw unauthorized(widgetMessages.unavailable);
     if (!started.ok && "identity" in started) throw unauthorized(started.identity);
     // A proof-of-work is needed (428) or the one sent was refused (403): either way with a fresh challenge.
     if (!started.ok && "proof" in started) throw await proofNeededError(c.env, { ...target, ...started.proof });
@@ -58,11 +58,11 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
    */
   .get("/sessions/:id", async (c) => {
     const { assistant } = await widgetCaller(c, keyHeader(c));
-    const found = await reachAssistantHub(c.env, assistant.id, widgetMessages.assistantUnreachable).getSession({
-      assistantId: assistant.id,
+    const found = await reachAssistantHub(c.env, assistant.id, widgetMessages.assistantUnreachable).visitors().get({
       sessionId: c.req.param("id"),
       visitorToken: visitorTokenHeader(c),
     });
+    if (isGone(found)) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     if (!found.ok && "identity" in found) throw unauthorized(found.identity);
     if (!found.ok) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     c.header("cache-control", "no-store");
@@ -78,10 +78,10 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
     const caller = await widgetCaller(c, keyHeader(c));
     const token = visitorTokenHeader(c);
     if (!token) throw unauthorized(visitorIdentityMessages.tokenRequired);
-    const listed = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).visitorConversations({
-      assistantId: caller.assistant.id,
+    const listed = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).visitors().conversations({
       visitorToken: token,
     });
+    if (isGone(listed)) throw unauthorized(widgetMessages.unavailable);
     if (!listed.ok && "identity" in listed) throw unauthorized(listed.identity);
     if (!listed.ok) throw unauthorized(widgetMessages.unavailable);
     c.header("cache-control", "no-store");

@@ -1,3 +1,4 @@
+import { isGone, unlessGone } from "../../assistant/gone";
 import { Hono } from "hono";
 import { visitorIdentity, widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
@@ -22,11 +23,11 @@ export function widgetSocketRoutes() {
     const sessionId = c.req.param("sessionId");
     const caller = await widgetCaller(c, c.req.query(widget.keyQuery));
     const token = c.req.query(visitorIdentity.socketQuery)?.trim().slice(0, visitorIdentity.maxTokenChars + 1) || undefined;
-    const access = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).socketSession({
-      assistantId: caller.assistant.id,
+    const access = await reachAssistantHub(c.env, caller.assistant.id, widgetMessages.assistantUnreachable).visitors().forSocket({
       sessionId,
       visitorToken: token,
     });
+    if (isGone(access)) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     if (!access.ok && "identity" in access) throw unauthorized(access.identity);
     if (!access.ok) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw invalid(widgetMessages.websocketOnly);

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { desc, eq } from "drizzle-orm";
 import { budgetUi, serverMessages, userRoomId, type BudgetsResponse, type BudgetUsage, type OwnerBudgetBody } from "../../../contract";
 import { budgetPaused, monthKey } from "../../budgets/budget-math";
@@ -31,13 +32,14 @@ async function compose(ctx: ServiceContext, userId: string, owner: Extract<Owner
     .from(publicAssistants)
     .where(eq(publicAssistants.userId, userId))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
-  const answers = await Promise.allSettled(rows.map((r) => getAssistantHub(ctx.env, r.id).budgetUsage({ assistantId: r.id })));
+  const answers = await Promise.allSettled(rows.map((r) => getAssistantHub(ctx.env, r.id).budgets().usage()));
   const reported = new Map(Object.entries(owner.perAssistant));
   const month = monthKey(Date.now());
   const assistants = rows.map((row, i) => {
     const answer = answers[i]!;
     const config = readConfig(row.config);
-    const hubUsed = answer.status === "fulfilled" && answer.value.ok ? answer.value.usage.used : null;
+    const usage = answer.status === "fulfilled" ? unlessGone(answer.value, null) : null;
+    const hubUsed = usage?.ok ? usage.usage.used : null;
     if (hubUsed === null) console.error(JSON.stringify({ event: "budget-usage-unavailable", assistantId: row.id }));
     const used = Math.max(hubUsed ?? 0, reported.get(row.id) ?? 0);
     reported.set(row.id, used);

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { eq } from "drizzle-orm";
 import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
 import { publicAssistants, users } from "../../db/schema";
@@ -99,10 +100,10 @@ async function seedDocument(ctx: ServiceContext, now: number) {
   // The file record lives in the assistant's own object (its knowledge index).
   const hub = getAssistantHub(ctx.env, DEMO_ASSISTANT_ID);
   const index = knowledgeIndex(ctx.env, DEMO_ASSISTANT_ID);
-  const added = await hub.addKnowledgeFile({
-    assistantId: DEMO_ASSISTANT_ID,
-    file: { id: DEMO_FILE.id, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, uploadedAt: now },
-  });
+  const added = unlessGone(
+    await hub.knowledge().addFile({ id: DEMO_FILE.id, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, uploadedAt: now }),
+    false,
+  );
   if (!added && (await index.file(DEMO_FILE.id))?.status !== "failed") return;
   await ctx.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: "text/markdown" }, customMetadata: { assistantId: DEMO_ASSISTANT_ID, fileId: DEMO_FILE.id } });
   const result = await ingestFile({ index, files: ctx.env.FILES, assistantId: DEMO_ASSISTANT_ID, fileId: DEMO_FILE.id, name: DEMO_FILE.name, bytes });

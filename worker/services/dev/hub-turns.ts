@@ -52,7 +52,6 @@ export async function runHubTurns({ ctx, input }: { ctx: ServiceContext; input: 
       const session = input.sessions[i % input.sessions.length]!;
       const t0 = Date.now();
       const begun = await hub.beginTurn({
-        assistantId,
         keyHash: caller.keyHash,
         origin: caller.origin,
         sessionId: session.id,
@@ -66,7 +65,7 @@ export async function runHubTurns({ ctx, input }: { ctx: ServiceContext; input: 
         continue;
       }
       admitted++;
-      await hub.finishTurn({ assistantId, sessionId: session.id, messageId: crypto.randomUUID(), content: "Open 9 to 18.", sources: [], askedAt: begun.saved.timestamp });
+      await hub.finishTurn({ sessionId: session.id, messageId: crypto.randomUUID(), content: "Open 9 to 18.", sources: [], askedAt: begun.saved.timestamp });
       finish.push(Date.now() - t1);
     }
   };

@@ -1,3 +1,4 @@
+import { isGone } from "../../assistant/gone";
 import { publicAssistantServerMessages, type InsightsResponse } from "../../../contract";
 import { notFound } from "../../http/errors";
 import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
@@ -17,10 +18,10 @@ export async function getInsights({
   input: { userId: string; assistantId: string; days: number };
 }): Promise<InsightsResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  const result = await reachAssistantHub(ctx.env, assistant.id).insights({ assistantId: assistant.id, days: input.days });
-  if (result.ok) return result.insights;
+  const result = await reachAssistantHub(ctx.env, assistant.id).insights().read(input.days);
   // Deleted since the D1 read: as for a missing assistant.
-  if (result.reason === "missing") throw notFound();
+  if (isGone(result)) throw notFound();
+  if (result.ok) return result.insights;
   // The object's storage failed (it logged why): the same retryable 503 as an object that does not answer.
   throw assistantHubUnavailable(assistant.id, "insights", result.reason, publicAssistantServerMessages.assistantBusy);
 }

@@ -1,3 +1,4 @@
+import { isGone } from "../../assistant/gone";
 import type { z } from "zod";
 import { playground, widgetMessages, type playgroundMessageBody, type WidgetMessage } from "../../../contract";
 import { AppError, notFound } from "../../http/errors";
@@ -38,13 +39,12 @@ export async function beginPlaygroundTurn({
   const counted = await consumeRateLimit(ctx.env, THROTTLE_SCOPE, input.userId, playground.throttle);
   if (!counted.allowed) throw new AppError("RATE_LIMITED", widgetMessages.tooManyMessages, { retryAfter: retryAfterSeconds(counted) });
 
-  const found = await reachAssistantHub(ctx.env, assistant.id).retrieveForOwner({
-    assistantId: assistant.id,
+  const found = await reachAssistantHub(ctx.env, assistant.id).knowledge().retrieve({
     query: retrievalQuery(message.content, message.history),
     question: message.content,
   });
   // Deleted since the D1 read: as if it had not been found then.
-  if ("missing" in found) throw notFound();
+  if (isGone(found)) throw notFound();
 
   const chatId = crypto.randomUUID();
   const askedAt = Date.now();

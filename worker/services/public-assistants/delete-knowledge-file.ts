@@ -44,5 +44,5 @@ export async function deleteKnowledgeFile({
     throw new AppError("SERVICE_UNAVAILABLE", publicAssistantServerMessages.knowledgeIndexUnavailable);
   }
   await ctx.env.FILES.delete(file.r2Key);
-  await reachAssistantHub(ctx.env, file.assistantId).removeKnowledgeFile({ assistantId: file.assistantId, fileId: file.id });
+  await reachAssistantHub(ctx.env, file.assistantId).knowledge().removeFile(file.id);
 }

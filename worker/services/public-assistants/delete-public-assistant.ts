@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { and, eq, inArray } from "drizzle-orm";
 import { publicAssistantServerMessages, widgetSocketClose } from "../../../contract";
 import { writeBatch } from "../../db/client";
@@ -29,7 +30,7 @@ export async function deletePublicAssistant({
 }): Promise<void> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const assistantId = assistant.id;
-  const files = await reachAssistantHub(ctx.env, assistantId).knowledgeFiles({ assistantId });
+  const files = unlessGone(await reachAssistantHub(ctx.env, assistantId).knowledge().files(), []);
   await deleteStoredObjects(ctx.env.FILES, files.map((f) => f.r2Key), assistantStoragePrefix(assistantId));
   const removed = await deleteAssistantKnowledge({ index: knowledgeIndex(ctx.env, assistantId), assistantId, vectors: knowledgeStores(ctx.env).vectors });
   if (removed.vectorError) {

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { PublicAssistant } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
@@ -19,10 +20,13 @@ export async function loadPublicAssistants(ctx: ServiceContext, userId: string, 
     .from(publicAssistants)
     .where(and(...owned))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
-  const stats = await Promise.allSettled(rows.map((row) => getAssistantHub(ctx.env, row.id).cardStats({ assistantId: row.id })));
+  const stats = await Promise.allSettled(rows.map((row) => getAssistantHub(ctx.env, row.id).history().cardStats()));
   return rows.map((row, i) => {
     const card = stats[i]!;
-    if (card.status === "fulfilled") return toPublicAssistant(row, card.value.files.map(toKnowledgeFile), card.value.sessions);
+    if (card.status === "fulfilled") {
+      const { files, sessions } = unlessGone(card.value, { files: [], sessions: 0 });
+      return toPublicAssistant(row, files.map(toKnowledgeFile), sessions);
+    }
     console.error(JSON.stringify({ event: "assistant-card-stats-failed", assistantId: row.id, error: String(card.reason) }));
     return { ...toPublicAssistant(row, [], 0), stats: { totalSessions: 0, unavailable: true } };
   });

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import {
   knowledgeMessages,
   successMessages,
@@ -80,7 +81,7 @@ async function addFile(ctx: ServiceContext, assistantId: string, file: File): Pr
   const r2Key = knowledgeFileKey(assistantId, fileId, name);
   const hub = reachAssistantHub(ctx.env, assistantId);
   const discard = async () => {
-    await hub.removeKnowledgeFile({ assistantId, fileId }).catch(() => undefined);
+    await hub.knowledge().removeFile(fileId).catch(() => undefined);
     await ctx.env.FILES.delete(r2Key).catch(() => undefined);
   };
   try {
@@ -88,7 +89,7 @@ async function addFile(ctx: ServiceContext, assistantId: string, file: File): Pr
       httpMetadata: { contentType: mimeType },
       customMetadata: { assistantId, fileId },
     });
-    if (!(await hub.addKnowledgeFile({ assistantId, file: { id: fileId, name, size, mimeType, r2Key, uploadedAt } }))) throw new Error("file record not added");
+    if (unlessGone(await hub.knowledge().addFile({ id: fileId, name, size, mimeType, r2Key, uploadedAt }), false) !== true) throw new Error("file record not added");
     const ingested = await ingestFile({ index: knowledgeIndex(ctx.env, assistantId), files: ctx.env.FILES, assistantId, fileId, name, bytes });
     if (!ingested.ok) {
       await discard();

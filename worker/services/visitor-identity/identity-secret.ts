@@ -1,5 +1,6 @@
 import type { IdentitySecretCreated, IdentitySecretStatus } from "../../../contract";
-import type { IdentitySecretResult } from "../../durable-objects/assistant-hub";
+import type { IdentitySecretResult } from "../../assistant/facets/identity";
+import { isGone, type Gone } from "../../assistant/gone";
 import { AppError, notFound } from "../../http/errors";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
@@ -14,26 +15,26 @@ import { requirePublicAssistant } from "../public-assistants/find-public-assista
 
 type Input = { userId: string; assistantId: string };
 
-function unwrap<T>(result: IdentitySecretResult<T>): T {
+function unwrap<T>(result: IdentitySecretResult<T> | Gone): T {
+  if (isGone(result)) throw notFound();
   if (result.ok) return result.value;
-  if (result.reason === "missing") throw notFound();
   throw new AppError("SERVICE_UNAVAILABLE", result.error);
 }
 
 /** GET …/identity-secret: the current secret and the previous one in its grace, masked. */
 export async function getIdentitySecret({ ctx, input }: { ctx: ServiceContext; input: Input }): Promise<IdentitySecretStatus> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return unwrap(await reachAssistantHub(ctx.env, assistant.id).identitySecret({ assistantId: assistant.id }));
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).identity().status());
 }
 
 /** POST …/identity-secret { graceHours }: a new secret (in this answer only); the replaced one verifies `graceHours` more. */
 export async function rotateIdentitySecret({ ctx, input }: { ctx: ServiceContext; input: Input & { graceHours: number } }): Promise<IdentitySecretCreated> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return unwrap(await reachAssistantHub(ctx.env, assistant.id).rotateIdentitySecret({ assistantId: assistant.id, graceHours: input.graceHours }));
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).identity().rotate(input.graceHours));
 }
 
 /** DELETE …/identity-secret/previous: the rotated-out secret stops verifying now. */
 export async function endIdentitySecretGrace({ ctx, input }: { ctx: ServiceContext; input: Input }): Promise<IdentitySecretStatus> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return unwrap(await reachAssistantHub(ctx.env, assistant.id).endIdentityGrace({ assistantId: assistant.id }));
+  return unwrap(await reachAssistantHub(ctx.env, assistant.id).identity().endGrace());
 }

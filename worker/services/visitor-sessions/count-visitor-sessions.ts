@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { eq } from "drizzle-orm";
 import type { ChatDebugResponse } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
@@ -8,7 +9,7 @@ import { requirePublicAssistant } from "../public-assistants/find-public-assista
 
 /** Visitor sessions of each assistant, asked of their own objects in parallel. */
 export async function sessionCounts(env: Pick<Env, "ASSISTANT_HUB">, assistantIds: readonly string[]): Promise<Map<string, number>> {
-  const counts = await Promise.all(assistantIds.map((id) => reachAssistantHub(env, id).countSessions({ assistantId: id })));
+  const counts = await Promise.all(assistantIds.map((id) => reachAssistantHub(env, id).history().count().then((n) => unlessGone(n, 0))));
   return new Map(assistantIds.map((id, i) => [id, counts[i]!]));
 }
 

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
@@ -32,7 +33,7 @@ export async function exportVisitorSessions({
     },
     async pull(controller) {
       try {
-        const page = await hub.exportPage({ assistantId: assistant.id, after, limit: EXPORT_PAGE });
+        const page = unlessGone(await hub.history().exportPage({ after, limit: EXPORT_PAGE }), { sessions: [], next: null });
         if (!page.sessions.length) {
           controller.enqueue(encoder.encode(`],"total":${written}}`));
           controller.close();

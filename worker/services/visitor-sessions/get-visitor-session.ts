@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import { widget, type VisitorSessionResponse } from "../../../contract";
 import { notFound } from "../../http/errors";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
@@ -19,7 +20,7 @@ export async function getVisitorSession({
   const assistant = await requirePublicAssistant({ ctx, input });
   // No visitor session id is longer: such a path names nothing, and the object need not be asked.
   if (input.sessionId.length > widget.maxSessionIdChars) throw notFound();
-  const session = await reachAssistantHub(ctx.env, assistant.id).visitorSession({ assistantId: assistant.id, sessionId: input.sessionId });
+  const session = unlessGone(await reachAssistantHub(ctx.env, assistant.id).history().session(input.sessionId), null);
   if (!session) throw notFound();
   return { session };
 }

@@ -1,3 +1,4 @@
+import { unlessGone } from "../../assistant/gone";
 import type { ChatHistoryResponse } from "../../../contract";
 import { reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
@@ -15,5 +16,6 @@ export async function listVisitorSessions({
   input: { userId: string; assistantId: string; page: number; limit: number; user?: string | undefined };
 }): Promise<ChatHistoryResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  return reachAssistantHub(ctx.env, assistant.id).listSessions({ assistantId: assistant.id, page: input.page, limit: input.limit, user: input.user });
+  const page = await reachAssistantHub(ctx.env, assistant.id).history().list({ page: input.page, limit: input.limit, user: input.user });
+  return unlessGone(page, { sessions: [], totalPages: 1, currentPage: input.page, total: 0 });
 }

@@ -1,3 +1,4 @@
+import { isGone } from "../../assistant/gone";
 import { insightsMessages, widgetMessages, type FeedbackRating } from "../../../contract";
 import { AppError, rateLimited, unauthorized } from "../../http/errors";
 import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
@@ -22,19 +23,17 @@ export async function rateVisitorAnswer({
 }): Promise<{ messageId: string; rating: FeedbackRating }> {
   const throttle = await consumeIpFeedback(ctx.env, input.ip);
   if (!throttle.allowed) throw rateLimited(retryAfterSeconds(throttle));
-  const result = await reachAssistantHub(ctx.env, input.assistantId, widgetMessages.assistantUnreachable).rateAnswer({
-    assistantId: input.assistantId,
+  const result = await reachAssistantHub(ctx.env, input.assistantId, widgetMessages.assistantUnreachable).insights().rate({
     sessionId: input.sessionId,
     messageId: input.messageId,
     rating: input.rating,
     visitorToken: input.visitorToken,
   });
+  // Deleted between the D1 read and the hub: refused as the D1 read would have.
+  if (isGone(result)) throw unauthorized(widgetMessages.unavailable);
   if (result.ok) return { messageId: result.messageId, rating: result.rating };
   if ("identity" in result) throw unauthorized(result.identity);
   switch (result.reason) {
-    // Deleted between the D1 read and the hub: refused as the D1 read would have.
-    case "missing":
-      throw unauthorized(widgetMessages.unavailable);
     case "no-session":
       throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     case "not-found":

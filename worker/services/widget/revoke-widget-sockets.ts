@@ -37,7 +37,7 @@ export async function revokeWidgetSockets({
 }): Promise<void> {
   try {
     const hub = getAssistantHub(ctx.env, input.assistantId);
-    await hub.configChanged({ assistantId: input.assistantId, token: input.token, ...(input.close ? { revoke: { close: input.close, allowedOrigins: input.allowedOrigins } } : {}) });
+    await hub.configChanged({ token: input.token, ...(input.close ? { revoke: { close: input.close, allowedOrigins: input.allowedOrigins } } : {}) });
   } catch (error) {
     console.error(JSON.stringify({ event: "widget-socket-revocation-failed", assistantId: input.assistantId, error: String(error) }));
   }

@@ -1,0 +1,157 @@
+import type { VisitorSession } from "../../contract";
+import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
+import { OwnerBudgetReports } from "../budgets/owner-report";
+import { AlarmScheduler } from "../durable-objects/alarm-scheduler";
+import type { Env } from "../env";
+import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
+import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
+import { enqueueCrawl } from "../services/web-sources/enqueue-crawl";
+import type { Passage } from "../widget/prompt";
+import { HubGate, type OpenedHub } from "./hub-gate";
+import { HubSockets } from "./hub-sockets";
+import { retrieveNearIndex, type BudgetStep } from "./hub-visitor-turn";
+import { HubIdentity } from "./identity-secrets";
+import type { VisitorSessionRow, VisitorStore } from "./visitor-store";
+import { WebSourceStore } from "./web-source-store";
+
+/** How long after a failed web-sources alarm, or a crawl that could not be queued, the object looks again. */
+const RETRY_MS = 60_000;
+
+/** The named alarms of an assistant's object. */
+export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace";
+
+/**
+ * What an assistant's own object (AssistantHub) is made of, shared by its turn methods and its
+ * facets (facets/): its id, storage, the gate (schema, copy of the assistant, legacy move), the
+ * visitor identity, the open sockets, the named alarms and the jobs they run. No import from
+ * `cloudflare:workers`: the object hands over its state.
+ */
+export class HubCore {
+  readonly gate: HubGate;
+  readonly identity: HubIdentity;
+  readonly sockets: HubSockets;
+  readonly alarms: AlarmScheduler<HubAlarm>;
+  private readonly ownerReports: OwnerBudgetReports;
+
+  constructor(
+    readonly assistantId: string,
+    readonly ctx: DurableObjectState,
+    readonly env: Env,
+  ) {
+    this.gate = new HubGate(ctx, env);
+    this.identity = new HubIdentity(ctx.storage, env);
+    this.sockets = new HubSockets(ctx.storage, env);
+    this.ownerReports = new OwnerBudgetReports(env, ctx.storage);
+    this.alarms = new AlarmScheduler<HubAlarm>(ctx.storage, {
+      "budget-notices": () => this.deliverBudgetNotices(),
+      "report-to-owner": () => this.reportToOwner(),
+      "web-sources": (now) => this.sourcesDue(now),
+      "identity-grace": () => this.identityGraceEnded(),
+    });
+  }
+
+  get storage(): DurableObjectStorage {
+    return this.ctx.storage;
+  }
+
+  /**
+   * Once, when the object starts (inside blockConcurrencyWhile): the storage migrations, and the
+   * alarms that the stored state calls for (an object whose alarm was set by hand before the
+   * scheduler finds its jobs again). An erased object creates nothing.
+   */
+  async start(): Promise<void> {
+    if (this.gate.erased()) return;
+    this.gate.migrate();
+    const now = Date.now();
+    const due: [HubAlarm, number | null][] = [
+      ["budget-notices", new BudgetNotices(this.storage).nextDue()],
+      ["identity-grace", this.identity.graceEnd()],
+      ["web-sources", new WebSourceStore(this.storage).nextWake(now)],
+    ];
+    for (const [name, at] of due) if (at !== null) await this.alarms.schedule(name, at);
+  }
+
+  /** The gate of every data call: null when the assistant no longer exists. */
+  open(): Promise<OpenedHub | null> {
+    return this.gate.open(this.assistantId);
+  }
+
+  /** The passages for `query` next to the index (null when retrieval failed). */
+  retrieve(query: string, question = query): Promise<Passage[] | null> {
+    return retrieveNearIndex(this.env, this.storage, this.assistantId, { query, question });
+  }
+
+  /**
+   * After a turn's budget step (hub-visitor-turn.ts `BudgetStep`): the e-mails and the report to
+   * the owner's room are scheduled, never run on the visitor's path.
+   */
+  async afterBudget(record: PublicAssistantRecord | undefined, step: BudgetStep): Promise<void> {
+    const now = Date.now();
+    if (step.notice) await this.alarms.schedule("budget-notices", now);
+    if (!record) return;
+    const at = step.report ? this.ownerReports.add(now) : step.recheck ? this.ownerReports.recheck(now) : null;
+    if (at !== null) await this.alarms.schedule("report-to-owner", at);
+  }
+
+  /**
+   * A secret stopped verifying at once: sockets are verified only when they connect, so the open
+   * sockets of signed-in visitors' sessions close (with a code the widget reconnects on) and the
+   * reconnect is verified with the secrets in force. Never throws (logged).
+   */
+  async reverifySockets(store: VisitorStore): Promise<void> {
+    try {
+      await this.sockets.reverify((sessionId) => Boolean(store.session(sessionId)?.visitorSub));
+    } catch (error) {
+      console.error(JSON.stringify({ event: "identity-socket-reverify-failed", assistantId: this.assistantId, error: String(error) }));
+    }
+  }
+
+  /** Sessions with their messages, as the owner reads them. */
+  withMessages(store: VisitorStore, rows: VisitorSessionRow[]): VisitorSession[] {
+    const messages = store.messagesOf(rows.map((r) => r.id));
+    return rows.map((r) => toVisitorSession(r, (messages.get(r.id) ?? []).map(toVisitorMessage)));
+  }
+
+  /** The web sources' alarm: after an operation that starts, ends or reschedules a sync. */
+  async wakeForSources(mode: "if-sooner" | "always" = "if-sooner"): Promise<void> {
+    const at = new WebSourceStore(this.storage).nextWake(Date.now());
+    if (at !== null) await this.alarms.schedule("web-sources", at, mode);
+  }
+
+  // ── Alarm jobs ────────────────────────────────────────────────────────────────────────────────
+
+  /** Sends the waiting budget e-mails; what failed is retried when its backoff ends. */
+  private async deliverBudgetNotices() {
+    if (this.gate.erased()) return;
+    const next = await deliverBudgetNotices(this.env, this.storage);
+    if (next !== null) await this.alarms.schedule("budget-notices", next);
+  }
+
+  private async reportToOwner() {
+    const opened = await this.open();
+    if (opened) await this.ownerReports.send(this.assistantId, opened.assistant.record.userId);
+  }
+
+  /** Scheduled syncs that are due, and syncs whose run was lost, are queued again. */
+  private async sourcesDue(now: number) {
+    if (!(await this.open())) return;
+    const store = new WebSourceStore(this.storage);
+    const { resync, stalled } = store.due(now);
+    const runs = [...stalled];
+    for (const sourceId of resync) {
+      const started = store.startSync(sourceId, now);
+      if (started.ok) runs.push({ sourceId, syncId: started.syncId });
+    }
+    const queued = await enqueueCrawl(this.env, runs.map((r) => ({ assistantId: this.assistantId, ...r })));
+    // Not queued: look again in a minute (the syncs stay queued, then count as stalled).
+    if (!queued) await this.alarms.schedule("web-sources", now + RETRY_MS);
+    else await this.wakeForSources("always");
+  }
+
+  /** The previous identity secret's grace ran out: the signed-in visitors' sockets are verified again (once). */
+  private async identityGraceEnded() {
+    if (!this.identity.takeEndedGrace()) return;
+    const opened = await this.open();
+    if (opened) await this.reverifySockets(opened.store);
+  }
+}
