@@ -1,4 +1,4 @@
-// Hostile-file benchmark (issue 10): every file of tests/fixtures/hostile-files.ts (one-line CSV,
+// Hostile-file benchmark: every file of tests/fixtures/hostile-files.ts (one-line CSV,
 // deep XML and JSON, honest and lying zip bombs, billion-page and cyclic PDFs, empty and truncated
 // files…) goes through sniff → extract → chunk in a fresh Node process, as bench/ingest.mjs does,
 // under `--max-old-space-size=128` (a Worker's isolate) with a wall-clock kill at 60 s. Recorded

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The widget's proof-of-work (issue 13): how long finding a nonce takes at the contract's
+// The widget's proof-of-work: how long finding a nonce takes at the contract's
 // difficulties (16 bits normally, 18 under a spike), with the pure-JavaScript SHA-256 of
 // widget-sdk/src/chunks/pow-solver.ts against WebCrypto's `crypto.subtle.digest` (awaited one
 // hash at a time, and 256 at once with Promise.all). Node's V8 and WebCrypto stand in for a

@@ -1,5 +1,5 @@
 /**
- * Issue 13: what verifying a signed visitor's token adds to a session start. The verifier
+ * What verifying a signed visitor's token adds to a session start. The verifier
  * (worker/crypto/visitor-token.ts, bundled with esbuild) runs in Node on WebCrypto, as it does in
  * the assistant's object: one HMAC-SHA256 with the current secret (and, during a rotation's grace,
  * a second one with the previous secret when the first does not match), the header and claims

@@ -97,7 +97,7 @@ export const publicAssistantDefaults = {
     maxMessagesPerSession: publicAssistantLimits.maxMessagesPerSession.default,
     dailyLimit: publicAssistantLimits.dailyLimit.default,
     allowAttachments: false,
-    /** Issue 13: no monthly budget, pause when one is set and used up, proof-of-work on spikes only, limits per session. */
+    /** No monthly budget, pause when one is set and used up, proof-of-work on spikes only, limits per session. */
     monthlyBudget: null as number | null,
     budgetAction: "pause" as "pause" | "continue",
     botDefence: "auto" as "auto" | "always",
@@ -448,7 +448,7 @@ export const openAiCompat = {
 } as const;
 
 /**
- * The owner's Playground (issue 12; chosen for Tala): POST /api/public-assistants/{id}/playground.
+ * The owner's Playground (chosen for Tala): POST /api/public-assistants/{id}/playground.
  * The conversation lives in the browser, which sends its last turns with each message, bounded as
  * the widget's own history is; nothing is stored and no visitor limit is counted. Each owner has
  * their own throttle instead (per user, across their assistants).
@@ -461,7 +461,7 @@ export const playground = {
 } as const;
 
 /**
- * Website sources of a public assistant's knowledge (issue 11; chosen for Tala). A source is one
+ * Website sources of a public assistant's knowledge (chosen for Tala). A source is one
  * page or a whole site (its sitemap.xml, else same-origin links from the start page), crawled in
  * the background by the `tala-ingest` queue's consumer, each page indexed like a file.
  */
@@ -502,7 +502,7 @@ export const webSources = {
 export type WebSourceScope = (typeof webSources.scopes)[number];
 export type WebSourceSchedule = (typeof webSources.schedules)[number];
 
-/** Insights of a public assistant (issue 11; chosen for Tala). */
+/** Insights of a public assistant (chosen for Tala). */
 export const insightsLimits = {
   periods: [7, 30, 90] as const,
   defaultDays: 30,
@@ -521,7 +521,7 @@ export const insightsLimits = {
 } as const;
 
 /**
- * Signed visitor identity (issue 13): the site's server signs its signed-in user into a compact
+ * Signed visitor identity: the site's server signs its signed-in user into a compact
  * token (JWT, HS256) with the assistant's identity secret; the widget passes it on, the server
  * verifies it on every session start and socket.
  */
@@ -549,7 +549,7 @@ export const visitorIdentity = {
 export type VisitorLimitScope = (typeof visitorIdentity.limitScopes)[number];
 
 /**
- * Proof-of-work before a widget session starts (issue 13): required when new sessions from one
+ * Proof-of-work before a widget session starts: required when new sessions from one
  * address, one /24 (IPv6: /48) or one user agent spike, or always when the owner turns it on.
  * The server signs a challenge (HMAC, no server-side state); the widget finds a nonce such that
  * SHA-256(`${challenge}:${nonce}`) starts with `difficulty` zero bits; the server verifies the
@@ -576,7 +576,7 @@ export const botDefence = {
 export type BotDefenceMode = (typeof botDefence.modes)[number];
 
 /**
- * Monthly message budgets (issue 13): per assistant and, optionally, across all of an owner's
+ * Monthly message budgets: per assistant and, optionally, across all of an owner's
  * assistants. Visitor messages count (the ones a per-session limit counts), per UTC calendar month.
  */
 export const budgets = {

@@ -11,7 +11,7 @@ export const errorCodes = [
   "UNSUPPORTED_MEDIA_TYPE",
   "UNPROCESSABLE",
   "RATE_LIMITED",
-  /** Issue 13: a widget session needs a proof-of-work first; the body carries `challenge`. */
+  /** A widget session needs a proof-of-work first; the body carries `challenge`. */
   "CHALLENGE_REQUIRED",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",

@@ -508,7 +508,7 @@ export const publicAssistantUi = {
     noPassage: "The passage was not kept for this answer.",
   },
   /**
-   * One assistant's own page, /app/public-assistants/{id} (issue 12): its tabs and the few words
+   * One assistant's own page, /app/public-assistants/{id}: its tabs and the few words
    * the dialogs did not already have. E2E tests find controls by these.
    */
   page: {
@@ -590,7 +590,7 @@ export const playgroundMessages = {
 } as const;
 
 /**
- * The real widget inside the dashboard (issue 12): the Playground tab's framed "your website" and
+ * The real widget inside the dashboard: the Playground tab's framed "your website" and
  * the Settings tab's live preview of unsaved settings. Chosen for Tala.
  */
 export const playgroundUi = {
@@ -830,7 +830,7 @@ export const modelSettingsUi = {
 } as const;
 
 /**
- * Website sources (issue 11; chosen for Tala): the server's errors on …/sources, and why a page
+ * Website sources (chosen for Tala): the server's errors on …/sources, and why a page
  * failed (shown on the page list, one sentence each).
  */
 export const webSourceMessages = {
@@ -867,7 +867,7 @@ export const webSourceMessages = {
   },
 } as const;
 
-/** The dashboard's website sources panel (issue 11; chosen for Tala). E2E tests find controls by these. */
+/** The dashboard's website sources panel (chosen for Tala). E2E tests find controls by these. */
 export const webSourceUi = {
   title: "Websites",
   description: "Tala reads the pages, keeps their main text and answers from it, linking the page.",
@@ -898,7 +898,7 @@ export const webSourceUi = {
   retry: "Try again",
 } as const;
 
-/** The Insights tab (issue 11; chosen for Tala). */
+/** The Insights tab (chosen for Tala). */
 export const insightsUi = {
   title: "Insights",
   period: (days: number) => `Last ${days} days`,
@@ -921,14 +921,14 @@ export const insightsUi = {
   unavailable: "Insights could not be loaded. Please try again.",
 } as const;
 
-/** Errors of the insights and feedback calls (issue 11). */
+/** Errors of the insights and feedback calls. */
 export const insightsMessages = {
   daysInvalid: (periods: readonly number[]) => `days must be one of ${periods.join(", ")}.`,
   ratingInvalid: 'rating must be "up" or "down".',
   messageNotRatable: "Only the assistant's answers in this conversation can be rated.",
 } as const;
 
-/** Signed visitor identity (issue 13): what the widget API answers, and the owner's identity-secret routes. Chosen for Tala. */
+/** Signed visitor identity: what the widget API answers, and the owner's identity-secret routes. Chosen for Tala. */
 export const visitorIdentityMessages = {
   tokenInvalid:
     "The visitor's sign-in token is not valid for this assistant: it must be a JWT signed (HS256) with this assistant's identity secret. The visitor was not signed in.",
@@ -941,7 +941,7 @@ export const visitorIdentityMessages = {
   limitScopeInvalid: (scopes: readonly string[]) => `Limits count per one of: ${scopes.join(", ")}.`,
 } as const;
 
-/** The dashboard's Signed visitors section (Code tab) and the history's visitor column and filter (issue 13). Chosen for Tala. */
+/** The dashboard's Signed visitors section (Code tab) and the history's visitor column and filter. Chosen for Tala. */
 export const visitorIdentityUi = {
   sectionTitle: "Signed visitors",
   intro:
@@ -1014,14 +1014,14 @@ def tala_user_token(user):
   detailEmail: "E-mail",
 } as const;
 
-/** Proof-of-work before a widget session (issue 13). Chosen for Tala. */
+/** Proof-of-work before a widget session. Chosen for Tala. */
 export const botDefenceMessages = {
   challengeRequired: "Checking your browser before the conversation starts…",
   proofRefused: "Your browser's check could not be verified. Reload the page and try again.",
   modeInvalid: (modes: readonly string[]) => `Bot defence must be one of: ${modes.join(", ")}.`,
 } as const;
 
-/** The owner's bot-defence counts on the Insights tab (issue 13). Chosen for Tala. */
+/** The owner's bot-defence counts on the Insights tab. Chosen for Tala. */
 export const botDefenceUi = {
   title: "Bot defence",
   summary: (days: number, challenged: number, refused: number) =>
@@ -1031,7 +1031,7 @@ export const botDefenceUi = {
   help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",
 } as const;
 
-/** Monthly message budgets (issue 13). Chosen for Tala. */
+/** Monthly message budgets. Chosen for Tala. */
 export const budgetMessages = {
   /** What a visitor sees when a paused assistant refuses a message. */
   budgetReached: "This assistant has answered all the messages it can this month. Please try again later.",
@@ -1044,7 +1044,7 @@ export const budgetMessages = {
 
 const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
 
-/** Monthly budgets in the dashboard, and the e-mails' outcome sentences (issue 13). Chosen for Tala. */
+/** Monthly budgets in the dashboard, and the e-mails' outcome sentences. Chosen for Tala. */
 export const budgetUi = {
   /** The all-assistants budget, where an assistant's name would be in the e-mails ("Your account has used 80% of its …"). */
   allAssistantsName: "Your account",

@@ -11,7 +11,7 @@ export const appRoutes = {
   projects: "/app/projects",
   project: (id: string) => `/app/projects/${encodeURIComponent(id)}`,
   publicAssistants: "/app/public-assistants",
-  /** One assistant's own page: its tabs (issue 11: Knowledge with websites, Insights). */
+  /** One assistant's own page: its tabs (Knowledge with websites, Insights). */
   publicAssistant: (id: string, tab?: string) =>
     `/app/public-assistants/${encodeURIComponent(id)}${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`,
   settings: "/app/settings",

@@ -26,7 +26,7 @@ export interface WidgetStrings {
   stop: string;
   retry: string;
   newConversation: string;
-  /** The question "+" asks once the visitor has written in the conversation (issue 12). */
+  /** The question "+" asks once the visitor has written in the conversation. */
   newConversationConfirm: string;
   cancel: string;
   attach: string;
@@ -35,7 +35,7 @@ export interface WidgetStrings {
   you: string;
   assistant: string;
   sources: string;
-  /** The rating buttons under an answer (issue 11). */
+  /** The rating buttons under an answer. */
   helpful: string;
   notHelpful: string;
   stopped: string;
@@ -45,7 +45,7 @@ export interface WidgetStrings {
   loadFailed: string;
   sendFailed: string;
   messageTooLong: (max: number) => string;
-  /** Issue 13: a verified visitor's earlier conversations (header button and the list's title). */
+  /** A verified visitor's earlier conversations (header button and the list's title). */
   conversations: string;
   /** The list is empty. */
   noConversations: string;

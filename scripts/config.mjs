@@ -14,7 +14,7 @@ export const CONFIG_NAMES = [
   "EMAIL_API_URL",
   "EMAIL_API_KEY",
   "EMAIL_FROM",
-  // Benches only (bench/hot-paths.mjs): every D1 query waits this long, local mode only.
+  // Benches only (bench/chat-overhead.mjs): every D1 query waits this long, local mode only.
   "TALA_D1_DELAY_MS",
 ];
 

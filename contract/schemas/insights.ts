@@ -1,5 +1,5 @@
 /**
- * Insights for owners (issue 11).
+ * Insights for owners.
  *
  *   GET  /api/public-assistants/{id}/insights?days=7|30|90           → insightsResponse
  *   POST /api/widget/sessions/{sessionId}/messages/{messageId}/feedback   feedbackBody → feedbackResponse
@@ -49,7 +49,7 @@ export type RatedAnswer = z.infer<typeof ratedAnswerSchema>;
  * `daily`: one row per UTC day of the period, oldest first, zeros included (`date` YYYY-MM-DD);
  * conversations are sessions whose first message was that day, messages are visitors' messages.
  * `feedback`: ratings given in the period. `gaps`: questions retrieval found nothing for.
- * `defence`: the bot defence's counts of the period (issue 13).
+ * `defence`: the bot defence's counts of the period.
  */
 export const insightsResponse = z.object({
   days: z.number().int(),
@@ -59,7 +59,7 @@ export const insightsResponse = z.object({
   gaps: z.array(insightQuestionSchema),
   topQuestions: z.array(insightQuestionSchema),
   /**
-   * Bot defence (issue 13) in the period: new sessions asked for a proof-of-work (428) and proofs
+   * Bot defence in the period: new sessions asked for a proof-of-work (428) and proofs
    * refused (403: forged, expired, replayed, another address, too few bits). `required`: a proof
    * is asked before every new session (the assistant's botDefence is "always").
    */

@@ -1,5 +1,5 @@
 /**
- * The owner's Playground (issue 12): the owner chats with their assistant as a visitor would,
+ * The owner's Playground: the owner chats with their assistant as a visitor would,
  * from the dashboard, without counting against the visitors' limits or appearing in the history.
  *
  *   POST /api/public-assistants/{id}/playground   playgroundMessageBody (owner's token)

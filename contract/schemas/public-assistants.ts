@@ -85,12 +85,12 @@ const configInput = z.object(
     dailyLimit: wholeNumber(L.dailyLimit.min, L.dailyLimit.max, M.dailyLimitRange(L.dailyLimit.min, L.dailyLimit.max)).optional(),
     allowAttachments: flag("allowAttachments").optional(),
     customization: customizationInput.optional(),
-    /** Issue 13 (schemas/visitors.ts): monthly visitor messages, null = no budget; what happens at 100 %. */
+    /** Monthly visitor messages, null = no budget; what happens at 100 % (schemas/visitors.ts). */
     monthlyBudget: budgetLimitSchema.optional(),
     budgetAction: budgetActionSchema.optional(),
-    /** Issue 13: proof-of-work on spikes only, or before every new session. */
+    /** Proof-of-work on spikes only, or before every new session. */
     botDefence: z.enum(botDefence.modes, { error: botDefenceMessages.modeInvalid(botDefence.modes) }).optional(),
-    /** Issue 13: a verified visitor's limits count per session or per user. */
+    /** A verified visitor's limits count per session or per user. */
     visitorLimitScope: z.enum(visitorIdentity.limitScopes, { error: visitorIdentityMessages.limitScopeInvalid(visitorIdentity.limitScopes) }).optional(),
   },
   { error: M.mustBeObject("config") },
@@ -138,7 +138,7 @@ export const assistantConfigSchema = z.object({
   dailyLimit: z.number().int(),
   allowAttachments: z.boolean(),
   customization: assistantCustomizationSchema,
-  /** Issue 13's fields default when a config stored before them is read. */
+  /** The budget, bot-defence and visitor-scope fields default when a config stored before them is read. */
   monthlyBudget: z.number().int().nullable().default(null),
   budgetAction: budgetActionSchema.default(budgets.defaultAction),
   botDefence: z.enum(botDefence.modes).default(botDefence.defaultMode),
@@ -261,7 +261,7 @@ export const visitorMessageSchema = z.object({
   files: z.array(z.object({ name: z.string() })),
   timestamp: z.number(),
   sources: z.array(z.object({ fileId: z.string(), name: z.string(), excerpt: z.string().optional(), url: z.string().optional() })).optional(),
-  /** The visitor's rating of an answer (issue 11), when they gave one. */
+  /** The visitor's rating of an answer, when they gave one. */
   rating: z.enum(["up", "down"]).optional(),
 });
 export type VisitorMessage = z.infer<typeof visitorMessageSchema>;
@@ -280,7 +280,7 @@ export const visitorSessionSchema = z.object({
     locale: z.string(),
   }),
   messages: z.array(visitorMessageSchema),
-  /** Issue 13: the verified visitor (the site's user: id = the token's sub, name, e-mail); absent for anonymous ones. In the export too. */
+  /** The verified visitor (the site's user: id = the token's sub, name, e-mail); absent for anonymous ones. In the export too. */
   visitor: verifiedVisitorSchema.optional(),
 });
 export type VisitorSession = z.infer<typeof visitorSessionSchema>;
@@ -302,7 +302,7 @@ export const chatHistoryQuery = z.object({
     .min(1, { error: pageSizeInvalid })
     .max(chatHistory.maxPageSize, { error: pageSizeInvalid })
     .default(chatHistory.pageSize),
-  /** Issue 13: only this verified visitor's sessions (their id, the token's `sub`); empty = everyone. */
+  /** Only this verified visitor's sessions (their id, the token's `sub`); empty = everyone. */
   user: z
     .string()
     .trim()

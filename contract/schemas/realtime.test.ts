@@ -77,7 +77,7 @@ describe("room ids", () => {
   it("names a user's room and recognises guest ids", () => {
     expect(userRoomId("42")).toBe("user-42");
     expect(isGuestRoomId("guest-1732240000000-k3j9x2m4p7q8r5t1")).toBe(true);
-    // Issue 10: a guest id's random part needs at least 16 characters (it is the guest's credential).
+    // A guest id's random part needs at least 16 characters (it is the guest's credential).
     expect(isGuestRoomId("guest-1732240000000-k3j9x2")).toBe(false);
     expect(isGuestRoomId("guest-123-x")).toBe(false);
     expect(isGuestRoomId("user-42")).toBe(false);

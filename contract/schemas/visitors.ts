@@ -1,5 +1,5 @@
 /**
- * Know your visitors (issue 13): signed visitor identity, proof-of-work, monthly budgets.
+ * Know your visitors: signed visitor identity, proof-of-work, monthly budgets.
  *
  * Widget (publishable key in X-Assistant-Key, like every widget call):
  *   POST /api/widget/sessions { …, userToken?, proof? }      (schemas/widget.ts) 201/200 | 401 token | 428 challenge | 403 proof

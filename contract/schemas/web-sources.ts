@@ -1,5 +1,5 @@
 /**
- * /api/public-assistants/{id}/sources: an assistant's website sources (issue 11).
+ * /api/public-assistants/{id}/sources: an assistant's website sources.
  *
  *   POST   …/sources                       addWebSourceBody → 202 webSourceResponse
  *   GET    …/sources                       → webSourceListResponse

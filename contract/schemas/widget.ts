@@ -47,7 +47,7 @@ export const widgetApiPaths = {
   sessions: "/api/widget/sessions",
   session: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}`,
   messages: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages`,
-  /** Issue 13: GET with the key and X-Visitor-Token → visitorConversationsResponse (schemas/visitors.ts). */
+  /** GET with the key and X-Visitor-Token → visitorConversationsResponse (schemas/visitors.ts). */
   conversations: "/api/widget/conversations",
   /** POST { rating: "up" | "down" } (schemas/insights.ts). */
   feedback: (sessionId: string, messageId: string) =>
@@ -87,11 +87,11 @@ export const createWidgetSessionBody = z.object({
   /** The visitor's language (navigator.language), e.g. "fr-FR". */
   locale: z.string().max(widget.maxLocaleChars).optional().default(""),
   /**
-   * Issue 13: the site's signed visitor (schemas/visitors.ts). Verified on every call; a token that
+   * The site's signed visitor (schemas/visitors.ts). Verified on every call; a token that
    * does not verify is refused (401), never downgraded to an anonymous session.
    */
   userToken: visitorTokenSchema.optional(),
-  /** Issue 13: the solved proof-of-work when the server asked for one (428 CHALLENGE_REQUIRED). */
+  /** The solved proof-of-work when the server asked for one (428 CHALLENGE_REQUIRED). */
   proof: proofOfWorkSchema.optional(),
 });
 export type CreateWidgetSessionBody = z.input<typeof createWidgetSessionBody>;
@@ -107,7 +107,7 @@ export type WidgetSource = z.infer<typeof widgetSourceSchema>;
  */
 export const widgetMessageSchema = chatMessageSchema.extend({
   sources: z.array(widgetSourceSchema).optional(),
-  /** The visitor's rating of this answer (issue 11; POST widgetApiPaths.feedback), when given. */
+  /** The visitor's rating of this answer (POST widgetApiPaths.feedback), when given. */
   rating: z.enum(["up", "down"]).optional(),
 });
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
@@ -121,7 +121,7 @@ export const widgetSessionResponse = z.object({
   sessionId: z.string(),
   messages: z.array(widgetMessageSchema),
   remaining: widgetRemainingSchema,
-  /** Issue 13: the verified visitor this conversation belongs to (absent for anonymous ones). */
+  /** The verified visitor this conversation belongs to (absent for anonymous ones). */
   visitor: verifiedVisitorSchema.optional(),
 });
 export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
@@ -198,9 +198,9 @@ export const widgetRefusalReasons = [
   "invalid",
   "reply-in-progress",
   "reply-failed",
-  /** Issue 13: the visitor's sign-in token was refused (invalid, expired, foreign-signed). */
+  /** The visitor's sign-in token was refused (invalid, expired, foreign-signed). */
   "identity-invalid",
-  /** Issue 13: the assistant's monthly budget is used up and its owner chose to pause it. */
+  /** The assistant's monthly budget is used up and its owner chose to pause it. */
   "budget-reached",
 ] as const;
 export type WidgetRefusalReason = (typeof widgetRefusalReasons)[number];

@@ -80,7 +80,7 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await page.keyboard.press("Enter");
   await expect(log).toContainText(widgetMessages.offlineIntro);
   await expect(log).toContainText("ninety minutes");
-  // The source is a chip that reveals its passage (issue 12), as in the public widget.
+  // The source is a chip that reveals its passage, as in the public widget.
   const source = log.getByRole("button", { name: "spa-notes.txt" }).first();
   await source.click();
   await expect(source).toHaveAttribute("aria-expanded", "true");

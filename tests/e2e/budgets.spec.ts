@@ -1,5 +1,5 @@
 /**
- * Monthly budgets in the dashboard (issue 13): an assistant whose budget is used up shows a paused
+ * Monthly budgets in the dashboard: an assistant whose budget is used up shows a paused
  * banner (role=alert, how to resume) on the Public Assistants page and its own page; the owner
  * sets the all-assistants budget and sees its use; the Limits tab carries the budget controls.
  */

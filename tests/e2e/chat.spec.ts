@@ -210,7 +210,7 @@ test.describe("with a model", () => {
     await expect(replies(page).last()).toContainText(chatUi.stopped);
     expect((await lastReplyText(page).textContent())!.length).toBeLessThan(mockReply("Tell me everything", 400).length);
 
-    // Regenerate the last reply (issue 12): it is written again in place, no question is added,
+    // Regenerate the last reply: it is written again in place, no question is added,
     // and ‹ 1/2 › browses its versions (the mock's [[take]] numbers its answers to one text).
     const short = `Short one ${Date.now()}`;
     await send(page, `${short} [[take]]`);
@@ -314,7 +314,7 @@ test.describe("with a model", () => {
     await expect(failed.getByRole("alert")).toContainText(chatMessages.modelUnavailable);
     await expect(page.getByText(realtimeMessages.messageErrorTitle)).toBeVisible();
     await failed.getByRole("button", { name: chatUi.retrySend }).click();
-    // Issue 12: Retry writes the failed reply again in place (it used to ask the question again).
+    // Retry writes the failed reply again in place; it does not ask the question again.
     await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
     await expect(lastReplyText(page)).toContainText(`Mock reply to: ${text}.`);
     await expect(questions(page)).toHaveCount(1);

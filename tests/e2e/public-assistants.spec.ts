@@ -58,7 +58,7 @@ test("an owner creates, edits, feeds, shares, rotates and deletes a public assis
   await expect(upload.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
   await expect(toast).toContainText(successMessages.filesProcessed(3), { timeout: 30_000 });
   await expect(upload).toBeHidden();
-  // The card gives an overview only (issue 12); the files themselves are in the Knowledge tab's table.
+  // The card gives an overview only; the files themselves are in the Knowledge tab's table.
   await expect(card).toContainText(/3 documents · \d+ passages/);
 
   // Their passages are searchable, and the snippet copies with the full key.
@@ -92,7 +92,7 @@ test("an owner creates, edits, feeds, shares, rotates and deletes a public assis
   expect(await keyWorks(oldKey!)).toBe(false);
   expect(await keyWorks(raw.apiKey)).toBe(true);
 
-  // Delete one file from the assistant's Knowledge tab (its file table moved there, issue 12), then the assistant.
+  // Delete one file from the assistant's Knowledge tab (its file table moved there), then the assistant.
   await card.getByRole("link", { name: publicAssistantUi.page.openLabel("Riad Support") }).click();
   const table = page.getByRole("table", { name: publicAssistantUi.card.knowledgeBase });
   for (const name of ["policies.pdf", "spa.docx", "prices.xlsx"]) await expect(table).toContainText(name);

@@ -1,5 +1,5 @@
 /**
- * Revocation reaches open sockets (Tala issue 10): the dashboard of a browser whose session was
+ * Revocation reaches open sockets: the dashboard of a browser whose session was
  * signed out elsewhere learns it at once, from its chat socket, and stops reconnecting.
  */
 import { createServer, type Server } from "node:http";

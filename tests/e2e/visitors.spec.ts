@@ -15,7 +15,7 @@ import { expect, test, uniqueEmail } from "./fixtures";
 import { attrValue, createAssistantWithKey, startHostSite } from "./host-site";
 
 /**
- * Issue 13 as a visitor meets it, with the real widget on a page of ANOTHER origin: a site signs
+ * Signed visitors and proof-of-work as a visitor meets them, with the real widget on a page of ANOTHER origin: a site signs
  * its user (the README's Node example) and the widget carries the token (`data-user-token`); the
  * same user on two devices (two browser contexts) sees one history; an assistant that asks every
  * new conversation for a proof-of-work is answered by the widget's solver, and the proof it sent

@@ -89,7 +89,7 @@ test("an owner adds their website; it is crawled in the background with live pro
   await input.press("Enter");
   const log = dialog.getByRole("log");
   await expect(log).toContainText("45 days");
-  // A web page's chip is named by its title; its passage, once shown, links to the page (issue 12).
+  // A web page's chip is named by its title; its passage, once shown, links to the page.
   await log.getByRole("button", { name: "Refund policy" }).first().click();
   const link = log.getByRole("link", { name: "Refund policy" }).first();
   await expect(link).toHaveAttribute("href", `${site.url}/new-page`);

@@ -108,7 +108,7 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
   expect(events).toContain("thinking");
   expect(events.indexOf("message-delta")).toBeGreaterThan(events.indexOf("thinking"));
   expect(events.lastIndexOf("new-message")).toBeGreaterThan(events.indexOf("message-delta"));
-  // Sources sit under the answer as chips (issue 12): the file's name, a disclosure of its excerpt.
+  // Sources sit under the answer as chips: the file's name, a disclosure of its excerpt.
   const sourceChip = log.getByRole("button", { name: fileName }).first();
   await expect(sourceChip).toHaveAttribute("aria-expanded", "false");
   const passage = log.locator(`[id="${await sourceChip.getAttribute("aria-controls")}"]`);
@@ -404,7 +404,7 @@ test("Arabic renders right to left, and the panel is keyboard operable", async (
   await expect(launcher(page, ar.openChat)).toHaveAttribute("aria-expanded", "false");
 });
 
-test('"+" asks before dropping a conversation the visitor wrote in: Cancel keeps it, confirming starts a new one (issue 12)', async ({ page, request, baseURL }) => {
+test('"+" asks before dropping a conversation the visitor wrote in: Cancel keeps it, confirming starts a new one', async ({ page, request, baseURL }) => {
   const { id, key } = await createAssistant(request);
   await uploadText(request, id, "faq.txt", "Shipping takes three days.\n");
   await page.goto(hostPage(baseURL!, key));

@@ -149,7 +149,7 @@ describe("createFacade", () => {
     expect(() => tala.open()).not.toThrow();
   });
 
-  it("identify/logout before the core loads set the token it starts with; after, they reach the core (issue 13)", async () => {
+  it("identify/logout before the core loads set the token it starts with; after, they reach the core", async () => {
     const h = harness();
     const tala = createFacade(h.loadCore, h.schedule);
     tala.init({ ...options, userToken: "a.b.c" });

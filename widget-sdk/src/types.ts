@@ -1,8 +1,8 @@
 /**
  * The public types of `@tala/widget`, and the small interface between the facade (widget.js, the
  * npm package) and the core (widget-core.js). Self-contained on purpose: the package's .d.ts files
- * must not point outside the package. src/core/contract-check.ts checks these unions still match
- * the contract's.
+ * must not point outside the package, so these unions repeat the contract's by hand: change both
+ * together.
  */
 
 /** Where the launcher sits (the assistant's setting unless overridden). */

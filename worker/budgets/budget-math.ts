@@ -1,7 +1,7 @@
 import { budgets, type BudgetAction } from "../../contract";
 
 /**
- * Monthly message budgets (issue 13), the arithmetic both counters share: the assistant's own
+ * Monthly message budgets, the arithmetic both counters share: the assistant's own
  * object (assistant budget) and the owner's room (all-assistants budget). Pure, unit-tested.
  */
 

@@ -50,7 +50,7 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // The owner's all-assistants monthly budget (issue 13, worker/budgets/owner-budget.ts): each
+    // The owner's all-assistants monthly budget (worker/budgets/owner-budget.ts): each
     // assistant's count of the month as its own object last reported it (the total is their sum),
     // and the budget e-mails (the same table as an assistant's object). The budget itself is a
     // room_state value.
@@ -82,7 +82,7 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Regenerate (issue 12): a reply written again keeps its row (id, place, current text) and
+    // Regenerate: a reply written again keeps its row (id, place, current text) and
     // its earlier texts go to message_versions, oldest first by id. `version_at`: when the current
     // version started (null: never regenerated, one version, its time is created_at), so existing
     // rows need no move. chat_id lets a chat's deletion take its versions along.

@@ -2,7 +2,7 @@ import { visitorIdentity, visitorIdentityMessages as V, visitorTokenClaims, type
 import { toBase64Url } from "./encoding";
 
 /**
- * Signed visitor identity (issue 13): the token a site's server makes for its signed-in user, a
+ * Signed visitor identity: the token a site's server makes for its signed-in user, a
  * compact JWS (JWT) signed with HMAC-SHA256 (`alg: "HS256"`) under the assistant's identity
  * secret. The key is the secret's text as UTF-8 bytes, whole (`tala_vs_…` included), which is
  * what `createHmac("sha256", secret)` and `hmac.new(secret.encode(), …)` use.

@@ -1,5 +1,5 @@
 /**
- * D1 latency mode, for the benches only (bench/hot-paths.mjs): locally, miniflare's D1 answers in
+ * D1 latency mode, for the benches only (bench/chat-overhead.mjs): locally, miniflare's D1 answers in
  * microseconds, while in production every query is a round trip to the database's one primary,
  * often tens to 150 ms away. With TALA_D1_DELAY_MS set in local mode (`npm start` passes it), every
  * D1 query of the isolate (the Worker's and its Durable Objects', which share the isolate locally)

@@ -188,7 +188,7 @@ describe("the deadline", () => {
   });
 });
 
-describe("review of issue 10: tiny files that cost a lot", () => {
+describe("tiny files that cost a lot", () => {
   const only = async (id: string) => (await hostileCorpus({ only: [id] }))[0]!;
 
   it("refuses a row that would repeat one shared string past maxLineChars, before building it (SheetJS and streamed)", async () => {

@@ -54,7 +54,7 @@ describe("streaming docx reader", () => {
   }, 30_000);
 
   it("never trusts the sizes a zip declares: a small part claiming 500 MB is read for what it is", async () => {
-    // Issue 10 changed this: sizes are counted while inflating (see hostile-files.test.ts for
+    // Sizes are counted while inflating (see hostile-files.test.ts for
     // real bombs), so a claimed size neither refuses an honest file nor admits a bomb.
     const bytes = await makeDocx(docxParagraphs);
     const entries = readZipDirectory(bytes)!;

@@ -2,7 +2,7 @@ import { botDefence } from "../../contract";
 import { fromBase64Url, timingSafeEqual, toBase64Url } from "../crypto/encoding";
 
 /**
- * Proof-of-work before a widget session starts (issue 13; contract `botDefence`). Pure: WebCrypto
+ * Proof-of-work before a widget session starts (contract `botDefence`). Pure: WebCrypto
  * only, runs in workerd and in Node, no import from `cloudflare:workers`.
  *
  * A challenge is self-contained and signed, so the server keeps no record of the ones it issued:

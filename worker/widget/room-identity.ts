@@ -15,7 +15,7 @@ export const widgetIdentitySchema = z.object({
   /** The socket's normalised Origin ("" for none), checked against the allowlist on every message. */
   origin: z.string(),
   ip: z.string(),
-  /** Issue 13: the verified visitor the socket route checked the token of (their sub), for a verified visitor's session. */
+  /** The verified visitor the socket route checked the token of (their sub), for a verified visitor's session. */
   visitorSub: z.string().optional(),
 });
 export type WidgetIdentity = z.infer<typeof widgetIdentitySchema>;
@@ -32,7 +32,7 @@ export function readWidgetIdentity(request: Request, roomName: string): WidgetId
 }
 
 /**
- * Issue 13: the identity secret that verified a signed-in visitor's socket stopped at once (the
+ * The identity secret that verified a signed-in visitor's socket stopped at once (the
  * owner rotated with no grace, or ended the grace): the socket closes with a code the widget
  * reconnects on (not 4003, which is final), and the reconnect's token is verified again by the
  * socket route. A socket opened with a token of a leaked secret stops receiving the conversation.

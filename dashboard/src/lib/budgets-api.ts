@@ -1,4 +1,4 @@
-/** /api/budgets (issue 13): the owner's monthly budgets, each answer parsed with the contract's schema. */
+/** /api/budgets: the owner's monthly budgets, each answer parsed with the contract's schema. */
 import { budgetsResponse, type BudgetsResponse, type OwnerBudgetBody } from "../../../contract";
 import { apiClient, type ApiClient } from "./api";
 

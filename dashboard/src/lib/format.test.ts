@@ -79,7 +79,7 @@ describe("safeReturnTo", () => {
 });
 
 describe("guest session id", () => {
-  // Issue 10: the random part now comes from crypto.getRandomValues and is at least 16 characters.
+  // The random part comes from crypto.getRandomValues and is at least 16 characters.
   it("has the form guest-{timestamp}-{random}, the server's pattern, and a CSPRNG random part", () => {
     const id = newGuestSessionId(1700000000000);
     expect(id).toMatch(/^guest-1700000000000-[a-z0-9]+$/);

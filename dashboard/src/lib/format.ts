@@ -47,7 +47,7 @@ export function formatMegabytes(bytes: number | null | undefined): string {
 const BYTE_UNITS = ["KB", "MB", "GB"] as const;
 
 /**
- * A file size in bytes in the unit that fits (issue 12): '820 B' below a kilobyte, else one decimal
+ * A file size in bytes in the unit that fits: '820 B' below a kilobyte, else one decimal
  * of KB, MB or GB (1024-based: '12.4 KB', '3.1 MB'), or 'Size unknown' when the size is not usable.
  */
 export function formatBytes(bytes: number | null | undefined): string {

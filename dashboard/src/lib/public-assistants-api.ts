@@ -143,7 +143,7 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     /** The answer carries the key's value: the only time it is ever shown. */
     createSecretKey: (id: string, name: string): Promise<CreatedSecretKeyResponse> =>
       client.post(path(id, "/secret-keys"), { name }, { schema: createdSecretKeyResponse }),
-    /** The visitor identity secret (issue 13): status (masked), create/rotate (the secret in this answer only), end the grace. */
+    /** The visitor identity secret: status (masked), create/rotate (the secret in this answer only), end the grace. */
     identitySecret: (id: string, signal?: AbortSignal): Promise<IdentitySecretStatus> => client.get(path(id, "/identity-secret"), { schema: identitySecretStatus, signal }),
     rotateIdentitySecret: (id: string, graceHours: number): Promise<IdentitySecretCreated> =>
       client.post(path(id, "/identity-secret"), { graceHours }, { schema: identitySecretCreated }),
@@ -175,7 +175,7 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
       return new Blob([JSON.stringify(raw, null, 2)], { type: "application/json" });
     },
     debug: async (id: string) => (await client.get(path(id, "/chats/debug"), { schema: chatDebugResponse })).stats,
-    /** Website sources (issue 11): the crawl runs in the background; poll `sources` for progress. */
+    /** Website sources: the crawl runs in the background; poll `sources` for progress. */
     sources: async (id: string, signal?: AbortSignal): Promise<WebSource[]> =>
       (await client.get(path(id, "/sources"), { schema: webSourceListResponse, signal })).sources,
     addSource: async (id: string, body: AddWebSourceBody): Promise<WebSource> =>
@@ -200,6 +200,6 @@ export type PublicAssistantsApi = ReturnType<typeof createPublicAssistantsApi>;
 
 export const publicAssistantsApi: PublicAssistantsApi = createPublicAssistantsApi(apiClient);
 
-/** The owner's insights of one assistant over the last `days` days, parsed with the contract (issue 11). */
+/** The owner's insights of one assistant over the last `days` days, parsed with the contract. */
 export const getInsights = (assistantId: string, days: InsightsPeriod, signal?: AbortSignal): Promise<InsightsResponse> =>
   publicAssistantsApi.getInsights(assistantId, days, signal);

@@ -1,4 +1,4 @@
-// widget-chunks/visitor.{hash}.js: a verified visitor's Conversations view (issue 13), loaded when
+// widget-chunks/visitor.{hash}.js: a verified visitor's Conversations view, loaded when
 // they open it. Preact's `h` comes from the core (one Preact on the page, one VNode shape), so the
 // view is written with `h` calls rather than JSX.
 import type { h as preactH, VNode } from "preact";

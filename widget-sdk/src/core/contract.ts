@@ -27,6 +27,6 @@ export const maxFileTextChars = widget.maxFileTextChars;
 export const maxReferrerChars = widget.maxReferrerChars;
 export const maxLocaleChars = widget.maxLocaleChars;
 export const defaultColor = publicAssistantDefaults.config.customization.primaryColor;
-/** Issue 13: the verified visitor's token on HTTP calls (header) and on the socket (query). */
+/** The verified visitor's token on HTTP calls (header) and on the socket (query). */
 export const tokenHeader = visitorIdentity.tokenHeader;
 export const tokenQuery = visitorIdentity.socketQuery;

@@ -12,7 +12,7 @@ import { CHUNK_GLOBAL } from "../types";
 import { Controller } from "./controller";
 
 /**
- * Issue 13 against a scripted server (fetch stubbed; msw is not installed): signed visitor
+ * Know-your-visitors features against a scripted server (fetch stubbed; msw is not installed): signed visitor
  * identity (token on every call, storage keyed by the token's user, 401 never anonymous,
  * conversations), proof-of-work (428, a refused proof's fresh challenge, giving up), and a chunk
  * that fails to load.
@@ -108,7 +108,7 @@ async function sendOne(c: Controller) {
   await c.send();
 }
 
-describe("a signed visitor (issue 13)", () => {
+describe("a signed visitor", () => {
   it("sends the token in POST /sessions (contract body), on the socket's URL and keeps the session under the user", async () => {
     const token = tokenFor("u1");
     const { c } = await widget({ userToken: token });
@@ -186,7 +186,7 @@ describe("a signed visitor (issue 13)", () => {
   });
 });
 
-describe("proof-of-work (issue 13)", () => {
+describe("proof-of-work", () => {
   const challenge = (id: string) => ({ challenge: `chal-${id}`, difficulty: 10 });
 
   it("solves a 428's challenge and sends the same body again with the proof", async () => {

@@ -1,5 +1,5 @@
 /**
- * The owner's Playground transport (issue 12): the widget's `Transport` over
+ * The owner's Playground transport: the widget's `Transport` over
  * POST /api/public-assistants/{id}/playground instead of a visitor session. Each message carries
  * the conversation's earlier turns (`history`) and the owner's locale, with the dashboard's
  * Authorization header; the answer is the widget's own Server-Sent Events, read with sse.ts and

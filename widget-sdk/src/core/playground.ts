@@ -1,5 +1,5 @@
 /**
- * The real widget inside the dashboard (issue 12): the Playground tab and the Settings tab's live
+ * The real widget inside the dashboard: the Playground tab and the Settings tab's live
  * preview mount the same Preact view and controller as widget-core.js, with
  *  - a config given by the dashboard (the saved settings, or the form's unsaved values) instead of
  *    GET /api/widget/config, replaceable at any time (`update`);

@@ -55,7 +55,7 @@ describe("an answer's sources", () => {
 
   const chips = (tree: unknown) => elements(tree).filter((e) => e.props.class === "cp");
 
-  it("are chips named by the file name or the page's title, each a disclosure of its passage (issue 12)", () => {
+  it("are chips named by the file name or the page's title, each a disclosure of its passage", () => {
     const tree = message(answer({ sources }), t, true, "ltr", undefined, null, vi.fn());
     expect(elements(tree).filter((e) => e.type === "details" || e.type === "summary")).toEqual([]);
     const all = chips(tree);
@@ -95,7 +95,7 @@ describe("an answer's sources", () => {
   });
 });
 
-describe('the header\'s "+" (issue 12)', () => {
+describe('the header\'s "+"', () => {
   const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false } as State["config"];
   function app(messages: UiMessage[]) {
     const state = { config, hidden: false, open: true, dark: false, locale: "en", messages, busy: false, remaining: null, notice: null, attachments: [], draft: "", verified: false, list: null, status: null, shown: null } as State;

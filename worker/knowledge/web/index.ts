@@ -1,5 +1,5 @@
 /**
- * The website crawler's pure building blocks (issue 11): address checks, URL rules, robots.txt,
+ * The website crawler's pure building blocks: address checks, URL rules, robots.txt,
  * sitemaps, fetching one page safely and reading its main text. See ../README.md ("Web pages").
  */
 export { isBlockedHostname, isIpLiteral, isPublicAddress, resolvePublic, type ResolveResult } from "./address";

@@ -7,7 +7,7 @@ import { jsonBody } from "../../http/validate";
 import { getBudgets, setOwnerBudget } from "../../services/budgets/budgets";
 
 /**
- * /api/budgets: the signed-in owner's monthly message budgets (issue 13, worker/budgets/README.md).
+ * /api/budgets: the signed-in owner's monthly message budgets (worker/budgets/README.md).
  * An assistant's own budget is part of its config (PUT /api/public-assistants/:id).
  */
 export function budgetRoutes() {

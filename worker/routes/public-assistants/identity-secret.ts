@@ -5,7 +5,7 @@ import { serviceContext } from "../../http/service-context";
 import { jsonBody } from "../../http/validate";
 import { endIdentitySecretGrace, getIdentitySecret, rotateIdentitySecret } from "../../services/visitor-identity/identity-secret";
 
-/** The assistant's visitor identity secret (issue 13, contract/schemas/visitors.ts): status, create/rotate (shown once), end the grace. */
+/** The assistant's visitor identity secret (contract/schemas/visitors.ts): status, create/rotate (shown once), end the grace. */
 export const identitySecretRoutes = new Hono<AppEnv>()
   /** GET /:id/identity-secret → identitySecretStatus { current, previous } (masked, never the secret). */
   .get("/:id/identity-secret", async (c) => {

@@ -6,7 +6,7 @@ import { jsonBody } from "../../http/validate";
 import { addWebSource, deleteWebSource, listWebPages, listWebSources, syncWebSource, updateWebSource } from "../../services/web-sources/web-sources";
 
 /**
- * An assistant's website sources (issue 11): pages read from the owner's site and indexed like
+ * An assistant's website sources: pages read from the owner's site and indexed like
  * files. Adding and syncing answer 202: the crawl runs in the queue consumer.
  */
 export const sourceRoutes = new Hono<AppEnv>()

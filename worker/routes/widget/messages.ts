@@ -31,7 +31,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     message = await readBody(c, widgetSendMessageData);
   } catch (error) {
     await recheckTurnCaller(c, caller);
-    // An unknown session answers 404 whatever the body, as before the body was read first.
+    // An unknown session answers 404 whatever the body: a bad body must not tell a caller the session exists.
     if ((await hub.visitors().isOpen(sessionId)) !== true) throw new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
     throw error;
   }
@@ -41,7 +41,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     sessionId,
     ip: clientIp(c),
     message: turnMessage(message),
-    // A verified visitor's session answers only that visitor (issue 13): verified in the hub.
+    // A verified visitor's session answers only that visitor: verified in the hub.
     visitorToken: visitorTokenHeader(c),
   });
   if (begun.outcome === "denied") {

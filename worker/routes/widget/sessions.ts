@@ -16,9 +16,9 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
   /**
    * POST /sessions { visitorSessionId?, referrer, locale, userToken?, proof? } → 201 new | 200 resumed: { sessionId, messages, remaining, visitor? }.
    * Resumes `visitorSessionId` when it is an open session of this assistant and of the same
-   * caller (anonymous, or the same verified visitor: issue 13); only a new session counts against
-   * the per-IP throttle (429), and only a new one may need a proof-of-work (issue 13,
-   * worker/widget/README.md "Bot defence"): 428 CHALLENGE_REQUIRED with `challenge` when none
+   * caller (anonymous, or the same verified visitor); only a new session counts against
+   * the per-IP throttle (429), and only a new one may need a proof-of-work
+   * (worker/widget/README.md "Bot defence"): 428 CHALLENGE_REQUIRED with `challenge` when none
    * came, 403 with a fresh `challenge` when the one that came was refused. A `userToken` that does
    * not verify is a 401, never anonymous.
    */
@@ -70,7 +70,7 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
   })
   /**
    * GET /conversations + X-Visitor-Token → { visitor, conversations }: a verified visitor's open
-   * conversations on this assistant (from any device), newest first (issue 13). Without a token,
+   * conversations on this assistant (from any device), newest first. Without a token,
    * or with one that does not verify, 401 with the reason. No per-IP throttle, as the other
    * widget reads: a token cannot be guessed (HMAC), and the list is one indexed query.
    */

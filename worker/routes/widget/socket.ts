@@ -13,7 +13,7 @@ import { widgetCaller } from "./caller";
  * /parties/widget/{visitorSessionId}?key=…: a visitor session's WebSocket. Before the room (a
  * Durable Object) is touched the worker checks the key (401), that the assistant is active (403),
  * the Origin against the allowlist (403), that the session is this assistant's (404) and, for a
- * verified visitor's session (issue 13), that `?visitorToken=` verifies as that visitor (401
+ * verified visitor's session, that `?visitorToken=` verifies as that visitor (401
  * with the reason: expired, invalid, another visitor's, missing); the room
  * receives who it is in WIDGET_IDENTITY_HEADER (a value the client sent under that name is
  * replaced). A plain GET that passes every check answers 400 websocketOnly.

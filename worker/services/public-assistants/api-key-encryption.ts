@@ -67,7 +67,7 @@ export async function decryptApiKey(env: Pick<Env, "ENCRYPTION_KEY" | "ENVIRONME
 }
 
 /**
- * Seals another of an assistant's secrets (its visitor identity secret, issue 13) under the same
+ * Seals another of an assistant's secrets (its visitor identity secret) under the same
  * ENCRYPTION_KEY-derived key, bound to `context` (which names the assistant and the secret's
  * use). Throws 503 when no secret is configured, as `encryptApiKey` does.
  */

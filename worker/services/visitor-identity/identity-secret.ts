@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 
 /**
- * An assistant's visitor identity secret (issue 13): its status, creation or rotation, and the
+ * An assistant's visitor identity secret: its status, creation or rotation, and the
  * end of a rotated-out secret's grace. Ownership is checked in D1 (another owner's assistant is a
  * 404); the secrets live sealed in the assistant's own object (assistant/identity-secrets.ts),
  * where tokens are verified.

@@ -6,7 +6,7 @@ import { requirePublicAssistant } from "../public-assistants/find-public-assista
 
 /**
  * GET …/chats: the assistant's visitor sessions with their messages, newest activity first,
- * `limit` per page; with `user`, only that verified visitor's (issue 13: the token's sub). Ownership is checked in D1; the history lives in the assistant's own object.
+ * `limit` per page; with `user`, only that verified visitor's (the token's sub). Ownership is checked in D1; the history lives in the assistant's own object.
  */
 export async function listVisitorSessions({
   ctx,

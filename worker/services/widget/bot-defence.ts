@@ -6,7 +6,7 @@ import { deriveChallengeKey, issueChallenge, verifyProof } from "../../widget/pr
 import { encryptionSecret } from "../public-assistants/api-key-encryption";
 
 /**
- * The worker's half of the bot defence (issue 13): the challenge key, the stateless check of a
+ * The worker's half of the bot defence: the challenge key, the stateless check of a
  * proof before the assistant's object (which spends it once and decides whether one is needed:
  * assistant/bot-defence-store.ts), and the 428 / 403 answers with a fresh signed challenge.
  */

@@ -12,7 +12,7 @@ import { consumeIpFeedback } from "./widget-limits";
  * message), then the assistant's own object rates the answer (AssistantHub.rateAnswer). An
  * unknown or closed session is 404 sessionNotFound; a message that is not in this session is 404
  * and the visitor's own message 400, both messageNotRatable; the last rating wins. A verified
- * visitor's session needs that visitor's token (X-Visitor-Token), 401 otherwise (issue 13).
+ * visitor's session needs that visitor's token (X-Visitor-Token), 401 otherwise.
  */
 export async function rateVisitorAnswer({
   ctx,

@@ -1,7 +1,7 @@
 /**
  * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge,
  * the API key, the four figures, a one-line overview of the knowledge files (their table is on the
- * assistant's Knowledge tab, issue 12), and the buttons Upload Files, Get Code, Edit,
+ * assistant's Knowledge tab), and the buttons Upload Files, Get Code, Edit,
  * View History, Regenerate Key and Delete. The card only reports what was clicked; the page acts.
  * Its name and Open lead to the assistant's own page.
  */

@@ -53,7 +53,7 @@ describe("assistant form values", () => {
     expect(JSON.parse(JSON.stringify(empty)).config.maxMessagesPerSession).toBeNull();
   });
 
-  it("send the monthly budget as a whole number, or null when empty, with the Limits tab's other issue 13 choices", () => {
+  it("send the monthly budget as a whole number, or null when empty, with the Limits tab's other choices", () => {
     const none = toRequestBody({ ...defaultFormValues, monthlyBudget: "  " });
     expect(none.config).toMatchObject({ monthlyBudget: null, budgetAction: "pause", botDefence: "auto", visitorLimitScope: "session" });
     const set = toRequestBody({ ...defaultFormValues, monthlyBudget: " 5000 ", budgetAction: "continue", botDefence: "always", visitorLimitScope: "user" });

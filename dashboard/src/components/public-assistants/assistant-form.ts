@@ -24,7 +24,7 @@ export interface AssistantFormValues {
   headerText: string;
   welcomeMessage: string;
   allowAttachments: boolean;
-  /** Monthly visitor messages; empty = no budget (issue 13). */
+  /** Monthly visitor messages; empty = no budget. */
   monthlyBudget: string;
   budgetAction: BudgetAction;
   botDefence: BotDefenceMode;

@@ -1,5 +1,5 @@
 /**
- * Which budget banners the dashboard shows (issue 13), from GET /api/budgets: one per budget at
+ * Which budget banners the dashboard shows, from GET /api/budgets: one per budget at
  * 80 % or more this month, paused first. Pure, unit-tested.
  */
 import { budgets, budgetUi, type BudgetsResponse, type BudgetUsage } from "../../../../contract";

@@ -1,5 +1,5 @@
 /**
- * Monthly budgets in the dashboard (issue 13): the banners (an assistant's or all assistants'
+ * Monthly budgets in the dashboard: the banners (an assistant's or all assistants'
  * budget at ≥ 80 %, or paused) and the owner's control of the all-assistants budget, both from
  * GET /api/budgets (`useBudgets`). An assistant's own budget is set in its settings (Limits tab).
  */

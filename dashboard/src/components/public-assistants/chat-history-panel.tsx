@@ -4,7 +4,7 @@
  * (chat-history-{id}.json) and Debug; 'Page x of y' only when there is more than one page.
  * Selecting a session opens its detail. The selection is the caller's (`selectedId`): the dialog
  * keeps it in state, the page in its URL (?session=), so a conversation opens by id, fetched
- * (GET …/chats/{sessionId}) when it is not on the page shown. Issue 13: a signed-in visitor's
+ * (GET …/chats/{sessionId}) when it is not on the page shown. A signed-in visitor's
  * rows say who (name, e-mail, the site's user id), and the list can be filtered by user id
  * (typed, or a row's Filter button), GET …/chats?user=.
  */
@@ -97,7 +97,7 @@ export function ChatHistoryPanel({
   const [loading, setLoading] = useState(true);
   const [reloadKey, setReloadKey] = useState(0);
   const [busy, setBusy] = useState<"export" | "debug" | null>(null);
-  // Issue 13: only one signed-in visitor's conversations (their id, the token's sub).
+  // Only one signed-in visitor's conversations (their id, the token's sub).
   const [user, setUser] = useState("");
   const [userInput, setUserInput] = useState("");
   const filterId = useId();

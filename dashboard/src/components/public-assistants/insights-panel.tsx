@@ -1,8 +1,8 @@
 /**
- * Insights of one public assistant (issue 11): conversations and messages per day (a hand-drawn
+ * Insights of one public assistant: conversations and messages per day (a hand-drawn
  * SVG chart with a visually hidden table of the same numbers), the share of helpful answers, the
  * rated answers, the questions the knowledge did not answer (gaps) and the most asked ones, the
- * bot defence's counts (issue 13: sessions challenged and refused, and the mode), over the last
+ * bot defence's counts (sessions challenged and refused, and the mode), over the last
  * 7, 30 or 90 days. Standalone: the host page gives the assistant and what "Open
  * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
  */
@@ -195,7 +195,7 @@ function Feedback({ feedback }: { feedback: InsightsResponse["feedback"] }) {
   );
 }
 
-/** Issue 13: how many new conversations had to pass the browser check, how many failed it, and when it runs. */
+/** How many new conversations had to pass the browser check, how many failed it, and when it runs. */
 function BotDefence({ days, defence }: { days: number; defence: InsightsResponse["defence"] }) {
   const headingId = useId();
   return (

@@ -1,5 +1,5 @@
 /**
- * The knowledge files of an assistant, on its page's Knowledge tab (issue 12): a table of name, size
+ * The knowledge files of an assistant, on its page's Knowledge tab: a table of name, size
  * (B / KB / MB as fits), upload date and time, status (the reason when it failed), passages, remove.
  * On a narrow screen the table scrolls sideways inside its own focusable region; the page does not.
  * The card on the grid shows only an overview line (assistant-card.tsx).

@@ -42,7 +42,7 @@ function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionP
           <UploadButton upload={upload} />
         </div>
       </div>
-      {/* The full table, across the page's width (issue 12); the card keeps only an overview line. */}
+      {/* The full table, across the page's width; the card keeps only an overview line. */}
       <KnowledgeFileTable files={assistant.files} onRemove={onRemoveFile} />
     </section>
   );

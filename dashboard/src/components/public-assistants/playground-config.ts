@@ -1,5 +1,5 @@
 /**
- * What the embedded widget of the Playground and of the Settings preview draws (issue 12): the
+ * What the embedded widget of the Playground and of the Settings preview draws: the
  * widget's own config (GET /api/widget/config's `assistant`), from the saved assistant or from the
  * form's unsaved values. Pure, unit-tested.
  */

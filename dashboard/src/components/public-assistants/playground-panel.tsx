@@ -1,5 +1,5 @@
 /**
- * The Playground tab of an assistant's page (issue 12): the real widget, open, with the saved
+ * The Playground tab of an assistant's page: the real widget, open, with the saved
  * settings, on a framed page of "your website" (widget-stage.tsx). The owner chats with their
  * assistant as a visitor would (POST …/playground: the widget's retrieval, prompt and model, or
  * the offline excerpts), with the widget's own Stop, errors, attachments and new conversation,

@@ -1,6 +1,6 @@
 /**
  * One visitor session (spec section 2): its messages (visitor and assistant styled apart, times
- * HH:mm, the sources an answer drew on), the start time, the total message count and, for a signed-in visitor, who (issue 13). Text is shown
+ * HH:mm, the sources an answer drew on), the start time, the total message count and, for a signed-in visitor, who. Text is shown
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
 import { useState, type ReactNode } from "react";

@@ -1,6 +1,6 @@
 /**
  * The Settings tab of an assistant's page: the Edit form (the dialog's, with its Save button here),
- * beside it (below it on phones) the real widget fed by the form's unsaved values (issue 12),
+ * beside it (below it on phones) the real widget fed by the form's unsaved values,
  * Regenerate Key, and Delete. Both ask first, with the spec's
  * confirmations (the page runs them: `onConfirm`).
  */

@@ -1,5 +1,5 @@
 /**
- * The Code tab's "Signed visitors" section (issue 13): the assistant's identity secret (none /
+ * The Code tab's "Signed visitors" section: the assistant's identity secret (none /
  * current, masked, with its creation time / the previous one and until when it still works),
  * Create secret or Rotate (grace picked from `visitorIdentity.graceHours.options`, rotation
  * confirmed first), the new secret shown once with Copy, End grace now, and how a site uses it

@@ -1,5 +1,5 @@
 /**
- * Websites an assistant learns from (issue 11): add a page or a whole site, watch the crawl's
+ * Websites an assistant learns from: add a page or a whole site, watch the crawl's
  * progress live (polled while a sync runs), sync again, change the schedule, see each page's
  * outcome, remove a site (its pages leave the knowledge).
  */

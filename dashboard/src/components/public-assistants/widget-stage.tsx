@@ -1,7 +1,7 @@
 /**
  * The real widget (widget-sdk/src/core, the same Preact view and controller as widget-core.js)
- * open on a framed "your website" page: the Playground tab and the Settings tab's live preview
- * (issue 12). The widget's launcher and panel are `position: fixed`; the stage's inner box has a
+ * open on a framed "your website" page: the Playground tab and the Settings tab's live preview.
+ * The widget's launcher and panel are `position: fixed`; the stage's inner box has a
  * transform, which makes it their containing block, so they sit in the chosen corner of the frame
  * at the chosen size instead of over the dashboard (at 480 px and below the panel fills the frame,
  * as it fills a phone's screen). Messages go to the playground endpoint with the owner's token:

@@ -1,5 +1,5 @@
 /**
- * /app/public-assistants/{id} (issue 12): one assistant's own page, reached from its card. Header:
+ * /app/public-assistants/{id}: one assistant's own page, reached from its card. Header:
  * back to the list, the name, Active/Inactive, the description and the publishable key (copy,
  * reveal). Then the tabs of tabs.tsx, the one shown named by `?tab=` (Knowledge by default), so
  * each tab has an address and the browser's Back returns to the previous one. A tab's panel stays
@@ -89,7 +89,7 @@ export default function PublicAssistantPage() {
   const [opened, setOpened] = useState<ReadonlySet<AssistantTabKey>>(() => new Set([tab]));
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
 
-  // Monthly budgets (issue 13): this assistant's and the all-assistants one, read again after a change here.
+  // Monthly budgets: this assistant's and the all-assistants one, read again after a change here.
   const { reload: reloadBudgets, data: budgetData } = useBudgets();
   const reloadWithBudgets = useCallback(() => {
     reload();

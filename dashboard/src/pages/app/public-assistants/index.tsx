@@ -49,7 +49,7 @@ export default function PublicAssistantsPage() {
     return () => usePublicAssistants.getState().reset();
   }, [load]);
 
-  // Monthly budgets (issue 13): banners at ≥ 80 % or paused, and the all-assistants budget.
+  // Monthly budgets: banners at ≥ 80 % or paused, and the all-assistants budget.
   const { reload: reloadBudgets, ...budgetState } = useBudgets();
   const reload = useCallback(() => {
     void load({ quiet: true });
