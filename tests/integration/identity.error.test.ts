@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitorIdentity, visitorIdentityMessages as V } from "../../contract";
+import { serverMessages, visitorIdentity, visitorIdentityMessages as V } from "../../contract";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
 import { call, expectError } from "./helpers";
 import { conversationsRaw, createIdentitySecret, secretPath, startSignedSession, startSignedSessionRaw, visitorToken } from "./identity-helpers";
@@ -73,6 +73,15 @@ describe("visitor tokens the widget refuses (401, never anonymous)", () => {
 });
 
 describe("identity-secret routes: bad input", () => {
+  it("refuses a body that is present but not JSON, and creates nothing", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    for (const body of ["{graceHours", "graceHours=24"]) {
+      await expectError(await call(secretPath(assistant._id), { token, method: "POST", body, headers: { "content-type": "application/json" } }), 400, serverMessages.invalidJson);
+    }
+    const status = await call(secretPath(assistant._id), { token });
+    expect(await status.json()).toEqual({ current: null, previous: null });
+  });
+
   it("refuses a grace period that is not one of the options", async () => {
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     for (const graceHours of [5, -1, "24", 1.5]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatHistoryExport, chatHistoryResponse, visitorIdentity, visitorIdentityMessages as V, visitorSessionResponse, widgetSessionResponse } from "../../contract";
+import { chatHistoryExport, chatHistoryResponse, identitySecretCreated, visitorIdentity, visitorIdentityMessages as V, visitorSessionResponse, widgetSessionResponse } from "../../contract";
 import { call, expectError, json } from "./helpers";
 import {
   conversations,
@@ -68,6 +68,22 @@ describe("identity secret (owner)", () => {
     expect(third.previous).toBeNull();
     await expectError(await startSignedSessionRaw(key, await visitorToken(second.secret, { sub: "u1" })), 401, V.tokenInvalid);
     await startSignedSession(key, await visitorToken(third.secret, { sub: "u1" }));
+  });
+
+  it("takes a POST with no body, or an empty one, as `{}`: creates, then rotates with the default grace", async () => {
+    const { token, assistant } = await widgetAssistant({}, { upload: false });
+    const created = await call(secretPath(assistant._id), { token, method: "POST" });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const first = await json(created, identitySecretCreated);
+    const before = Date.now();
+    const rotated = await call(secretPath(assistant._id), { token, method: "POST", body: "", headers: { "content-type": "application/json" } });
+    expect(rotated.status, await rotated.clone().text()).toBe(201);
+    const second = await json(rotated, identitySecretCreated);
+    expect(second.secret).not.toBe(first.secret);
+    expect(second.previous?.masked).toBe(first.current?.masked);
+    const graceMs = visitorIdentity.graceHours.default * 3600_000;
+    expect(second.previous!.expiresAt).toBeGreaterThanOrEqual(before + graceMs - 5_000);
+    expect(second.previous!.expiresAt).toBeLessThanOrEqual(Date.now() + graceMs + 5_000);
   });
 });
 

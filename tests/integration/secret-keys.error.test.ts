@@ -27,6 +27,17 @@ describe("POST …/secret-keys refusals", () => {
     expect((await createSecretKey(token, _id, ` ${"y".repeat(max)} `)).secretKey.name).toBe("y".repeat(max));
   });
 
+  it("answers a POST with no body, or an empty one, as it answers `{}`: the name is required", async () => {
+    const { token } = await registerUser();
+    const { _id } = await createAssistant(token, { name: "No body" });
+    for (const init of [{ method: "POST" }, { method: "POST", body: "", headers: { "content-type": "application/json" } }]) {
+      const res = await call(secretKeysPath(_id), { token, ...init });
+      expect(res.status).toBe(400);
+      expect(await errorOf(res)).toMatchObject({ error: secretKeyMessages.nameRequired, code: "VALIDATION_ERROR", fields: { name: secretKeyMessages.nameRequired } });
+    }
+    expect(await listSecretKeys(token, _id)).toEqual([]);
+  });
+
   it("caps the keys in use per assistant, exactly, even when created at once; revoking frees a place", async () => {
     const { token } = await registerUser();
     const { _id } = await createAssistant(token, { name: "Cap" });

@@ -1,6 +1,5 @@
-import type { OpenAiErrorBody, openAiErrorTypes } from "../../../contract";
-
-type OpenAiErrorType = (typeof openAiErrorTypes)[number];
+import type { OpenAiErrorBody } from "../../../contract";
+import type { OpenAiErrorType } from "../../services/openai-compat/chat-completion-refusal";
 
 /** An OpenAI-style error response: `{ error: { message, type, code, param } }` with its status. */
 export function openAiError(status: number, type: OpenAiErrorType, message: string, code: string | null = null, headers: Record<string, string> = {}) {

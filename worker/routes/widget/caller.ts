@@ -1,10 +1,9 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { serverMessages, widget } from "../../../contract";
+import { widget } from "../../../contract";
 import type { AppEnv } from "../../http/context";
-import { invalid } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
-import { toValidationError } from "../../http/validate";
+import { readJsonBody } from "../../http/validate";
 import { authorizeWidgetCall, presentedKey, type OriginRule, type WidgetCaller } from "../../services/widget/authorize-widget-call";
 import { forgetKey, knownAssistantId, rememberAssistantId } from "../../widget/key-directory";
 import { refuseCors } from "./cors";
@@ -66,20 +65,9 @@ export async function recheckTurnCaller(c: Context<AppEnv>, caller: TurnCaller):
 export const keyHeader = (c: Context<AppEnv>) => c.req.header(widget.keyHeader);
 
 /**
- * The JSON body parsed with a contract schema, read after the caller was authorised (so a bad key
- * answers 401 whatever the body). An empty body counts as `{}`.
+ * The JSON body parsed with a contract schema (`readJsonBody`: an empty body counts as `{}`),
+ * read after the caller was authorised (so a bad key answers 401 whatever the body).
  */
-export async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  const text = await c.req.text();
-  let raw: unknown = {};
-  if (text.trim()) {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw invalid(serverMessages.invalidJson);
-    }
-  }
-  const parsed = await schema.safeParseAsync(raw);
-  if (!parsed.success) throw toValidationError(parsed.error);
-  return parsed.data;
+export function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  return readJsonBody(c.req, schema);
 }

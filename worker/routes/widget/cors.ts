@@ -11,7 +11,12 @@ const refused = new WeakSet<Request>();
 
 /** Notes that this request's Origin was refused (the route is about to answer 403). */
 export function refuseCors(c: Context, error: unknown) {
-  if (error instanceof OriginNotAllowedError) refused.add(c.req.raw);
+  if (error instanceof OriginNotAllowedError) refuseCorsOrigin(c);
+}
+
+/** Notes that this request's Origin was refused, for a route that learnt it from a service's result rather than an error. */
+export function refuseCorsOrigin(c: Context) {
+  refused.add(c.req.raw);
 }
 
 /**
