@@ -1,3 +1,4 @@
+import { isGone, type Gone } from "../../assistant/gone";
 import { budgetMessages, openAiCompatMessages as M } from "../../../contract";
 import type { Passage } from "../../widget/prompt";
 import { assistantHubUnavailable, getAssistantHub } from "../../widget/get-assistant-hub";
@@ -70,19 +71,26 @@ async function admitSettled(ctx: ServiceContext, caller: ApiCaller, conversation
   const { assistantId } = caller.key;
   const hub = getAssistantHub(ctx.env, assistantId);
   const admission = await admitOnHub(hub, caller, conversation);
-  if (isRefusal(admission) || admission.ok || !("missing" in admission || "denied" in admission)) return admission;
+  if (settled(admission)) return admission;
   const refused = await recheck(ctx, caller);
   if (refused) return refused;
   // D1 lets the call through and the object's copy does not: the copy missed a change made
   // without telling it (a worker version before it, during a deployment). It reads D1 again, once.
   try {
-    await hub.configChanged({ assistantId });
+    await hub.configChanged();
   } catch (error) {
     console.error(JSON.stringify({ event: "assistant-copy-refresh-failed", assistantId, error: String(error) }));
   }
   const again = await admitOnHub(hub, caller, conversation);
-  if (isRefusal(again) || again.ok || !("missing" in again || "denied" in again)) return again;
-  return deniedBy("denied" in again ? again.denied : "invalid-key");
+  if (settled(again)) return again;
+  return deniedBy(isGone(again) ? "invalid-key" : again.denied);
+}
+
+type HubAdmission = Exclude<Awaited<ReturnType<typeof admitOnHub>>, ChatCompletionRefusal>;
+
+/** Whether the object's answer is final here: a refusal, an admission, or its counters' refusal (not a key it refused, not gone). */
+function settled<A extends HubAdmission | ChatCompletionRefusal>(answer: A): answer is Exclude<A, Gone | { denied: unknown }> {
+  return isRefusal(answer) || (!isGone(answer) && (answer.ok || !("denied" in answer)));
 }
 
 /**
@@ -94,7 +102,6 @@ async function admitOnHub(hub: ReturnType<typeof getAssistantHub>, caller: ApiCa
   const { assistantId } = caller.key;
   try {
     return await hub.admitApiCall({
-      assistantId,
       keyHash: caller.keyHash,
       origin: caller.origin,
       query: retrievalQuery(conversation.question, conversation.history),
