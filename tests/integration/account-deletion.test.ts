@@ -1,4 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
+import { hubFootprint } from "./public-assistants-helpers";
 import { describe, expect, it } from "vitest";
 import { auth, authResponse, deleteAccountResponse, serverMessages } from "../../contract";
 import { getUserRoom } from "../../worker/chat/get-chat-room";
@@ -26,7 +27,7 @@ async function populatedAccount() {
   return { token, userId: me.user.id, email: me.user.email, assistantId: assistant._id, chatId, sessionId };
 }
 
-const hubOf = (assistantId: string) => getAssistantHub(env, assistantId).footprint();
+const hubOf = (assistantId: string) => hubFootprint(assistantId);
 const roomOf = (userId: string) => getUserRoom(env, userId).footprint();
 
 const count = async (sql: string, ...binds: unknown[]) =>

@@ -19,7 +19,7 @@ async function setup() {
   const { sessionId } = await json(await widgetCall("/api/widget/sessions", { key, json: { referrer: "", locale: "en" } }), widgetSessionResponse);
   const hub = getAssistantHub(env, assistantId);
   const keyHash = await hashApiKey(key);
-  const turn = async () => (await hub.beginTurn({ assistantId, keyHash, origin: "", sessionId, ip: "203.0.113.77", message: { content: "hi", files: [] } })).outcome;
+  const turn = async () => (await hub.beginTurn({ keyHash, origin: "", sessionId, ip: "203.0.113.77", message: { content: "hi", files: [] } })).outcome;
   return { assistantId, hub, turn, token };
 }
 
@@ -43,7 +43,7 @@ describe("the assistant's copy in its own object", () => {
     const b = await hub.configChanging(); // owner request B (a key regeneration)
     expect(a).not.toBe(b);
     await d1("UPDATE public_assistants SET name = 'renamed', updated_at = updated_at + 1 WHERE id = ?1", assistantId);
-    await hub.configChanged({ assistantId, token: a }); // A's refresh reads D1 before B's write
+    await hub.configChanged({ token: a }); // A's refresh reads D1 before B's write
     await d1("UPDATE public_assistants SET api_key_hash = ?1, updated_at = updated_at + 1 WHERE id = ?2", otherHash(), assistantId);
     // B's refresh is lost: its marker stays, so every use re-reads D1.
     expect(await hubRows(assistantId, "SELECT token FROM config_pending")).toEqual([{ token: b }]);
@@ -60,9 +60,9 @@ describe("the assistant's copy in its own object", () => {
     const { assistantId, hub, turn } = await setup();
     const a = await hub.configChanging();
     const b = await hub.configChanging();
-    await hub.configChanged({ assistantId, token: b });
+    await hub.configChanged({ token: b });
     expect((await hubRows(assistantId, "SELECT token FROM config_pending")).map((r) => r.token)).toEqual([a]);
-    await hub.configChanged({ assistantId, token: a });
+    await hub.configChanged({ token: a });
     expect(await hubRows(assistantId, "SELECT token FROM config_pending")).toEqual([]);
     // Trusted: a change behind the services' back (no marker) is not seen.
     await d1("UPDATE public_assistants SET api_key_hash = ?1 WHERE id = ?2", otherHash(), assistantId);
@@ -89,9 +89,9 @@ describe("the assistant's copy in its own object", () => {
     const b = await hub.configChanging();
     const regenerated = otherHash();
     await d1("UPDATE public_assistants SET api_key_hash = ?1, updated_at = updated_at + 1 WHERE id = ?2", regenerated, assistantId);
-    await hub.configChanged({ assistantId, token: b });
+    await hub.configChanged({ token: b });
     expect(await turn()).toBe("denied");
-    await hub.configChanged({ assistantId, token: a });
+    await hub.configChanged({ token: a });
     expect(await turn()).toBe("denied");
     expect(await hubRows(assistantId, "SELECT key_hash FROM assistant_copy")).toEqual([{ key_hash: regenerated }]);
   });

@@ -85,7 +85,7 @@ export async function startWithProof(key: string, init: SessionCall) {
 /** Runs `work` on the bot-defence store of an assistant's object, opened as any call would. */
 export async function withDefenceStore<T>(assistantId: string, work: (store: BotDefenceStore) => T): Promise<T> {
   return runInDurableObject(getAssistantHub(env, assistantId), async (instance, state) => {
-    await (instance as unknown as AssistantHub).countSessions({ assistantId });
+    await (instance as unknown as AssistantHub).history().count();
     return work(new BotDefenceStore(state.storage));
   });
 }

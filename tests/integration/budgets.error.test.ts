@@ -86,7 +86,7 @@ describe("an assistant's budget in its settings", () => {
     const { assistant, key } = assistants[0]!;
     const { sessionId } = await startSession(key);
     // Told "paused" (a word that arrived after the owner removed the budget, say); the room knows better.
-    expect(await getAssistantHub(env, assistant._id).setOwnerPause({ assistantId: assistant._id, month: monthKey(Date.now()), paused: true })).toEqual({ ok: true });
+    expect(await getAssistantHub(env, assistant._id).budgets().setOwnerPause({ month: monthKey(Date.now()), paused: true })).toEqual({ ok: true });
     expect(await ask(key, sessionId)).toBe(budgetMessages.budgetReached);
     await eventually(() => hubRows(assistant._id, "SELECT value FROM meta WHERE key = 'owner_budget_paused'"), (rows) => rows.length === 0, "the room's answer lifted the pause");
     expect(await ask(key, sessionId)).toBe("answered");

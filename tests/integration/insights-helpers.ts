@@ -42,7 +42,7 @@ export async function rated(key: string, sessionId: string, messageId: string, r
 /** Runs `work` on the insights store of an assistant's object, opened as any call would (schema, copy, legacy move). */
 export async function withInsightsStore<T>(assistantId: string, work: (store: InsightsStore, storage: DurableObjectStorage) => T): Promise<T> {
   return runInDurableObject(getAssistantHub(env, assistantId), async (instance, state) => {
-    await (instance as unknown as AssistantHub).countSessions({ assistantId });
+    await (instance as unknown as AssistantHub).history().count();
     return work(new InsightsStore(state.storage), state.storage);
   });
 }

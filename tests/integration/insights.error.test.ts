@@ -11,7 +11,7 @@ import { sendOverSse, sseFrames, startSession, widgetAssistant, widgetCall } fro
 /** Breaks one table of the assistant's object, so every statement that reads or writes it throws inside the object. */
 async function breakTable(assistantId: string, table: string) {
   const hub = getAssistantHub(env, assistantId);
-  await hub.countSessions({ assistantId }); // the schema exists
+  await hub.history().count(); // the schema exists
   await runInDurableObject(hub, (_instance, state) => {
     state.storage.sql.exec(`ALTER TABLE ${table} RENAME TO ${table}_broken`);
   });

@@ -233,7 +233,7 @@ describe("the 0005_insights migration", () => {
     const hub = getAssistantHub(env, assistantId);
     const forgetMove = () =>
       runInDurableObject(hub, async (instance, state) => {
-        await (instance as unknown as AssistantHub).countSessions({ assistantId });
+        await (instance as unknown as AssistantHub).history().count();
         state.storage.sql.exec("DELETE FROM meta WHERE key = 'imported'");
       });
     await forgetMove();

@@ -48,10 +48,7 @@ async function createAssistant() {
 async function createFile(assistantId: string, name: string, size: number) {
   const fileId = crypto.randomUUID();
   const r2Key = `knowledge/${assistantId}/${fileId}`;
-  await getAssistantHub(env, assistantId).addKnowledgeFile({
-    assistantId,
-    file: { id: fileId, name, size, mimeType: "application/octet-stream", r2Key, uploadedAt: now },
-  });
+  await getAssistantHub(env, assistantId).knowledge().addFile({ id: fileId, name, size, mimeType: "application/octet-stream", r2Key, uploadedAt: now });
   return { fileId, r2Key };
 }
 

@@ -1,10 +1,12 @@
+import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { env, runInDurableObject } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { expect } from "vitest";
 import { publicAssistantResponse, type PlaygroundMessageBody, type PublicAssistant, type PublicAssistantBody } from "../../contract";
 import * as schema from "../../worker/db/schema";
 import type { ServiceContext } from "../../worker/services/context";
-import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
+import { KnowledgeStore } from "../../worker/assistant/knowledge-store";
+import { VisitorStore } from "../../worker/assistant/visitor-store";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
 import { call, json, type CallInit } from "./helpers";
 
@@ -42,10 +44,21 @@ export const uploadFiles = (token: string, assistantId: string, parts: UploadPar
 const one = async (sql: string, ...params: unknown[]) =>
   Number((await env.DB.prepare(sql).bind(...params).first<{ n: number }>())?.n ?? 0);
 
+/** What an assistant's own object stores, read from its SQLite (no call: an erased object is not opened). */
+export async function hubFootprint(assistantId: string): Promise<{ sessions: number; messages: number; files: number; chunks: number }> {
+  return runInDurableObject(getAssistantHub(env, assistantId), (_instance, state) => {
+    const tables = new Set(state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => String(r.name)));
+    return {
+      ...(tables.has("visitor_sessions") ? new VisitorStore(state.storage, "").footprint() : { sessions: 0, messages: 0 }),
+      ...(tables.has("knowledge_files") ? new KnowledgeStore(state.storage).footprint() : { files: 0, chunks: 0 }),
+    };
+  });
+}
+
 /** Rows and objects an assistant owns, counted straight from D1, R2 and the assistant's own object. */
 export async function assistantFootprint(assistantId: string) {
   const objects = await env.FILES.list({ prefix: `assistants/${assistantId}/` });
-  const hub = await getAssistantHub(env, assistantId).footprint();
+  const hub = await hubFootprint(assistantId);
   return {
     assistants: await one("SELECT COUNT(*) AS n FROM public_assistants WHERE id = ?1", assistantId),
     files: (await one("SELECT COUNT(*) AS n FROM knowledge_files WHERE assistant_id = ?1", assistantId)) + hub.files,
@@ -117,7 +130,7 @@ export async function seedVisitorSession(
   const rows = visitorSessionRows(options);
   await runInDurableObject(getAssistantHub(env, assistantId), async (instance, state) => {
     // Opens the object (schema, copy, the legacy move) as any call would.
-    await (instance as unknown as AssistantHub).countSessions({ assistantId });
+    await (instance as unknown as AssistantHub).history().count();
     const { sql } = state.storage;
     sql.exec(
       `INSERT INTO visitor_sessions (id, referrer, origin, user_agent, locale, message_count, started_at, last_message_at)

@@ -1,3 +1,4 @@
+import { isGone } from "../../worker/assistant/gone";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
@@ -26,8 +27,8 @@ describe("relevance on the labelled set", () => {
     const missed: string[] = [];
     let answerable = 0;
     for (const { question, answeredBy } of relevanceQuestions) {
-      const found = await hub.retrieveForOwner({ assistantId: assistant._id, query: retrievalQuery(question, []), question });
-      if ("missing" in found || !found.passages) throw new Error(`retrieval failed for ${question}`);
+      const found = await hub.knowledge().retrieve({ query: retrievalQuery(question, []), question });
+      if (isGone(found) || !found.passages) throw new Error(`retrieval failed for ${question}`);
       const shown = offlineSources(found.passages).map((s) => s.name);
       for (const source of shown) if (!answeredBy.includes(source)) wrong.push({ question, source });
       if (answeredBy.length) {

@@ -1,3 +1,4 @@
+import { isGone } from "../../worker/assistant/gone";
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../worker/crypto/api-key";
@@ -73,7 +74,7 @@ describe("a worker version before c5ed510 calling the object that now checks key
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     await createSecretKey(token, assistant._id);
     // The old route's exact call; it answered any { ok: false } without `missing`/`budget` as 429 "daily limit reached".
-    const admission = await getAssistantHub(env, assistant._id).admitApiCall({ assistantId: assistant._id, query: "hi", question: "hi" });
+    const admission = await getAssistantHub(env, assistant._id).admitApiCall({ query: "hi", question: "hi" });
     expect(admission).toMatchObject({ ok: true });
   });
 });
@@ -140,8 +141,8 @@ describe("this worker calling an object still on a version before c5ed510", () =
     // The old object's admitApiCall: no key check, and only { ok: true, passages }.
     const current = AssistantHub.prototype.admitApiCall;
     const old = async function (this: AssistantHub, input: Parameters<typeof current>[0]) {
-      const admission = await current.call(this, { assistantId: input.assistantId, query: input.query, question: input.question });
-      return admission.ok ? { ok: true as const, passages: admission.passages } : admission;
+      const admission = await current.call(this, { query: input.query, question: input.question });
+      return !isGone(admission) && admission.ok ? { ok: true as const, passages: admission.passages } : admission;
     };
     AssistantHub.prototype.admitApiCall = old as unknown as typeof current;
     try {

@@ -1,4 +1,5 @@
 import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { hubFootprint } from "./public-assistants-helpers";
 import { describe, expect, it } from "vitest";
 import {
   knowledgeSearchResponse,
@@ -231,7 +232,7 @@ describe("website sources: crawling", () => {
     expect(res.status).toBe(204);
     expect(await t.search("white vinegar")).toEqual([]);
     expect(await t.sources()).toEqual([]);
-    expect(await getAssistantHub(env, t.assistant._id).footprint()).toMatchObject({ files: 0, chunks: 0 });
+    expect(await hubFootprint(t.assistant._id)).toMatchObject({ files: 0, chunks: 0 });
     await expectError(await t.api(`${t.base}/sources/${source._id}/pages`), 404, webSourceMessages.sourceNotFound);
   });
 
