@@ -27,7 +27,6 @@ import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudgetReports } from "../budgets/owner-report";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { InsightsStore } from "../assistant/insights-store";
-import { IpMessageLeases } from "../assistant/ip-message-leases";
 import { KnowledgeStore } from "../assistant/knowledge-store";
 import { sessionVisitor, VisitorStore, type VisitorSessionRow } from "../assistant/visitor-store";
 import { webSourceOps, webSourceOpsThatWake, type WebSourceOp } from "../assistant/hub-web-sources";
@@ -37,7 +36,6 @@ import type { Env } from "../env";
 import { AppError } from "../http/errors";
 import type { KnowledgeFileRecord } from "../knowledge";
 import { retryAfterSeconds } from "../services/rate-limit";
-import type { CounterState } from "../services/rate-limit-window";
 import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { publicAssistantServerMessages, visitorIdentity, visitorIdentityMessages } from "../../contract";
@@ -101,34 +99,13 @@ export class AssistantHub extends DurableObject<Env> {
   private readonly sockets = new HubSockets(this.ctx.storage, this.env);
   private readonly ownerReports = new OwnerBudgetReports(this.env, this.ctx.storage);
   private readonly identity = new HubIdentity(this.ctx.storage, this.env);
-  /** The per-IP message throttle's counters this object holds on lease (assistant/ip-message-leases.ts). */
-  private readonly ipMessages = new IpMessageLeases(this.ctx.storage, this.env);
 
   // ── Visitor turns ─────────────────────────────────────────────────────────────────────────────
 
   /** Before the model: authorise, check the session, admit, read the history, save the visitor's message (assistant/hub-visitor-turn.ts). */
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     const opened = await this.open(input.assistantId);
-    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, { identity: this.identity, ipMessages: this.ipMessages }, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
-  }
-
-  /**
-   * The per-IP message counter of `ip` takes back the lease it handed this object (RateLimiter,
-   * when another assistant's turn meets it): this object's count of its current window, which it
-   * stops counting on (it keeps it, so a recall asked again answers the same), or null when it
-   * counted nothing; an erased object answers the count of the current window it kept at its
-   * erasure; "failed": its storage could not answer.
-   */
-  async releaseIpLease(ip: string): Promise<CounterState | null | "failed"> {
-    try {
-      if (this.gate.erased()) return this.ipMessages.releaseErased(ip);
-      this.gate.migrate();
-      return this.ipMessages.release(ip);
-    } catch (error) {
-      // A sentinel, never a throw across RPC: the counter keeps the lease and refuses meanwhile.
-      console.error(JSON.stringify({ event: "ip-lease-release-failed", error: String(error) }));
-      return "failed";
-    }
+    return beginVisitorTurn(this.env, this.ctx.storage, opened, input, { identity: this.identity }, (step) => this.afterBudget(input.assistantId, opened?.assistant.record, step));
   }
 
   /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
@@ -553,15 +530,9 @@ export class AssistantHub extends DurableObject<Env> {
     return result;
   }
 
-  /**
-   * Budget e-mails to retry; scheduled syncs that are due, and syncs whose run was lost, are queued
-   * again. An erased object's alarm only forgets the per-IP counts it carried (`erase`).
-   */
+  /** Budget e-mails to retry; scheduled syncs that are due, and syncs whose run was lost, are queued again. */
   override async alarm(): Promise<void> {
-    if (this.gate.erased()) {
-      this.ipMessages.forgetCarried(Date.now());
-      return;
-    }
+    if (this.gate.erased()) return;
     this.gate.migrate();
     await this.deliverBudgetNotices();
     await this.identityGraceEnded();
@@ -648,14 +619,9 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async erase(close: WidgetSocketClose): Promise<number> {
     const closed = await this.revoke(close);
-    // The per-IP message counts of the current window this object holds stay for their counters' recalls.
-    const ipCounts = this.ipMessages.handOver(Date.now(), this.gate.erased());
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.gate.markErased();
-    // Kept until their window ends, then the alarm forgets them (an erased object keeps no address).
-    const carriedUntil = this.ipMessages.carry(ipCounts);
-    if (carriedUntil !== null) await this.ctx.storage.setAlarm(carriedUntil);
     this.sockets.forget();
     return closed;
   }
