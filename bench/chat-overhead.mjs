@@ -242,8 +242,8 @@ function sleep(ms) {
 
 /**
  * Visitor i's own network on `path` (cf-connecting-ip is honoured locally): the visitors of two
- * paths are different people, so none of them writes to two assistants (which keeps the per-IP
- * message counter in its own object instead of the assistant's: assistant/ip-message-leases.ts).
+ * paths are different people, so none of them writes to two assistants, and none shares the
+ * per-IP message throttle with another.
  */
 function ipOf(i, path) {
   const network = { chat: 1, "widget-ws": 11, "widget-sse": 21, v1: 31 }[path];

@@ -391,8 +391,9 @@ export const guestSession = {
 
 /**
  * The embeddable widget's server side (not in the spec; chosen for Tala): the key's header and
- * query name, wire limits of a visitor message, per-IP throttles (held in the RateLimiter Durable
- * Object, exact under concurrency), and how much context an answer gets.
+ * query name, wire limits of a visitor message, per-IP throttles (minute windows on the Workers
+ * Rate Limiting binding, whose wrangler.toml limits must equal these; longer ones in the RateLimiter
+ * Durable Object), and how much context an answer gets.
  */
 export const widget = {
   /** Retry-After (seconds) of a 503 when an assistant's own Durable Object did not answer (reset, overloaded, moving legacy rows). */

@@ -7,12 +7,20 @@ import type { WorkersAiBinding } from "./models/workers-ai";
 import type { IngestQueueMessage } from "./services/public-assistants/enqueue-embeddings";
 import type { CrawlQueueMessage } from "./services/web-sources/enqueue-crawl";
 
+/** Cloudflare's Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`): whether one more call under `key` passes. */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
 /** Bindings and configuration of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   ASSETS: Fetcher;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Per-IP minute throttles (services/ip-throttle.ts): widget visitor messages, and answer ratings. */
+  WIDGET_MESSAGE_IP_LIMITER: RateLimitBinding;
+  WIDGET_FEEDBACK_IP_LIMITER: RateLimitBinding;
   CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
   /** Widget visitor sessions' sockets: one room per visitor session, partyserver. */
   WIDGET_ROOM: DurableObjectNamespace<WidgetRoom>;

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { AssistantBudget } from "../budgets/assistant-budget";
+import { consumeIpMessage } from "../services/ip-throttle";
 import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
@@ -12,7 +13,6 @@ import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
 import type { HubIdentity } from "./identity-secrets";
 import { InsightsStore } from "./insights-store";
-import type { IpMessageLeases } from "./ip-message-leases";
 import { KnowledgeStore } from "./knowledge-store";
 
 /**
@@ -80,7 +80,7 @@ export async function beginVisitorTurn(
   storage: DurableObjectStorage,
   opened: OpenedHub | null,
   input: BeginTurnInput,
-  parts: { identity: Pick<HubIdentity, "verify">; ipMessages: Pick<IpMessageLeases, "consume"> },
+  parts: { identity: Pick<HubIdentity, "verify"> },
   onBudget: (step: BudgetStep) => void = () => {},
 ): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
@@ -93,7 +93,7 @@ export async function beginVisitorTurn(
   if (identityRefusal) return { outcome: "refused", refusal: identityRefusal };
   const attachments = attachmentsRefusal(input.message.files.length, record.config.allowAttachments);
   if (attachments) return { outcome: "refused", refusal: attachments };
-  const ip = await parts.ipMessages.consume(input.assistantId, input.ip);
+  const ip = await consumeIpMessage(env, input.ip);
   const limits = { maxMessagesPerSession: record.config.maxMessagesPerSession, dailyLimit: record.config.dailyLimit };
   const throttled = ipRefusal(ip);
   if (throttled) return { outcome: "refused", refusal: throttled };

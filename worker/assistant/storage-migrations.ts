@@ -293,6 +293,12 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // The per-IP message throttle is on the Rate Limiting binding (services/ip-throttle.ts): the
+    // table of 0011 goes, with the addresses it held.
+    id: "0012_drop_ip_message_leases",
+    sql: `DROP TABLE IF EXISTS ip_message_leases;`,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

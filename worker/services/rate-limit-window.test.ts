@@ -43,17 +43,4 @@ describe("FixedWindowCounter", () => {
     expect(c.consume(3, 1, 5000)).toEqual({ allowed: true, remaining: 0, resetAt: 5000 });
     expect(c.consume(3, 1, 5000).allowed).toBe(false);
   });
-
-  it("merges a count handed back: the later window wins, the same window keeps the larger count, twice changes nothing", () => {
-    const c = new FixedWindowCounter({ count: 3, resetAt: 1000 });
-    c.merge({ count: 7, resetAt: 1000 });
-    c.merge({ count: 7, resetAt: 1000 });
-    expect(c.state).toEqual({ count: 7, resetAt: 1000 });
-    c.merge({ count: 2, resetAt: 1000 });
-    expect(c.state).toEqual({ count: 7, resetAt: 1000 });
-    c.merge({ count: 1, resetAt: 2000 });
-    expect(c.state).toEqual({ count: 1, resetAt: 2000 });
-    c.merge({ count: 9, resetAt: 1000 });
-    expect(c.state).toEqual({ count: 1, resetAt: 2000 });
-  });
 });

@@ -50,16 +50,6 @@ export class FixedWindowCounter {
     return { allowed: count < limit, remaining: Math.max(0, limit - count), resetAt: windowEnd };
   }
 
-  /**
-   * Takes in a count kept elsewhere that went on from this one (a lease handed back): the later
-   * window's, or the larger count of the same window. So taking the same count in twice (an answer
-   * that was lost and asked for again) changes nothing.
-   */
-  merge(other: CounterState) {
-    if (other.resetAt > this.state.resetAt) this.state = { count: other.count, resetAt: other.resetAt };
-    else if (other.resetAt === this.state.resetAt) this.state.count = Math.max(this.state.count, other.count);
-  }
-
   /** A call from a later window starts the count over; a count of unknown window is the caller's. */
   private roll(resetAt: number) {
     if (this.state.resetAt === -1) this.state.resetAt = resetAt;

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { windowEnd, type CounterState, type RateLimitResult } from "./rate-limit-window";
+import { windowEnd, type RateLimitResult } from "./rate-limit-window";
 
 export interface Window {
   limit: number;
@@ -25,32 +25,6 @@ export async function consumeRateLimit(
   return stub.consume(window.limit, cost, resetAt);
 }
 
-/**
- * `consumeRateLimit` for a caller that counts by itself once handed the counter (an assistant's
- * object, `holder`: see RateLimiter.consumeLeasable); the lease runs `leaseWindows` windows,
- * this call's included.
- */
-export async function consumeLeasableRateLimit(
-  env: Env,
-  scope: string,
-  key: string,
-  window: Window,
-  holder: string,
-  leaseWindows: number,
-  now = Date.now(),
-  returned: CounterState | null = null,
-) {
-  const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
-  try {
-    return await stub.consumeLeasable(holder, key, window.limit, 1, resetAt, resetAt + (leaseWindows - 1) * window.windowMs, returned);
-  } catch (error) {
-    // The counter still runs the code from before leases (a deploy under way: an active object
-    // keeps its code for minutes): it counted nothing, so count there as before, with no lease.
-    if (!(error instanceof Error) || !/does not implement "consumeLeasable"/.test(error.message)) throw error;
-    return { result: await stub.consume(window.limit, 1, resetAt), lease: null };
-  }
-}
-
 /** Gives back `cost` consumed in the window of `now` (pass the `now` of the consume). */
 export async function refundRateLimit(env: Env, scope: string, key: string, window: Window, cost = 1, now = Date.now()) {
   const { stub, resetAt } = counter(env, scope, key, window.windowMs, now);
@@ -63,5 +37,5 @@ export async function peekRateLimit(env: Env, scope: string, key: string, window
   return stub.peek(window.limit, resetAt);
 }
 
-export const retryAfterSeconds = (result: RateLimitResult, now = Date.now()) =>
+export const retryAfterSeconds = (result: Pick<RateLimitResult, "resetAt">, now = Date.now()) =>
   Math.max(1, Math.ceil((result.resetAt - now) / 1000));

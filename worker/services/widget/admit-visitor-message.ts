@@ -1,7 +1,7 @@
 import { budgetMessages, widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
 import { secondsToMonthEnd } from "../../budgets/budget-math";
 import { retryAfterSeconds } from "../rate-limit";
-import type { RateLimitResult } from "../rate-limit-window";
+import type { IpThrottleResult } from "../ip-throttle";
 import type { Admission } from "./widget-limits";
 
 export type MessageRefusal = {
@@ -20,8 +20,8 @@ export type MessageAdmission = { ok: true; remaining: WidgetRemaining } | Messag
 /**
  * Whether a visitor message may be answered, in the order the assistant's own object
  * (AssistantHub.beginTurn) decides it: attachments only when the owner allows them
- * (`attachmentsRefusal`), then the per-IP throttle (`ipRefusal`, a RateLimiter across every
- * assistant), then the session's counter, the network's share of the assistant's day and the
+ * (`attachmentsRefusal`), then the per-IP throttle (`ipRefusal`, the Rate Limiting binding across
+ * every assistant: services/ip-throttle.ts), then the session's counter, the network's share of the assistant's day and the
  * day's counter (`toMessageAdmission` of the hub's `VisitorStore.admit`, exact under concurrency),
  * with the monthly budgets checked just before them in the same step (`budgetRefusal`).
  * Nothing is counted for a refused message but the per-IP throttle.
@@ -36,7 +36,7 @@ export function budgetRefusal(now = Date.now()): MessageRefusal {
   return { ok: false, error: budgetMessages.budgetReached, reason: "budget-reached", code: "RATE_LIMITED", retryAfter: secondsToMonthEnd(now) };
 }
 
-export function ipRefusal(ip: RateLimitResult, now = Date.now()): MessageRefusal | null {
+export function ipRefusal(ip: IpThrottleResult, now = Date.now()): MessageRefusal | null {
   if (ip.allowed) return null;
   return { ok: false, error: widgetMessages.tooManyMessages, reason: "rate-limited", code: "RATE_LIMITED", retryAfter: retryAfterSeconds(ip, now) };
 }

@@ -4,7 +4,7 @@ import { AppError, rateLimited, unauthorized } from "../../http/errors";
 import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
 import type { ServiceContext } from "../context";
 import { retryAfterSeconds } from "../rate-limit";
-import { consumeIpFeedback } from "./widget-limits";
+import { consumeIpFeedback } from "../ip-throttle";
 
 /**
  * POST /api/widget/sessions/:id/messages/:messageId/feedback (the caller's publishable key and

@@ -1,23 +1,22 @@
 import { widget, type WidgetRemaining } from "../../../contract";
-import type { CounterState, RateLimitResult } from "../rate-limit-window";
+import type { RateLimitResult } from "../rate-limit-window";
 import type { Env } from "../../env";
-import { consumeLeasableRateLimit, consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
+import { consumeRateLimit, peekRateLimit, type Window } from "../rate-limit";
 
 /**
  * The widget's limits. The message counters (per visitor session, per network and UTC day, per
  * assistant and UTC day) live in the assistant's own Durable Object since the move
  * (assistant/visitor-store.ts `VisitorStore.admit`: one synchronous check-and-increment, exact
- * under concurrency, no refunds needed). What stays here: the per-IP throttles across every
- * assistant (RateLimiter objects), the arithmetic of the network's share, the `remaining-messages`
+ * under concurrency, no refunds needed). What stays here: the per-IP session throttle across
+ * every assistant (a RateLimiter object: its window is an hour; the minute throttles are on the
+ * Rate Limiting binding, services/ip-throttle.ts), the arithmetic of the network's share, the `remaining-messages`
  * frame, and the read of the legacy `widget-daily` counter the move carries over.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Legacy: the RateLimiter scope of an assistant's daily counter before the move (read once by it). */
 const DAILY_SCOPE = "widget-daily";
-const IP_MESSAGE_SCOPE = "widget-messages:ip";
 const IP_SESSION_SCOPE = "widget-sessions:ip";
-const IP_FEEDBACK_SCOPE = "widget-feedback:ip";
 
 const dailyWindow = (dailyLimit: number): Window => ({ limit: dailyLimit, windowMs: DAY_MS });
 
@@ -52,13 +51,5 @@ export function remainingFrame(remaining: WidgetRemaining, limits: { maxMessages
     : { remaining: remaining.session, limit: limits.maxMessagesPerSession };
 }
 
-/** Per-IP throttles of the widget (contract `widget.throttles`), across every assistant. */
-/**
- * The per-IP message throttle, asked by the assistant's object that then counts it while it holds
- * the lease (`holder`: the assistant's id; assistant/ip-message-leases.ts).
- */
-export const consumeIpMessage = (env: Env, ip: string, holder: string, leaseWindows: number, now: number, returned: CounterState | null = null) =>
-  consumeLeasableRateLimit(env, IP_MESSAGE_SCOPE, ip, widget.throttles.message, holder, leaseWindows, now, returned);
+/** New conversations per IP across every assistant (contract `widget.throttles.sessionCreate`). */
 export const consumeIpSession = (env: Env, ip: string) => consumeRateLimit(env, IP_SESSION_SCOPE, ip, widget.throttles.sessionCreate);
-/** Answer ratings per IP across every assistant: a counter of its own, so rating never costs the visitor a message. */
-export const consumeIpFeedback = (env: Env, ip: string) => consumeRateLimit(env, IP_FEEDBACK_SCOPE, ip, widget.throttles.feedback);
