@@ -1,4 +1,4 @@
-import { isGone, unlessGone } from "../../assistant/gone";
+import { unlessGone } from "../../assistant/gone";
 import { Hono } from "hono";
 import { widgetMessages, widgetSendMessageData } from "../../../contract";
 import { clientIp } from "../../http/client-ip";

@@ -1,4 +1,4 @@
-import { isGone, unlessGone } from "../../assistant/gone";
+import { isGone } from "../../assistant/gone";
 import { Hono, type Context } from "hono";
 import { createWidgetSessionBody, visitorIdentity, visitorIdentityMessages, widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
