@@ -1,31 +1,38 @@
-import type { AssistantHub } from "./durable-objects/assistant-hub";
-import type { ChatRoom } from "./durable-objects/chat-room";
-import type { RateLimiter } from "./durable-objects/rate-limiter";
-import type { WidgetRoom } from "./durable-objects/widget-room";
 import type { VectorizeLike } from "./knowledge";
 import type { WorkersAiBinding } from "./models/workers-ai";
-import type { IngestQueueMessage } from "./services/public-assistants/enqueue-embeddings";
-import type { CrawlQueueMessage } from "./services/web-sources/enqueue-crawl";
+import type { CrawlQueueMessage, IngestQueueMessage } from "./queues/messages";
 
 /** Cloudflare's Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`): whether one more call under `key` passes. */
 export interface RateLimitBinding {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+/**
+ * The RPC interfaces of the Durable Objects, as `Env` names them. Each object's own module adds
+ * its class to its interface (declaration merging: `declare module "../env"`), so this file
+ * imports none of them and the objects, which all read `Env`, form no import circle with it.
+ */
+/* eslint-disable @typescript-eslint/no-empty-object-type -- filled in by each object's module */
+export interface AssistantHubRpc extends Rpc.DurableObjectBranded {}
+export interface ChatRoomRpc extends Rpc.DurableObjectBranded {}
+export interface WidgetRoomRpc extends Rpc.DurableObjectBranded {}
+export interface RateLimiterRpc extends Rpc.DurableObjectBranded {}
+/* eslint-enable @typescript-eslint/no-empty-object-type */
+
 /** Bindings and configuration of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   ASSETS: Fetcher;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
   /** Per-IP minute throttles (services/ip-throttle.ts): widget visitor messages, and answer ratings. */
   WIDGET_MESSAGE_IP_LIMITER: RateLimitBinding;
   WIDGET_FEEDBACK_IP_LIMITER: RateLimitBinding;
-  CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
+  CHAT_ROOM: DurableObjectNamespace<ChatRoomRpc>;
   /** Widget visitor sessions' sockets: one room per visitor session, partyserver. */
-  WIDGET_ROOM: DurableObjectNamespace<WidgetRoom>;
+  WIDGET_ROOM: DurableObjectNamespace<WidgetRoomRpc>;
   /** One per public assistant (its id): the visitor sessions with a socket open, for revocation. */
-  ASSISTANT_HUB: DurableObjectNamespace<AssistantHub>;
+  ASSISTANT_HUB: DurableObjectNamespace<AssistantHubRpc>;
   /** Workers AI, in production only (no local emulation): the model when LLM_BASE_URL is unset. */
   AI?: WorkersAiBinding;
   /** Queue `tala-ingest`: knowledge files waiting for embeddings, and website sources' crawl runs (consumed by worker/queues/ingest.ts). */

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { widgetSessionResponse } from "../../contract";
 import { hashApiKey } from "../../worker/crypto/api-key";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { widgetAssistant, widgetCall } from "./widget-helpers";

@@ -7,7 +7,7 @@ import type { Env } from "../../worker/env";
 import { handleIngestBatch } from "../../worker/queues/ingest";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { deletePublicAssistant } from "../../worker/services/public-assistants/delete-public-assistant";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { assistantFootprint, hubFootprint, testServiceContext } from "./public-assistants-helpers";
 import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";

@@ -9,7 +9,7 @@ import { importLegacyKnowledge } from "../../worker/assistant/legacy-import";
 import { migrateAssistantStorage } from "../../worker/assistant/storage-migrations";
 import { deleteAssistantKnowledge, deleteFileKnowledge } from "../../worker/knowledge";
 import { VectorizeStore, type VectorizeLike } from "../../worker/knowledge/vectors";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { hubRows, seedLegacyVisitorSession } from "./public-assistants-helpers";
 import { createSecretKey } from "./secret-keys-helpers";

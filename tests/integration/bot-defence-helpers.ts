@@ -5,7 +5,7 @@ import { botDefenceMessages, errorBodySchema, widgetApiPaths, widgetSessionRespo
 import { BotDefenceStore } from "../../worker/assistant/bot-defence-store";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { leadingZeroBits } from "../../worker/widget/proof-of-work";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { json } from "./helpers";
 import { widgetCall } from "./widget-helpers";
 

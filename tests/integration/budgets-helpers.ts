@@ -1,8 +1,8 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { expect } from "vitest";
 import { apiKeyResponse, budgetMessages, budgetsResponse, errorBodySchema, type OwnerBudgetBody, type PublicAssistantBody } from "../../contract";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { call, json, outbox, registerUser } from "./helpers";
 import { createAssistant } from "./public-assistants-helpers";
 import { sendOverSse, sseFrames } from "./widget-helpers";

@@ -4,7 +4,7 @@ import { budgetMessages, budgets, serverMessages } from "../../contract";
 import { monthKey } from "../../worker/budgets/budget-math";
 import { BudgetNotices, deliverBudgetNotices } from "../../worker/budgets/budget-notices";
 import type { Env } from "../../worker/env";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, expectError } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { startSession } from "./widget-helpers";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { budgetMessages, budgetUi, openAiErrorBody } from "../../contract";
 import { monthKey } from "../../worker/budgets/budget-math";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { createSecretKey } from "./secret-keys-helpers";

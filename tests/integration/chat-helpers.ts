@@ -8,7 +8,7 @@ import {
   type ServerFrame,
   type ServerEvent,
 } from "../../contract";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { RoomStore } from "../../worker/chat/room-store";
 import { randomIp, registerUser } from "./helpers";
 

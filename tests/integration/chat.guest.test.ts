@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatGuestSessionHeader, chatListResponse, chatMessages, chatResponse, guestQuota, publicRoutes, serverMessages } from "../../contract";
 import { chatGuest, mockReply, newGuestId } from "./chat-helpers";
-import { getChatRoom } from "../../worker/chat/get-chat-room";
+import { getChatRoom } from "../../worker/durable-objects/stubs";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { call, expectError, json, randomIp } from "./helpers";
 

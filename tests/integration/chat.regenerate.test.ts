@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatGuestSessionHeader, chatListResponse, chatMessages, clientFrames, guestQuota, publicRoutes, regenerateMessages } from "../../contract";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { RoomStore } from "../../worker/chat/room-store";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { chatGuest, chatUser, mockReply, type TestSocket } from "./chat-helpers";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatListResponse, chatResponse } from "../../contract";
 import { call, json, registerUser } from "./helpers";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { seedChat } from "./chat-helpers";
 
 describe("GET /api/chats", () => {

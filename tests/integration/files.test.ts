@@ -12,7 +12,7 @@ import {
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
-import type { IngestQueueMessage } from "../../worker/services/public-assistants/enqueue-embeddings";
+import type { IngestQueueMessage } from "../../worker/queues/messages";
 import { makeCorruptDocx, makeDocx, makePdf } from "../fixtures/knowledge-files";
 import { call, callWithEnv, errorOf, expectError, json, registerUser } from "./helpers";
 import {

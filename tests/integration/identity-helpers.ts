@@ -9,7 +9,7 @@ import {
   type IdentitySecretCreated,
 } from "../../contract";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { widgetCall } from "./widget-helpers";
 

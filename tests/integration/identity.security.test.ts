@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { visitorIdentity, visitorIdentityMessages as V, widgetApiPaths, widgetSessionResponse } from "../../contract";
 import { toBase64Url } from "../../worker/crypto/encoding";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";

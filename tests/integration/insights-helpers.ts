@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { feedbackResponse, insightsResponse, widgetApiPaths, type FeedbackRating } from "../../contract";
 import { InsightsStore } from "../../worker/assistant/insights-store";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json, randomIp } from "./helpers";
 import { sendOverSse, sseFrames, widgetCall, type WidgetCallInit } from "./widget-helpers";
 

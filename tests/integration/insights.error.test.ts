@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { insightsLimits, insightsMessages, publicAssistantServerMessages, serverMessages, widget, widgetApiPaths, widgetMessages } from "../../contract";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, expectError } from "./helpers";
 import { ask, insightsOf, rate } from "./insights-helpers";
 import { sendOverSse, sseFrames, startSession, widgetAssistant, widgetCall } from "./widget-helpers";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { chatHistoryExport, chatHistoryResponse, insightsLimits, widgetSessionResponse } from "../../contract";
 import { applyStorageMigrations } from "../../worker/durable-objects/storage-migrations";
 import { assistantStorageMigrations } from "../../worker/assistant/storage-migrations";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { call, json } from "./helpers";
 import { DAY_MS, ask, insightsOf, rated, utcDate } from "./insights-helpers";

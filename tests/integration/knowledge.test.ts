@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { knowledgeMessages } from "../../contract";
 import { hubKnowledgeIndex } from "../../worker/assistant/hub-knowledge-index";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import {
   HashingEmbeddings,
   IndexVectorStore,

@@ -7,7 +7,7 @@ import * as schema from "../../worker/db/schema";
 import type { ServiceContext } from "../../worker/services/context";
 import { KnowledgeStore } from "../../worker/assistant/knowledge-store";
 import { VisitorStore } from "../../worker/assistant/visitor-store";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json, type CallInit } from "./helpers";
 
 /** A service context on the test's bindings, for calling worker services directly. */

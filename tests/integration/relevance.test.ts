@@ -1,7 +1,7 @@
 import { isGone } from "../../worker/assistant/gone";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { offlineSources, retrievalQuery } from "../../worker/widget/prompt";
 import { relevanceDocuments, relevanceQuestions } from "../fixtures/relevance-set";
 import { registerUser } from "./helpers";

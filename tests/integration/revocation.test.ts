@@ -111,7 +111,7 @@ describe("chat sockets after a revocation", () => {
     // The races the room covers itself: a socket authenticated just before the revocation that
     // reaches the room just after, and a frame already on its way when the revocation lands.
     const { env, runInDurableObject } = await import("cloudflare:test");
-    const { getChatRoom } = await import("../../worker/chat/get-chat-room");
+    const { getChatRoom } = await import("../../worker/durable-objects/stubs");
     const user = await chatUser();
     const row = await env.DB.prepare("SELECT id, expires_at FROM auth_tokens WHERE user_id = ?1").bind(user.user.id).first<{ id: string; expires_at: number }>();
     const room = getChatRoom(env, user.roomId);
@@ -184,7 +184,7 @@ describe("widget sockets after a revocation", () => {
 
   it("a full hub forgets rooms that died without closing, so a new socket is still registered and revocable", async () => {
     const { env, runInDurableObject } = await import("cloudflare:test");
-    const { getAssistantHub } = await import("../../worker/widget/get-assistant-hub");
+    const { getAssistantHub } = await import("../../worker/durable-objects/stubs");
     const { maxOpenSessions, openSessionPrefix } = await import("../../worker/widget/open-sessions");
     const target = await widgetAssistant({}, { upload: false });
     const hub = getAssistantHub(env, target.assistant._id);
@@ -210,7 +210,7 @@ describe("widget sockets after a revocation", () => {
       const dead = keys.filter((k) => k.includes("dead-"));
       for (let i = 0; i < dead.length; i += 128) await state.storage.delete(dead.slice(i, i + 128));
       // The hub's in-memory registrations (assistant/hub-sockets.ts) are read again from storage.
-      (instance as unknown as { sockets: { forget(): void } }).sockets.forget();
+      (instance as unknown as { core: { sockets: { forget(): void } } }).core.sockets.forget();
     });
     const res = await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token });
     expect(res.status).toBe(200);
@@ -359,7 +359,7 @@ describe("account deletion", () => {
     // A socket the worker authenticated (by any credential) just before the deletion committed
     // reaches the room after it: handed over the way routes/parties.ts does, and refused.
     const { env } = await import("cloudflare:test");
-    const { getChatRoom } = await import("../../worker/chat/get-chat-room");
+    const { getChatRoom } = await import("../../worker/durable-objects/stubs");
     const { IDENTITY_HEADER } = await import("../../worker/chat/room-identity");
     for (const identity of [{ kind: "user", userId: user.id, ip: "203.0.113.9" }, { kind: "user", userId: user.id, tokenId: "t", ip: "203.0.113.9" }]) {
       const request = new Request(`http://tala.test/parties/chat/user-${user.id}`, { headers: { upgrade: "websocket" } });

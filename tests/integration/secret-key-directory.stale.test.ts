@@ -5,7 +5,7 @@ import { generateSecretKey, hashApiKey, maskSecretKey } from "../../worker/crypt
 import { secretKeyDirectory, secretKeyDirectoryMaxAgeMs } from "../../worker/services/secret-keys/secret-key-directory";
 import { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import type { Env } from "../../worker/env";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { hubRows } from "./public-assistants-helpers";
 import { completions, createSecretKey, revokeSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { widgetAssistant } from "./widget-helpers";

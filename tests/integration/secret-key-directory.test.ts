@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openAiCompatMessages as M } from "../../contract";
 import { hashApiKey } from "../../worker/crypto/api-key";
 import { secretKeyDirectory } from "../../worker/services/secret-keys/secret-key-directory";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call } from "./helpers";
 import { answer, type Answer } from "./key-directory-helpers";
 import { hubRows } from "./public-assistants-helpers";

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatListResponse, projectListResponse, settingsResponse } from "../../contract";
-import { getUserRoom } from "../../worker/chat/get-chat-room";
+import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { importLegacyUserData } from "../../worker/chat/legacy-import";
 import { RoomStore } from "../../worker/chat/room-store";
 import type { ChatRoom } from "../../worker/durable-objects/chat-room";

@@ -13,10 +13,10 @@ import {
 } from "../../contract";
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
-import type { CrawlQueueMessage } from "../../worker/services/web-sources/enqueue-crawl";
+import type { CrawlQueueMessage } from "../../worker/queues/messages";
 import { CRAWL_STALL_MS } from "../../worker/assistant/web-source-store";
 import { CrawlBusy, crawlSource } from "../../worker/services/web-sources/crawl-source";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, expectError, json, randomIp } from "./helpers";
 import { sendOverSse, sseFrames, startSession, widgetAssistant } from "./widget-helpers";
 

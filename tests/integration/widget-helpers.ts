@@ -218,7 +218,7 @@ export async function openWidgetSocket(sessionId: string, key: string, init: { o
  */
 export async function sessionRows(sessionId: string) {
   const { env, runInDurableObject } = await import("cloudflare:test");
-  const { getAssistantHub } = await import("../../worker/widget/get-assistant-hub");
+  const { getAssistantHub } = await import("../../worker/durable-objects/stubs");
   const { results: assistants } = await env.DB.prepare("SELECT id FROM public_assistants").all<{ id: string }>();
   for (const { id } of assistants) {
     const found = await runInDurableObject(getAssistantHub(env, id), (_instance, state) => {

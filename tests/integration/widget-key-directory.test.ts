@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { widgetMessages, widgetSocketClose } from "../../contract";
 import { hashApiKey } from "../../worker/crypto/api-key";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { forgetKey, knownAssistantId, rememberAssistantId } from "../../worker/widget/key-directory";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
 import { call, callWithEnv } from "./helpers";

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { errorBodySchema, widget, widgetMessages } from "../../contract";
-import { getAssistantHub } from "../../worker/widget/get-assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { json, randomIp } from "./helpers";
 import { ask, rate } from "./insights-helpers";
 import { openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, widgetAssistant } from "./widget-helpers";

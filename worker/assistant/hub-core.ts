@@ -60,6 +60,7 @@ export class HubCore {
    * scheduler finds its jobs again). An erased object creates nothing.
    */
   async start(): Promise<void> {
+    forgetIpLeases(this.storage);
     if (this.gate.erased()) return;
     this.gate.migrate();
     const now = Date.now();
@@ -154,4 +155,14 @@ export class HubCore {
     const opened = await this.open();
     if (opened) await this.reverifySockets(opened.store);
   }
+}
+
+/**
+ * Key-value entries of the per-IP message counter an earlier version leased to this object (the
+ * counter is on the Rate Limiting binding now): an erased object's carried counts (addresses it
+ * must not keep) and the day it last pruned them. Removed when the object starts.
+ */
+function forgetIpLeases(storage: DurableObjectStorage) {
+  for (const [key] of storage.kv.list({ prefix: "ip-lease:" })) storage.kv.delete(key);
+  if (storage.kv.get("ip-leases-pruned-day") !== undefined) storage.kv.delete("ip-leases-pruned-day");
 }

@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import type { KnowledgeIndex } from "../knowledge/knowledge-index";
 import { isGone, type Gone } from "./gone";
-import { reachAssistantHub } from "../widget/get-assistant-hub";
+import { reachAssistantHub } from "../durable-objects/stubs";
 import type { KnowledgeStore } from "./knowledge-store";
 
 /**

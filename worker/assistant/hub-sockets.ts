@@ -1,6 +1,6 @@
 import type { WidgetSocketClose } from "../../contract";
 import type { Env } from "../env";
-import { getWidgetRoom } from "../widget/get-widget-room";
+import { getWidgetRoom } from "../durable-objects/stubs";
 import { OpenSessions } from "../widget/open-sessions";
 
 /** How many visitor rooms a revocation closes at once. */

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { reachAssistantHub } from "../widget/get-assistant-hub";
+import { reachAssistantHub } from "../durable-objects/stubs";
 import { unlessGone, type Gone } from "./gone";
 
 /**

@@ -282,7 +282,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     sql: `ALTER TABLE assistant_copy ADD COLUMN secret_keys TEXT;`,
   },
   {
-    // The per-IP message throttle's counters this object holds on lease (assistant/ip-message-leases.ts).
+    // The per-IP message throttle's counters an earlier version leased to this object (dropped by 0012).
     id: "0011_ip_message_leases",
     sql: `
       CREATE TABLE ip_message_leases (

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { getAssistantHub } from "../widget/get-assistant-hub";
+import { getAssistantHub } from "../durable-objects/stubs";
 
 /**
  * Tells each of the owner's assistants (their ids read from D1: only when the all-assistants

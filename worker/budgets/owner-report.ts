@@ -1,4 +1,4 @@
-import { getUserRoom } from "../chat/get-chat-room";
+import { getUserRoom } from "../durable-objects/stubs";
 import type { Env } from "../env";
 import { AssistantBudget } from "./assistant-budget";
 import { monthKey } from "./budget-math";

@@ -209,3 +209,9 @@ function ownId(ctx: DurableObjectState): string {
   }
   throw new Error("an assistant's object is reached by idFromName(assistantId)");
 }
+
+declare module "../env" {
+  /** What a stub of this object can be asked (`Env`'s namespace names this interface). */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the class is the interface
+  interface AssistantHubRpc extends AssistantHub {}
+}

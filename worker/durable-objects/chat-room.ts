@@ -291,3 +291,9 @@ function send(connection: Connection, frame: ServerFrame) {
     // closed meanwhile: the client catches up on reconnect
   }
 }
+
+declare module "../env" {
+  /** What a stub of this object can be asked (`Env`'s namespace names this interface). */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the class is the interface
+  interface ChatRoomRpc extends ChatRoom {}
+}

@@ -81,3 +81,9 @@ export class RateLimiter extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(this.alarmAt);
   }
 }
+
+declare module "../env" {
+  /** What a stub of this object can be asked (`Env`'s namespace names this interface). */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the class is the interface
+  interface RateLimiterRpc extends RateLimiter {}
+}

@@ -12,7 +12,7 @@ import { unlessGone } from "../assistant/gone";
 import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
-import { getAssistantHub } from "../widget/get-assistant-hub";
+import { getAssistantHub } from "./stubs";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 
@@ -223,4 +223,10 @@ function send(connection: Connection, frame: WidgetServerFrame) {
   } catch {
     // closed meanwhile: the widget reloads the session on reconnect
   }
+}
+
+declare module "../env" {
+  /** What a stub of this object can be asked (`Env`'s namespace names this interface). */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the class is the interface
+  interface WidgetRoomRpc extends WidgetRoom {}
 }

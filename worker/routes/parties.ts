@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { chatMessages } from "../../contract";
-import { getChatRoom } from "../chat/get-chat-room";
+import { getChatRoom } from "../durable-objects/stubs";
 import { IDENTITY_HEADER } from "../chat/room-identity";
 import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/context";

@@ -1,5 +1,5 @@
 import { chatMessages, serverMessages } from "../../contract";
-import { getChatRoom } from "../chat/get-chat-room";
+import { getChatRoom } from "../durable-objects/stubs";
 import type { Env } from "../env";
 import { AppError, unauthorized } from "../http/errors";
 

@@ -1,3 +1,4 @@
+import { getRateLimiter } from "../durable-objects/stubs";
 import type { Env } from "../env";
 import { windowEnd, type RateLimitResult } from "./rate-limit-window";
 
@@ -8,7 +9,7 @@ export interface Window {
 
 /** The counter for `scope:key` (one object across windows) and the end of the window of `now`. */
 function counter(env: Env, scope: string, key: string, windowMs: number, now: number) {
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${scope}:${key}`));
+  const stub = getRateLimiter(env, `${scope}:${key}`);
   return { stub, resetAt: windowEnd(now, windowMs) };
 }
 

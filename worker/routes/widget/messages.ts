@@ -5,7 +5,7 @@ import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
 import { OriginNotAllowedError } from "../../services/widget/authorize-widget-call";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import { runVisitorTurn, turnMessage, visitorTurn } from "../../widget/visitor-turn";
 import { refuseCors } from "./cors";
 import { widgetEventStream } from "./event-stream";

@@ -5,7 +5,7 @@ import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
 import { checkSessionProof, proofNeededError } from "../../services/widget/bot-defence";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 
 /**

@@ -4,8 +4,8 @@ import { visitorIdentity, widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, invalid, unauthorized } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
-import { getWidgetRoom } from "../../widget/get-widget-room";
+import { reachAssistantHub } from "../../durable-objects/stubs";
+import { getWidgetRoom } from "../../durable-objects/stubs";
 import { WIDGET_IDENTITY_HEADER, type WidgetIdentity } from "../../widget/room-identity";
 import { widgetCaller } from "./caller";
 

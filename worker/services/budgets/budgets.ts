@@ -4,7 +4,7 @@ import { budgetUi, serverMessages, userRoomId, type BudgetsResponse, type Budget
 import { budgetPaused, monthKey } from "../../budgets/budget-math";
 import { publicAssistants } from "../../db/schema";
 import { AppError, unauthorized } from "../../http/errors";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { getAssistantHub } from "../../durable-objects/stubs";
 import { callChatRoom } from "../call-chat-room";
 import type { ServiceContext } from "../context";
 import { readConfig } from "../public-assistants/to-public-assistant";

@@ -8,7 +8,7 @@ import { decryptApiKey, encryptApiKey } from "../public-assistants/api-key-encry
 import { enqueueEmbeddings } from "../public-assistants/enqueue-embeddings";
 import { knowledgeIndex } from "../public-assistants/knowledge-stores";
 import { knowledgeFileKey } from "../public-assistants/storage";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { getAssistantHub } from "../../durable-objects/stubs";
 import { defaultConfig, defaultIntegration } from "../public-assistants/to-public-assistant";
 
 /**

@@ -1,5 +1,5 @@
 import { AppError } from "../../http/errors";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { getAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { authorizeWidgetCall } from "../widget/authorize-widget-call";
 

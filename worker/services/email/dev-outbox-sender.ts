@@ -1,6 +1,6 @@
 import { devOutbox } from "../../db/schema";
 import type { Db } from "../../db/client";
-import type { EmailSender } from "./sender";
+import type { EmailSender } from "./types";
 
 /**
  * Local mode's sender: keeps the e-mail in the dev_outbox table (read at GET /api/dev/outbox)

@@ -1,7 +1,7 @@
 import { serverMessages } from "../../../contract";
 import type { Env } from "../../env";
 import { AppError } from "../../http/errors";
-import type { EmailSender } from "./sender";
+import type { EmailSender } from "./types";
 
 const DEFAULT_EMAIL_API_URL = "https://api.resend.com/emails";
 

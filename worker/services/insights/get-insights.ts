@@ -1,7 +1,7 @@
 import { isGone } from "../../assistant/gone";
 import { publicAssistantServerMessages, type InsightsResponse } from "../../../contract";
 import { notFound } from "../../http/errors";
-import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

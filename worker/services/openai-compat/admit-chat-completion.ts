@@ -1,7 +1,7 @@
 import { isGone, type Gone } from "../../assistant/gone";
 import { budgetMessages, openAiCompatMessages as M } from "../../../contract";
 import type { Passage } from "../../widget/prompt";
-import { assistantHubUnavailable, getAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, getAssistantHub } from "../../durable-objects/stubs";
 import { retrievalQuery } from "../../widget/prompt";
 import type { PublicAssistantRecord } from "../public-assistants/to-public-assistant";
 import type { ServiceContext } from "../context";

@@ -2,7 +2,7 @@ import { isGone } from "../../assistant/gone";
 import type { z } from "zod";
 import { playground, widgetMessages, type playgroundMessageBody, type WidgetMessage } from "../../../contract";
 import { AppError, notFound } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import { retrievalQuery } from "../../widget/prompt";
 import type { AnswerTurn, VisitorTurnDeps } from "../../widget/visitor-turn";
 import type { ServiceContext } from "../context";

@@ -1,7 +1,7 @@
 import { publicAssistantServerMessages } from "../../../contract";
 import { AppError, notFound } from "../../http/errors";
 import { deleteFileKnowledge, type KnowledgeFileRecord } from "../../knowledge";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { findPublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";

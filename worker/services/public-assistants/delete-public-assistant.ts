@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context";
 import { eraseAssistantStore } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import { assistantStoragePrefix, deleteStoredObjects } from "./storage";
 
 /**

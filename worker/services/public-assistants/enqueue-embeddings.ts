@@ -1,11 +1,7 @@
 import type { Env } from "../../env";
+import type { IngestQueueMessage } from "../../queues/messages";
 import { embeddingProviderFromEnv } from "../../knowledge";
 
-/** A message of the `tala-ingest` queue: embed this knowledge file's chunks. */
-export interface IngestQueueMessage {
-  assistantId: string;
-  fileId: string;
-}
 
 /**
  * Queues the files for embedding when an embedder is configured; does nothing otherwise

@@ -2,7 +2,7 @@ import { unlessGone } from "../../assistant/gone";
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { PublicAssistant } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { getAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { toKnowledgeFile, toPublicAssistant } from "./to-public-assistant";
 

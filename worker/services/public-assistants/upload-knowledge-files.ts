@@ -8,7 +8,7 @@ import {
 } from "../../../contract";
 import { AppError } from "../../http/errors";
 import { ingestFile, isKnowledgeError, type KnowledgeError } from "../../knowledge";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { checkContent, checkDeclaredFile, uploadedName } from "./check-knowledge-upload";
 import { enqueueEmbeddings } from "./enqueue-embeddings";

@@ -1,5 +1,5 @@
 import { userRoomId } from "../../../contract";
-import { getChatRoom } from "../../chat/get-chat-room";
+import { getChatRoom } from "../../durable-objects/stubs";
 import type { RevokedToken } from "../../chat/token-revocations";
 import type { Env } from "../../env";
 

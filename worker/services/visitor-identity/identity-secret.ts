@@ -2,7 +2,7 @@ import type { IdentitySecretCreated, IdentitySecretStatus } from "../../../contr
 import type { IdentitySecretResult } from "../../assistant/facets/identity";
 import { isGone, type Gone } from "../../assistant/gone";
 import { AppError, notFound } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { ChatDebugResponse } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import type { Env } from "../../env";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

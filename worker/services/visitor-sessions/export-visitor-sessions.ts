@@ -1,5 +1,5 @@
 import { unlessGone } from "../../assistant/gone";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

@@ -1,7 +1,7 @@
 import { unlessGone } from "../../assistant/gone";
 import { widget, type VisitorSessionResponse } from "../../../contract";
 import { notFound } from "../../http/errors";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

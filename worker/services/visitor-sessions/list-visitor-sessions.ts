@@ -1,6 +1,6 @@
 import { unlessGone } from "../../assistant/gone";
 import type { ChatHistoryResponse } from "../../../contract";
-import { reachAssistantHub } from "../../widget/get-assistant-hub";
+import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
 

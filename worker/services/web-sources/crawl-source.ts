@@ -19,7 +19,8 @@ import {
 } from "../../knowledge/web";
 import { knowledgeIndex, knowledgeStores } from "../public-assistants/knowledge-stores";
 import { dropPageVectors } from "./drop-page-vectors";
-import { enqueueCrawl, type CrawlQueueMessage } from "./enqueue-crawl";
+import type { CrawlQueueMessage } from "../../queues/messages";
+import { enqueueCrawl } from "./enqueue-crawl";
 
 /**
  * One run of a website source's sync, in the `tala-ingest` queue consumer (never in a request,

@@ -1,12 +1,6 @@
 import type { Env } from "../../env";
+import type { CrawlQueueMessage } from "../../queues/messages";
 
-/** A message of the `tala-ingest` queue: run (or go on with) one sync of a website source. */
-export interface CrawlQueueMessage {
-  kind: "crawl";
-  assistantId: string;
-  sourceId: string;
-  syncId: string;
-}
 
 /**
  * Queues crawl runs. False when the queue is missing or refused them (logged): the source stays

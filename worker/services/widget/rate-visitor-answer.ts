@@ -1,7 +1,7 @@
 import { isGone } from "../../assistant/gone";
 import { insightsMessages, widgetMessages, type FeedbackRating } from "../../../contract";
 import { AppError, rateLimited, unauthorized } from "../../http/errors";
-import { assistantHubUnavailable, reachAssistantHub } from "../../widget/get-assistant-hub";
+import { assistantHubUnavailable, reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { retryAfterSeconds } from "../rate-limit";
 import { consumeIpFeedback } from "../ip-throttle";

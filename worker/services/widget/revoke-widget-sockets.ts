@@ -1,7 +1,7 @@
 import { publicAssistantServerMessages, type WidgetSocketClose } from "../../../contract";
 import type { Env } from "../../env";
 import { AppError } from "../../http/errors";
-import { getAssistantHub } from "../../widget/get-assistant-hub";
+import { getAssistantHub } from "../../durable-objects/stubs";
 
 type HubCtx = { env: Pick<Env, "ASSISTANT_HUB"> };
 

@@ -1,0 +1,15 @@
+/** The messages of the `tala-ingest` queue (consumed by queues/ingest.ts). */
+
+/** Embed this knowledge file's chunks. */
+export interface IngestQueueMessage {
+  assistantId: string;
+  fileId: string;
+}
+
+/** Run (or go on with) one sync of a website source. */
+export interface CrawlQueueMessage {
+  kind: "crawl";
+  assistantId: string;
+  sourceId: string;
+  syncId: string;
+}
