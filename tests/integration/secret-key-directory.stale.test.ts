@@ -94,7 +94,7 @@ describe("the object's D1 read that a revoke overtook", () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let original: Env | undefined;
     await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
-      const gate = (instance as unknown as { gate: { env: Env } }).gate;
+      const gate = (instance as unknown as { core: { gate: { env: Env } } }).core.gate;
       original = gate.env;
       let held = false;
       gate.env = {
@@ -124,7 +124,7 @@ describe("the object's D1 read that a revoke overtook", () => {
     } finally {
       release();
       await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
-        (instance as unknown as { gate: { env: Env } }).gate.env = original!;
+        (instance as unknown as { core: { gate: { env: Env } } }).core.gate.env = original!;
       });
     }
   });
@@ -168,7 +168,7 @@ describe("the first call of an object that still has its legacy rows to move", (
     // As an object whose legacy move has not run yet (its first call since the version that added it); the move's first D1 page answers when released.
     await runInDurableObject(getAssistantHub(env, assistant._id), (instance, state) => {
       state.storage.sql.exec("DELETE FROM meta WHERE key = 'imported'");
-      const gate = (instance as unknown as { gate: { env: Env } }).gate;
+      const gate = (instance as unknown as { core: { gate: { env: Env } } }).core.gate;
       original = gate.env;
       let held = false;
       gate.env = {
@@ -202,7 +202,7 @@ describe("the first call of an object that still has its legacy rows to move", (
     } finally {
       release();
       await runInDurableObject(getAssistantHub(env, assistant._id), (instance) => {
-        (instance as unknown as { gate: { env: Env } }).gate.env = original!;
+        (instance as unknown as { core: { gate: { env: Env } } }).core.gate.env = original!;
       });
     }
   });

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { getAssistantHub } from "../durable-objects/stubs";
+import { callFacet, getAssistantHub } from "../durable-objects/stubs";
 
 /**
  * Tells each of the owner's assistants (their ids read from D1: only when the all-assistants
@@ -10,7 +10,7 @@ import { getAssistantHub } from "../durable-objects/stubs";
 export async function tellOwnerAssistants(env: Env, userId: string, month: string, paused: boolean): Promise<number> {
   try {
     const { results } = await env.DB.prepare("SELECT id FROM public_assistants WHERE user_id = ?").bind(userId).all<{ id: string }>();
-    const told = await Promise.allSettled(results.map((r) => getAssistantHub(env, r.id).budgets().setOwnerPause({ month, paused })));
+    const told = await Promise.allSettled(results.map((r) => callFacet(getAssistantHub(env, r.id).budgets(), (b) => b.setOwnerPause({ month, paused }))));
     told.forEach((t, i) => {
       if (t.status === "rejected") console.error(JSON.stringify({ event: "owner-budget-tell-failed", assistantId: results[i]!.id, error: String(t.reason) }));
     });

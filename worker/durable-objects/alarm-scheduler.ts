@@ -50,7 +50,11 @@ export class AlarmScheduler<Name extends string> {
 
   /** The object's `alarm()`: every due job, each removed from the schedule before it runs (it may schedule itself again). */
   async run(now = Date.now()): Promise<void> {
-    const due = [...this.entries()].filter(([, at]) => at <= now).map(([name]) => name);
+    // The storage alarm is always armed for the earliest job, so when it fires that job is due,
+    // even if this clock reads a moment earlier than the one that armed it.
+    const earliest = Math.min(...this.entries().values());
+    const firedFor = Number.isFinite(earliest) ? Math.max(now, earliest) : now;
+    const due = [...this.entries()].filter(([, at]) => at <= firedFor).map(([name]) => name);
     for (const name of due) {
       this.entries().delete(name);
       this.storage.kv.delete(PREFIX + name);

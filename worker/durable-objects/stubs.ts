@@ -8,52 +8,25 @@ import { AppError } from "../http/errors";
  */
 
 /**
- * An assistant's own object (AssistantHub), by assistant id. Its facets are reached as
- * `hub.knowledge().files()`: one pipelined RPC, and the facet's stub is disposed once the call
- * settles (a stub left to the garbage collector holds the object's side until then).
+ * An assistant's own object (AssistantHub), by assistant id: the stub itself. A caller that uses
+ * a facet through it disposes the facet's stub with `callFacet`; request paths use
+ * `reachAssistantHub`, which does that for every facet call.
  */
 export function getAssistantHub(env: Pick<Env, "ASSISTANT_HUB">, assistantId: string) {
-  return withFacets(env.ASSISTANT_HUB.get(env.ASSISTANT_HUB.idFromName(assistantId)), null);
+  return env.ASSISTANT_HUB.get(env.ASSISTANT_HUB.idFromName(assistantId));
 }
 
-type HubStub = DurableObjectStub<AssistantHubRpc>;
-/** How a call of the hub or of one of its facets is run: `call` makes the RPC; the default awaits it. */
-type CallRunner = (method: string, call: () => unknown) => Promise<unknown>;
-
-function withFacets(stub: HubStub, run: CallRunner | null): HubStub {
-  return new Proxy(stub, {
-    get(on, prop) {
-      // An RPC method is used as is (binding it would be an RPC call of its own).
-      const member = Reflect.get(on, prop) as unknown;
-      if (typeof prop !== "string" || typeof member !== "function" || prop === "fetch") return member;
-      const call = member as (...a: unknown[]) => unknown;
-      if (facets.has(prop)) return () => facetCalls(() => call() as FacetStub, prop, run);
-      if (!run) return member;
-      return (...args: unknown[]) => run(prop, () => call(...args));
-    },
-  });
-}
-
-type FacetStub = Record<string, (...a: unknown[]) => unknown> & Partial<Disposable>;
-
-/** A facet whose every method call asks the hub for the facet (pipelined), calls it, and disposes the facet's stub. */
-function facetCalls(open: () => FacetStub, facet: string, run: CallRunner | null) {
-  return new Proxy({} as Record<string, unknown>, {
-    get(_on, prop) {
-      if (typeof prop !== "string" || prop === "then") return undefined;
-      return (...args: unknown[]) => {
-        const call = async () => {
-          const stub = open();
-          try {
-            return await stub[prop]!(...args);
-          } finally {
-            stub[Symbol.dispose]?.();
-          }
-        };
-        return run ? run(`${facet}.${prop}`, call) : call();
-      };
-    },
-  });
+/**
+ * One call of a facet (`callFacet(hub.sockets(), (s) => s.register(id))`): pipelined, and the
+ * facet's stub is disposed once the call settles, rather than left to the garbage collector,
+ * which holds the object's side until it runs.
+ */
+export async function callFacet<F extends object, R>(facet: F, use: (facet: F) => R): Promise<Awaited<R>> {
+  try {
+    return await use(facet);
+  } finally {
+    (facet as Partial<Disposable>)[Symbol.dispose]?.();
+  }
 }
 
 /** A chat room, by room id (`user-<id>` or a guest id). */
@@ -76,6 +49,38 @@ export function getRateLimiter(env: Pick<Env, "RATE_LIMITER">, name: string) {
 
 /** The facets of the assistant's object: `hub.knowledge().files()` is one pipelined call. */
 const facets: ReadonlySet<string> = new Set(["knowledge", "webSources", "visitors", "history", "identity", "insights", "budgets", "sockets"]);
+
+type HubStub = DurableObjectStub<AssistantHubRpc>;
+/** How a call of the hub or of one of its facets is run: `call` makes the RPC. */
+type CallRunner = (method: string, call: () => unknown) => Promise<unknown>;
+type FacetStub = Record<string, (...a: unknown[]) => unknown>;
+
+/** The hub's stub with every call, facets' calls included, run by `run`, and each facet's stub disposed after its call. */
+function withFacets(stub: HubStub, run: CallRunner): HubStub {
+  return new Proxy(stub, {
+    get(on, prop) {
+      const member = Reflect.get(on, prop) as unknown;
+      if (typeof member !== "function") return member;
+      // `fetch` is the stub's own method (bound to it); an RPC method is called as is: reading
+      // `.bind` of one would be an RPC property of its own.
+      if (prop === "fetch") return (member as (...a: unknown[]) => unknown).bind(on);
+      if (typeof prop !== "string") return member;
+      const call = member as (...a: unknown[]) => unknown;
+      if (facets.has(prop)) return () => facetCalls(() => call() as FacetStub, prop, run);
+      return (...args: unknown[]) => run(prop, () => call(...args));
+    },
+  });
+}
+
+/** A facet whose every method call asks the hub for the facet (pipelined), calls it, and disposes the facet's stub. */
+function facetCalls(open: () => FacetStub, facet: string, run: CallRunner) {
+  return new Proxy({} as Record<string, unknown>, {
+    get(_on, prop) {
+      if (typeof prop !== "string" || prop === "then") return undefined;
+      return (...args: unknown[]) => run(`${facet}.${prop}`, () => callFacet(open(), (stub) => stub[prop]!(...args)));
+    },
+  });
+}
 
 /**
  * The assistant's object for a request path (widget routes, owner services): a call that fails

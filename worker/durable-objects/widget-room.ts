@@ -12,7 +12,7 @@ import { unlessGone } from "../assistant/gone";
 import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
-import { getAssistantHub } from "./stubs";
+import { callFacet, getAssistantHub } from "./stubs";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 
@@ -49,7 +49,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     // finds the room in the hub; one that committed before it is seen by the read.
     if (!(await this.registerWithHub(connection, identity))) return;
     const hub = getAssistantHub(this.env, identity.assistantId);
-    const state = await hub.sockets().opened({ keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId });
+    const state = await callFacet(hub.sockets(), (s) => s.opened({ keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId }));
     if (state.denied) return refuse(connection, closeFor(state.denied));
     if (!state.remaining) return;
     send(connection, { event: "remaining-messages", data: remainingFrame(state.remaining, state.limits) });
@@ -76,7 +76,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     const othersOpen = () => [...this.getConnections()].some((c) => c.id !== connection.id);
     if (othersOpen() || !identity) return;
     try {
-      await getAssistantHub(this.env, identity.assistantId).sockets().unregister(identity.sessionId);
+      await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.unregister(identity.sessionId));
     } catch (error) {
       // Left registered: a later revocation finds no socket here and forgets the room then.
       console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
@@ -137,7 +137,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   /** Registers with the hub; a full hub refuses, and the socket closes (its widget goes on over HTTP). False then. */
   private async registerWithHub(connection: WidgetConnection, identity: WidgetIdentity): Promise<boolean> {
     try {
-      if (await getAssistantHub(this.env, identity.assistantId).sockets().register(identity.sessionId)) return true;
+      if (await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.register(identity.sessionId))) return true;
       close(connection, widgetSocketCapacityClose);
       return false;
     } catch (error) {

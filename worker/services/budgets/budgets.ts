@@ -4,7 +4,7 @@ import { budgetUi, serverMessages, userRoomId, type BudgetsResponse, type Budget
 import { budgetPaused, monthKey } from "../../budgets/budget-math";
 import { publicAssistants } from "../../db/schema";
 import { AppError, unauthorized } from "../../http/errors";
-import { getAssistantHub } from "../../durable-objects/stubs";
+import { callFacet, getAssistantHub } from "../../durable-objects/stubs";
 import { callChatRoom } from "../call-chat-room";
 import type { ServiceContext } from "../context";
 import { readConfig } from "../public-assistants/to-public-assistant";
@@ -32,7 +32,7 @@ async function compose(ctx: ServiceContext, userId: string, owner: Extract<Owner
     .from(publicAssistants)
     .where(eq(publicAssistants.userId, userId))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
-  const answers = await Promise.allSettled(rows.map((r) => getAssistantHub(ctx.env, r.id).budgets().usage()));
+  const answers = await Promise.allSettled(rows.map((r) => callFacet(getAssistantHub(ctx.env, r.id).budgets(), (b) => b.usage())));
   const reported = new Map(Object.entries(owner.perAssistant));
   const month = monthKey(Date.now());
   const assistants = rows.map((row, i) => {

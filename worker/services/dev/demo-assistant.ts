@@ -8,7 +8,7 @@ import { decryptApiKey, encryptApiKey } from "../public-assistants/api-key-encry
 import { enqueueEmbeddings } from "../public-assistants/enqueue-embeddings";
 import { knowledgeIndex } from "../public-assistants/knowledge-stores";
 import { knowledgeFileKey } from "../public-assistants/storage";
-import { getAssistantHub } from "../../durable-objects/stubs";
+import { callFacet, getAssistantHub } from "../../durable-objects/stubs";
 import { defaultConfig, defaultIntegration } from "../public-assistants/to-public-assistant";
 
 /**
@@ -101,7 +101,7 @@ async function seedDocument(ctx: ServiceContext, now: number) {
   const hub = getAssistantHub(ctx.env, DEMO_ASSISTANT_ID);
   const index = knowledgeIndex(ctx.env, DEMO_ASSISTANT_ID);
   const added = unlessGone(
-    await hub.knowledge().addFile({ id: DEMO_FILE.id, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, uploadedAt: now }),
+    await callFacet(hub.knowledge(), (k) => k.addFile({ id: DEMO_FILE.id, name: DEMO_FILE.name, size: bytes.byteLength, mimeType: "text/markdown", r2Key, uploadedAt: now })),
     false,
   );
   if (!added && (await index.file(DEMO_FILE.id))?.status !== "failed") return;

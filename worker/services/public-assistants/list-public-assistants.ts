@@ -2,7 +2,7 @@ import { unlessGone } from "../../assistant/gone";
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { PublicAssistant } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
-import { getAssistantHub } from "../../durable-objects/stubs";
+import { callFacet, getAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { toKnowledgeFile, toPublicAssistant } from "./to-public-assistant";
 
@@ -20,7 +20,7 @@ export async function loadPublicAssistants(ctx: ServiceContext, userId: string, 
     .from(publicAssistants)
     .where(and(...owned))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
-  const stats = await Promise.allSettled(rows.map((row) => getAssistantHub(ctx.env, row.id).history().cardStats()));
+  const stats = await Promise.allSettled(rows.map((row) => callFacet(getAssistantHub(ctx.env, row.id).history(), (h) => h.cardStats())));
   return rows.map((row, i) => {
     const card = stats[i]!;
     if (card.status === "fulfilled") {
