@@ -37,6 +37,11 @@ export class AlarmScheduler<Name extends string> {
     await this.arm();
   }
 
+  /** Whether any job is scheduled (none while the storage alarm fires: one set by a version before named alarms). */
+  isEmpty(): boolean {
+    return this.entries().size === 0;
+  }
+
   /** When `name` is due next, or null. */
   scheduled(name: Name): number | null {
     return this.entries().get(name) ?? null;

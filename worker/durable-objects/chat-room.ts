@@ -123,6 +123,8 @@ export class ChatRoom extends ChatRoomData {
 
   /** Guests: their chats are erased once the room has been idle this long. Users: budget e-mails to retry. */
   override async onAlarm() {
+    // An alarm set by a version before named alarms: the job it was set for.
+    if (this.alarms.isEmpty()) await this.alarms.schedule(this.isGuestRoom ? "guest-expiry" : "budget-notices", Date.now());
     await this.alarms.run();
   }
 
