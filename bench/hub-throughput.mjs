@@ -18,10 +18,12 @@
 // CPU every local process spent (bench/lib/profile.mjs), are written there as well.
 //
 // Runs Tala from a snapshot of the sources (bench/lib/harness.mjs); needs npm run build.
-// Writes bench/results/hub-throughput.json. Never a timed assertion in a test.
+// TALA_BENCH_ROOT=<checkout> measures another checkout (built) and stores it as `before`;
+// TALA_BENCH_DEVTOOLS=off runs wrangler dev without its DevTools relay (`afterDevtoolsOff`,
+// `beforeDevtoolsOff`). Writes bench/results/hub-throughput.json. Never a timed assertion in a test.
 /* global performance, Blob, FormData, crypto -- Node 20 globals */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,7 +36,9 @@ const REPEATS = Number(process.env.TALA_BENCH_REPEATS || 3); // the machine is s
 const SESSIONS = 40; // 10 turns each: under the per-session (50) and per-IP (30 a minute) limits
 const QUESTION = "When are you open? [[ttft:0]] [[tokens:1]] [[delay:0]]";
 const PROFILE_DIR = process.env.TALA_PROFILE || null;
-const offline = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
+const DEVTOOLS_OFF = process.env.TALA_BENCH_DEVTOOLS === "off";
+// wrangler dev's only switch for its inspector relay (see chat-overhead.mjs).
+const offline = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", ...(DEVTOOLS_OFF ? { VSCODE_INSPECTOR_OPTIONS: "{}" } : {}) };
 
 if (typeof globalThis.WebSocket === "undefined" && PROFILE_DIR) {
   // The inspector client needs Node 20's WebSocket.
@@ -45,7 +49,9 @@ if (typeof globalThis.WebSocket === "undefined" && PROFILE_DIR) {
 }
 
 async function main() {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const here = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const root = process.env.TALA_BENCH_ROOT || here;
+  const label = `${process.env.TALA_BENCH_ROOT ? "before" : "after"}${DEVTOOLS_OFF ? "DevtoolsOff" : ""}`;
   if (!existsSync(join(root, "dist/public/index.html"))) {
     console.error("dist/public is missing: run `npm run build` first");
     process.exit(1);
@@ -138,23 +144,27 @@ async function main() {
     console.log("\na subset or a profiled run: bench/results/hub-throughput.json left as it was");
     return;
   }
-  const file = join(root, "bench/results/hub-throughput.json");
+  const file = join(here, "bench/results/hub-throughput.json");
+  const previous = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const figures = { date: new Date().toISOString(), root, loadAverage: { before: loadBefore, after: loadAfter }, levels };
+  const keep = (key) => (label === key ? figures : previous[key]);
   writeFileSync(
     file,
     `${JSON.stringify(
       {
         bench: "hub-throughput",
         node: process.version,
-        date: new Date().toISOString(),
-        loadAverage: { before: loadBefore, after: loadAfter },
-        method: `per level, ${REPEATS} runs (median kept) of ${TURNS} closed-loop turns over ${SESSIONS} sessions of one fresh assistant: hub only = beginTurn + finishTurn from the Worker (/api/dev/hub-turns); end to end = the widget's SSE turn with the mock model (first token at once, one token); cpuS = CPU seconds per local process`,
-        levels,
+        method: `per level, ${REPEATS} runs (median kept) of ${TURNS} closed-loop turns over ${SESSIONS} sessions of one fresh assistant: hub only = beginTurn + finishTurn from the Worker (/api/dev/hub-turns); end to end = the widget's SSE turn with the mock model (first token at once, one token); cpuS = CPU seconds per local process; before = TALA_BENCH_ROOT's checkout, DevtoolsOff = wrangler dev without its DevTools relay`,
+        before: keep("before"),
+        beforeDevtoolsOff: keep("beforeDevtoolsOff"),
+        after: keep("after"),
+        afterDevtoolsOff: keep("afterDevtoolsOff"),
       },
       null,
       2,
     )}\n`,
   );
-  console.log(`\nwrote bench/results/hub-throughput.json (load ${loadBefore[0]} → ${loadAfter[0]})`);
+  console.log(`\nwrote ${label} in bench/results/hub-throughput.json (load ${loadBefore[0]} → ${loadAfter[0]})`);
 }
 
 function ipOf(i) {
