@@ -266,6 +266,16 @@ describe("AlarmScheduler: a new instance over the same storage", () => {
     expect(ran).toEqual([["a", T + 2000]]);
     expect(fake.state.alarm).toBeNull();
   });
+
+  it("drops a stored name that only an object's prototype has (not a job)", async () => {
+    const fake = fakeStorage();
+    fake.kv.set("alarm:toString", T + 500);
+    fake.kv.set("alarm:constructor", T + 600);
+    const scheduler = new AlarmScheduler(fake.storage, recordingJobs().jobs);
+    await scheduler.schedule("a", T + 2000);
+    expect([...fake.kv.keys()]).toEqual(["alarm:a"]);
+    expect(fake.state.alarm).toBe(T + 2000);
+  });
 });
 
 describe("AlarmScheduler: after deleteAll", () => {
