@@ -25,7 +25,10 @@ function withFacets(stub: HubStub, run: CallRunner | null): HubStub {
     get(on, prop) {
       // An RPC method is used as is (binding it would be an RPC call of its own).
       const member = Reflect.get(on, prop) as unknown;
-      if (typeof prop !== "string" || typeof member !== "function" || prop === "fetch") return member;
+      // `fetch` is the stub's own method, not an RPC: called on this proxy it needs the stub as `this`
+      // (cloudflare:test's runInDurableObject and runDurableObjectAlarm reach the object through it).
+      if (prop === "fetch" && typeof member === "function") return (member as (...a: unknown[]) => unknown).bind(on);
+      if (typeof prop !== "string" || typeof member !== "function") return member;
       const call = member as (...a: unknown[]) => unknown;
       if (facets.has(prop)) return () => facetCalls(() => call() as FacetStub, prop, run);
       if (!run) return member;
