@@ -4,6 +4,7 @@ import { widgetSocketClose } from "../../contract";
 import { isGone } from "../../worker/assistant/gone";
 import { assistantStorageMigrations } from "../../worker/assistant/storage-migrations";
 import { hashApiKey } from "../../worker/crypto/api-key";
+import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { budgetEmails, eventually, ownerWithAssistants } from "./budgets-helpers";
 import { createIdentitySecret, startSignedSession, visitorToken } from "./identity-helpers";
@@ -144,7 +145,7 @@ describe("an assistant's object runs its work on named alarms", () => {
     const keyHash = await hashApiKey(key);
 
     const turn = await runInDurableObject(hubOf(assistant._id), async (instance, state) => {
-      const begun = await instance.beginTurn({ keyHash, origin: "", sessionId, ip: "203.0.113.9", message: { content: "How do refunds work?", files: [] } });
+      const begun = await (instance as unknown as AssistantHub).beginTurn({ keyHash, origin: "", sessionId, ip: "203.0.113.9", message: { content: "How do refunds work?", files: [] } });
       // Read in the same step as the turn: no alarm has run in between.
       return {
         outcome: begun.outcome,
