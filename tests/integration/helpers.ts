@@ -7,6 +7,19 @@ import { authResponse, errorBodySchema, outboxResponse, type RegisterBody, type 
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
 
+/**
+ * How many rows each of `tables` holds in a Durable Object's SQLite (a table not created yet: 0).
+ * Tests count an object's rows here, so no shipped class carries a counting method for them.
+ */
+export function tableCounts<K extends string>(storage: DurableObjectStorage, tables: Record<K, string>): Record<K, number> {
+  const present = new Set(storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => String(r.name)));
+  const counts = {} as Record<K, number>;
+  for (const [name, table] of Object.entries(tables) as [K, string][]) {
+    counts[name] = present.has(table) ? Number(storage.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n) : 0;
+  }
+  return counts;
+}
+
 export interface CallInit extends Omit<RequestInit, "body"> {
   /** Sent as a JSON body (and content-type). */
   json?: unknown;
