@@ -1,4 +1,4 @@
-import { createExecutionContext, env } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { SignJWT, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTPayload } from "jose";
 import { expect } from "vitest";
@@ -18,6 +18,21 @@ export function tableCounts<K extends string>(storage: DurableObjectStorage, tab
     counts[name] = present.has(table) ? Number(storage.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n) : 0;
   }
   return counts;
+}
+
+const EVICTED = "evicted by the test";
+
+/**
+ * Ends one Durable Object's instance, as an eviction does: its storage stays, and the next call
+ * starts a new instance that knows only what storage holds (the runtime's `ctx.abort`). `stub`
+ * is spent by it: reach the object through a new stub.
+ */
+export async function evictDurableObject(stub: DurableObjectStub): Promise<void> {
+  const ended = await runInDurableObject(stub, (_instance, state) => state.abort(EVICTED)).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(String(ended)).toContain(EVICTED);
 }
 
 export interface CallInit extends Omit<RequestInit, "body"> {

@@ -5,7 +5,7 @@ import { hashApiKey } from "../../worker/crypto/api-key";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { forgetKey, knownAssistantId, rememberAssistantId } from "../../worker/widget/key-directory";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
-import { call, callWithEnv } from "./helpers";
+import { call, callWithEnv, evictDurableObject } from "./helpers";
 import { answer, type Answer } from "./key-directory-helpers";
 import { sendOverSse, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
@@ -141,15 +141,14 @@ describe("RateLimiter with its alarm in memory", () => {
   it("an instance that lost alarmAt (evicted) keeps the stored alarm, and that alarm keeps a live count", async () => {
     const key = crypto.randomUUID();
     const window = { limit: 3, windowMs: 60_000 };
-    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
+    const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
     const now = Date.now();
     await consumeRateLimit(env, "test", key, window, 1, now);
-    const armed = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    const armed = await runInDurableObject(limiter(), (_i, state) => state.storage.getAlarm());
     expect(armed).not.toBeNull();
-    // Forget the in-memory alarm, as a fresh instance would; the stored alarm is still there.
-    await runInDurableObject(stub, (instance) => {
-      (instance as unknown as { alarmAt: unknown }).alarmAt = undefined;
-    });
+    // A fresh instance (the old one evicted) has no alarm in memory; the stored alarm is still there.
+    await evictDurableObject(limiter());
+    const stub = limiter();
     await consumeRateLimit(env, "test", key, window, 2, now);
     expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBe(armed);
     // The alarm (run early) keeps the live window and re-arms.
