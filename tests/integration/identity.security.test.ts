@@ -129,7 +129,7 @@ describe("identity-secret routes: owner only", () => {
   });
 });
 
-describe("an emergency rotation (review of issue 13)", () => {
+describe("an emergency rotation", () => {
   it("closes the open sockets of signed-in visitors when the old secret stops at once, so they are verified again; anonymous sockets stay", async () => {
     const { key, token, assistant, session, alice } = await verifiedConversation();
     const anon = await startSignedSession(key, undefined);
