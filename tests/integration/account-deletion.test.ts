@@ -2,9 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { hubFootprint } from "./public-assistants-helpers";
 import { describe, expect, it } from "vitest";
 import { auth, authResponse, deleteAccountResponse, serverMessages } from "../../contract";
-import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { seedChat } from "./chat-helpers";
+import { seedChat, userRoomFootprint } from "./chat-helpers";
 import { call, errorOf, expectError, json, registerUser, signFirebaseToken, uniqueEmail } from "./helpers";
 import { createSecretKey } from "./secret-keys-helpers";
 import { startSession, widgetAssistant } from "./widget-helpers";
@@ -28,7 +27,7 @@ async function populatedAccount() {
 }
 
 const hubOf = (assistantId: string) => hubFootprint(assistantId);
-const roomOf = (userId: string) => getUserRoom(env, userId).footprint();
+const roomOf = (userId: string) => userRoomFootprint(userId);
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...binds).first<{ n: number }>())!.n;

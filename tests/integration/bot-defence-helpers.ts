@@ -6,7 +6,7 @@ import { BotDefenceStore } from "../../worker/assistant/bot-defence-store";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { leadingZeroBits } from "../../worker/widget/proof-of-work";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { json } from "./helpers";
+import { json, tableCounts } from "./helpers";
 import { widgetCall } from "./widget-helpers";
 
 /** Helpers of tests/integration/bot-defence.*.test.ts (issue 13: proof-of-work before a widget session). */
@@ -82,10 +82,14 @@ export async function startWithProof(key: string, init: SessionCall) {
   return { sessionId: await created(await postSession(key, { ...init, proof })), proof, challenge };
 }
 
-/** Runs `work` on the bot-defence store of an assistant's object, opened as any call would. */
-export async function withDefenceStore<T>(assistantId: string, work: (store: BotDefenceStore) => T): Promise<T> {
+/** Runs `work` on the bot-defence store of an assistant's object (and its storage), opened as any call would. */
+export async function withDefenceStore<T>(assistantId: string, work: (store: BotDefenceStore, storage: DurableObjectStorage) => T): Promise<T> {
   return runInDurableObject(getAssistantHub(env, assistantId), async (instance, state) => {
     await (instance as unknown as AssistantHub).history().count();
-    return work(new BotDefenceStore(state.storage));
+    return work(new BotDefenceStore(state.storage), state.storage);
   });
 }
+
+/** What the bot-defence tables of an assistant's object hold. */
+export const defenceCounts = (assistantId: string) =>
+  withDefenceStore(assistantId, (_store, storage) => tableCounts(storage, { counts: "defence_counts", spent: "spent_challenges", days: "defence_days" }));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { botDefence, errorBodySchema } from "../../contract";
 import { json, randomIp } from "./helpers";
 import { insightsOf } from "./insights-helpers";
-import { BROWSER_UA, challengeOf, created, postSession, refusedWith, solve, startWithProof, unsolved, withDefenceStore } from "./bot-defence-helpers";
+import { BROWSER_UA, challengeOf, created, postSession, refusedWith, solve, defenceCounts, startWithProof, unsolved, withDefenceStore } from "./bot-defence-helpers";
 import { widgetAssistant } from "./widget-helpers";
 
 // These tests solve real proofs (16 and 18 bits: up to ~1M hashes in the worst case), seconds on a
@@ -157,12 +157,12 @@ describe("bounds", () => {
     const { key, assistant } = await always();
     const ip = randomIp();
     await startWithProof(key, { ip });
-    expect((await withDefenceStore(assistant._id, (s) => s.footprint())).spent).toBe(1);
+    expect((await defenceCounts(assistant._id)).spent).toBe(1);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + botDefence.spikeWindowMs + 2 * 60_000);
     // The next spend and the next count prune what expired.
     await startWithProof(key, { ip });
-    const after = await withDefenceStore(assistant._id, (s) => s.footprint());
+    const after = await defenceCounts(assistant._id);
     expect(after.spent).toBe(1);
     // Only this minute's three counters (address, network, user agent) are left.
     expect(after.counts).toBe(3);

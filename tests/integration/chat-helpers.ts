@@ -10,7 +10,7 @@ import {
 } from "../../contract";
 import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { RoomStore } from "../../worker/chat/room-store";
-import { randomIp, registerUser } from "./helpers";
+import { randomIp, registerUser, tableCounts } from "./helpers";
 
 /**
  * A test's end of a chat socket: every server frame parsed with the contract (a frame that does
@@ -142,6 +142,15 @@ export const mockTokens = (text: string, n: number) => {
 };
 
 /** Writes a chat and its messages straight into the user's own room (REST tests: no model involved). */
+/** How many chats, messages and projects a room's SQLite holds (no table yet: none). */
+export const roomCounts = (storage: DurableObjectStorage) => tableCounts(storage, { chats: "chats", messages: "messages", projects: "projects" });
+
+/** What a signed-in user's room holds, read from its SQLite (account deletion leaves nothing). */
+export async function userRoomFootprint(userId: string) {
+  const { env, runInDurableObject } = await import("cloudflare:test");
+  return runInDurableObject(getUserRoom(env, userId), (_room, state) => roomCounts(state.storage));
+}
+
 export async function seedChat(
   userId: string,
   init: { title?: string; projectId?: string | null; updatedAt?: number; messages?: string[] } = {},

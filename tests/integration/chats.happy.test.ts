@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatDetailResponse, chatListResponse, chatResponse } from "../../contract";
 import { call, json, registerUser } from "./helpers";
-import { getUserRoom } from "../../worker/durable-objects/stubs";
-import { seedChat } from "./chat-helpers";
+import { seedChat, userRoomFootprint } from "./chat-helpers";
 
 describe("GET /api/chats", () => {
   it("lists the user's chats newest first, paginated", async () => {
@@ -71,6 +70,6 @@ describe("GET/PATCH/DELETE /api/chats/:id", () => {
     const { env } = await import("cloudflare:test");
     const left = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_id = ?").bind(id).first<{ n: number }>();
     expect(left?.n).toBe(0);
-    expect((await getUserRoom(env, user.id).footprint()).messages).toBe(0);
+    expect((await userRoomFootprint(user.id)).messages).toBe(0);
   });
 });

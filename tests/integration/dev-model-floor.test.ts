@@ -32,3 +32,14 @@ describe("POST /api/dev/model-floor", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("/api/dev/model-floor bounds", () => {
+  it("404 outside local mode whatever the body; bounded content; no URL taken from the body", async () => {
+    expect((await callWithEnv({ ENVIRONMENT: "production" }, "/api/dev/model-floor", { json: { content: "x".repeat(5000) } })).status).toBe(404);
+    expect((await callWithEnv({ ENVIRONMENT: undefined }, "/api/dev/model-floor", { json: { content: "hi" } })).status).toBe(404);
+    expect((await call("/api/dev/model-floor", { json: { content: "x".repeat(2001) } })).status).toBe(400);
+    const res = await call("/api/dev/model-floor", { json: { content: "hello [[tokens:2]]", url: "http://169.254.169.254/", baseUrl: "http://evil.example" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Mock ");
+  });
+});

@@ -1,4 +1,4 @@
-import { createExecutionContext, env } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { SignJWT, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTPayload } from "jose";
 import { expect } from "vitest";
@@ -6,6 +6,34 @@ import type { z } from "zod";
 import { authResponse, errorBodySchema, outboxResponse, type RegisterBody, type User } from "../../contract";
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
+
+/**
+ * How many rows each of `tables` holds in a Durable Object's SQLite (a table not created yet: 0).
+ * Tests count an object's rows here, so no shipped class carries a counting method for them.
+ */
+export function tableCounts<K extends string>(storage: DurableObjectStorage, tables: Record<K, string>): Record<K, number> {
+  const present = new Set(storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => String(r.name)));
+  const counts = {} as Record<K, number>;
+  for (const [name, table] of Object.entries(tables) as [K, string][]) {
+    counts[name] = present.has(table) ? Number(storage.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n) : 0;
+  }
+  return counts;
+}
+
+const EVICTED = "evicted by the test";
+
+/**
+ * Ends one Durable Object's instance, as an eviction does: its storage stays, and the next call
+ * starts a new instance that knows only what storage holds (the runtime's `ctx.abort`). `stub`
+ * is spent by it: reach the object through a new stub.
+ */
+export async function evictDurableObject(stub: DurableObjectStub): Promise<void> {
+  const ended = await runInDurableObject(stub, (_instance, state) => state.abort(EVICTED)).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(String(ended)).toContain(EVICTED);
+}
 
 export interface CallInit extends Omit<RequestInit, "body"> {
   /** Sent as a JSON body (and content-type). */

@@ -1,11 +1,11 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { visitorIdentity, visitorIdentityMessages as V, widgetApiPaths, widgetSessionResponse } from "../../contract";
 import { toBase64Url } from "../../worker/crypto/encoding";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
 import { call, expectError, json, registerUser } from "./helpers";
-import { conversations, createIdentitySecret, secretPath, sendSigned, startSignedSession, startSignedSessionRaw, visitorToken } from "./identity-helpers";
+import { conversations, createIdentitySecret, secretPath, sendSigned, setPreviousExpiry, startSignedSession, startSignedSessionRaw, visitorToken } from "./identity-helpers";
 import { hubRows } from "./public-assistants-helpers";
 import { connectWidgetRaw, openWidgetSocket, sseFrames, widgetAssistant, widgetCall } from "./widget-helpers";
 
@@ -129,7 +129,7 @@ describe("identity-secret routes: owner only", () => {
   });
 });
 
-describe("an emergency rotation (review of issue 13)", () => {
+describe("an emergency rotation", () => {
   it("closes the open sockets of signed-in visitors when the old secret stops at once, so they are verified again; anonymous sockets stay", async () => {
     const { key, token, assistant, session, alice } = await verifiedConversation();
     const anon = await startSignedSession(key, undefined);
@@ -170,19 +170,20 @@ describe("an emergency rotation (review of issue 13)", () => {
     // Alice's page carries a token of the first secret, now the previous one, still in its grace.
     const socket = await openWidgetSocket(session.sessionId, key, { visitorToken: alice });
     await socket.next("remaining-messages");
-    // The hour goes by (the alarm was set for the grace's end).
+    // The hour goes by (the alarm was set for the grace's end): the objects' clock moves past it.
     const hub = getAssistantHub(env, assistant._id);
-    const armed = await runInDurableObject(hub, async (_i, state) => {
-      const at = await state.storage.getAlarm();
-      const past = Date.now() - 1000;
-      state.storage.sql.exec("UPDATE identity_secrets SET expires_at = ? WHERE slot = 'previous'", past);
-      state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'identity_grace_end'", String(past));
-      return at;
-    });
+    const armed = await runInDurableObject(hub, (_i, state) => state.storage.getAlarm());
     expect(armed).not.toBeNull();
     expect(socket.closed).toBeNull();
-    expect(await runDurableObjectAlarm(hub)).toBe(true);
-    expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+    vi.useFakeTimers({ toFake: ["Date"], now: armed! + 1000 });
+    try {
+      expect(await runDurableObjectAlarm(hub)).toBe(true);
+      expect((await socket.waitClosed(2000)).code).not.toBe(4003);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The previous secret's grace is over, so Alice's token no longer verifies.
+    await setPreviousExpiry(assistant._id, Date.now() - 1000);
     await expectError(await connectWidgetRaw(session.sessionId, key, { visitorToken: alice }), 401, V.tokenInvalid);
   });
 

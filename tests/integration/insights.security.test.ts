@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { insightsLimits, insightsMessages, serverMessages, widget, widgetApiPaths, widgetMessages } from "../../contract";
 import { InsightsStore } from "../../worker/assistant/insights-store";
-import { call, expectError, registerUser } from "./helpers";
+import { call, expectError, registerUser, tableCounts } from "./helpers";
 import { DAY_MS, ask, insightsOf, rate, withInsightsStore } from "./insights-helpers";
 import { createSecretKey } from "./secret-keys-helpers";
 import { SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
@@ -115,7 +115,7 @@ describe("bounds", () => {
       store.countVisitorMessage(now - 7 * DAY_MS, true);
       store.countVisitorMessage(now - 2 * DAY_MS, true);
       store.countVisitorMessage(now, true);
-      return { kept, after: store.footprint(), daily: store.insights(5, now).daily.map((d) => d.conversations) };
+      return { kept, after: tableCounts(storage, { days: "insight_days", questions: "insight_questions", questionDays: "insight_question_days" }), daily: store.insights(5, now).daily.map((d) => d.conversations) };
     });
     expect(footprint.kept).toEqual([
       ["popular", 2],

@@ -5,10 +5,8 @@ import { expect } from "vitest";
 import { publicAssistantResponse, type PlaygroundMessageBody, type PublicAssistant, type PublicAssistantBody } from "../../contract";
 import * as schema from "../../worker/db/schema";
 import type { ServiceContext } from "../../worker/services/context";
-import { KnowledgeStore } from "../../worker/assistant/knowledge-store";
-import { VisitorStore } from "../../worker/assistant/visitor-store";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { call, json, type CallInit } from "./helpers";
+import { call, json, tableCounts, type CallInit } from "./helpers";
 
 /** A service context on the test's bindings, for calling worker services directly. */
 export const testServiceContext = (): ServiceContext => ({ env: env as unknown as ServiceContext["env"], db: drizzle(env.DB, { schema }) });
@@ -46,13 +44,9 @@ const one = async (sql: string, ...params: unknown[]) =>
 
 /** What an assistant's own object stores, read from its SQLite (no call: an erased object is not opened). */
 export async function hubFootprint(assistantId: string): Promise<{ sessions: number; messages: number; files: number; chunks: number }> {
-  return runInDurableObject(getAssistantHub(env, assistantId), (_instance, state) => {
-    const tables = new Set(state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => String(r.name)));
-    return {
-      ...(tables.has("visitor_sessions") ? new VisitorStore(state.storage, "").footprint() : { sessions: 0, messages: 0 }),
-      ...(tables.has("knowledge_files") ? new KnowledgeStore(state.storage).footprint() : { files: 0, chunks: 0 }),
-    };
-  });
+  return runInDurableObject(getAssistantHub(env, assistantId), (_instance, state) =>
+    tableCounts(state.storage, { sessions: "visitor_sessions", messages: "visitor_messages", files: "knowledge_files", chunks: "knowledge_chunks" }),
+  );
 }
 
 /** Rows and objects an assistant owns, counted straight from D1, R2 and the assistant's own object. */

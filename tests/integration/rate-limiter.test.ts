@@ -1,6 +1,7 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { consumeRateLimit, peekRateLimit } from "../../worker/services/rate-limit";
+import { evictDurableObject } from "./helpers";
 
 /** The RateLimiter object: one per scope and key, living across its fixed windows. */
 describe("RateLimiter across windows", () => {
@@ -42,5 +43,35 @@ describe("RateLimiter across windows", () => {
     await consumeRateLimit(env, "test", key, minute, 2, recent);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await peekRateLimit(env, "test", key, minute, recent)).remaining).toBe(0);
+  });
+});
+
+describe("RateLimiter with its alarm in memory", () => {
+  it("admits exactly the limit under concurrency on a fresh object", async () => {
+    const key = crypto.randomUUID();
+    const window = { limit: 5, windowMs: 60_000 };
+    const now = Date.now();
+    const results = await Promise.all(Array.from({ length: 20 }, () => consumeRateLimit(env, "test", key, window, 1, now)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it("an instance that lost alarmAt (evicted) keeps the stored alarm, and that alarm keeps a live count", async () => {
+    const key = crypto.randomUUID();
+    const window = { limit: 3, windowMs: 60_000 };
+    const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test:${key}`));
+    const now = Date.now();
+    await consumeRateLimit(env, "test", key, window, 1, now);
+    const armed = await runInDurableObject(limiter(), (_i, state) => state.storage.getAlarm());
+    expect(armed).not.toBeNull();
+    // A fresh instance (the old one evicted) has no alarm in memory; the stored alarm is still there.
+    await evictDurableObject(limiter());
+    const stub = limiter();
+    await consumeRateLimit(env, "test", key, window, 2, now);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBe(armed);
+    // The alarm (run early) keeps the live window and re-arms.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await peekRateLimit(env, "test", key, window, now)).remaining).toBe(0);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).not.toBeNull();
+    expect((await consumeRateLimit(env, "test", key, window, 1, now)).allowed).toBe(false);
   });
 });

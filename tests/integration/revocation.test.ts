@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { authResponse, chatSocketClose, serverMessages, widgetMessages, widgetSocketClose, type PublicAssistantBody } from "../../contract";
 import type { TokenRevocations } from "../../worker/chat/token-revocations";
 import { chatUser, openSocket, TestSocket } from "./chat-helpers";
-import { call, json, latestCode, signFirebaseToken, uniqueEmail } from "./helpers";
+import { call, evictDurableObject, json, latestCode, signFirebaseToken, uniqueEmail } from "./helpers";
 import { openWidgetSocket, sendOverSse, sseFrames, SHOP_ORIGIN, startSession, widgetAssistant, widgetCall, type WidgetSocket } from "./widget-helpers";
 
 const KEPT_ORIGIN = "https://kept.example";
@@ -201,7 +201,7 @@ describe("widget sockets after a revocation", () => {
     await socket.next("remaining-messages");
     expect(socket.closed).toBeNull();
     // The hub asked the oldest rooms, forgot those without a socket, and registered this one.
-    await runInDurableObject(hub, async (instance, state) => {
+    await runInDurableObject(hub, async (_instance, state) => {
       const keys = [...(await state.storage.list({ prefix: openSessionPrefix })).keys()];
       expect(keys).toContain(`${openSessionPrefix}${sessionId}`);
       expect(keys).not.toContain(`${openSessionPrefix}dead-0`);
@@ -209,9 +209,9 @@ describe("widget sockets after a revocation", () => {
       // Leave only the live socket, so the revocation below does not visit thousands of empty rooms.
       const dead = keys.filter((k) => k.includes("dead-"));
       for (let i = 0; i < dead.length; i += 128) await state.storage.delete(dead.slice(i, i + 128));
-      // The hub's in-memory registrations (assistant/hub-sockets.ts) are read again from storage.
-      (instance as unknown as { core: { sockets: { forget(): void } } }).core.sockets.forget();
     });
+    // The hub's next instance reads its registrations (assistant/hub-sockets.ts) again from storage.
+    await evictDurableObject(hub);
     const res = await call(`/api/public-assistants/${target.assistant._id}/regenerate-key`, { method: "POST", token: target.token });
     expect(res.status).toBe(200);
     await expectWidgetRevoked(socket, widgetSocketClose.unavailable);

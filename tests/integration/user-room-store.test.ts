@@ -5,7 +5,7 @@ import { getUserRoom } from "../../worker/durable-objects/stubs";
 import { importLegacyUserData } from "../../worker/chat/legacy-import";
 import { RoomStore } from "../../worker/chat/room-store";
 import type { ChatRoom } from "../../worker/durable-objects/chat-room";
-import { chatUser, seedChat } from "./chat-helpers";
+import { chatUser, roomCounts, seedChat, userRoomFootprint } from "./chat-helpers";
 import { call, json } from "./helpers";
 
 /**
@@ -83,7 +83,7 @@ async function expectMovedIn(user: { token: string; user: { id: string } }, lega
   expect(await d1Count("messages WHERE chat_id = ?1", legacy.long)).toBe(0);
   expect(await d1Count("projects WHERE user_id = ?1", userId)).toBe(0);
   expect(await env.DB.prepare("SELECT settings FROM users WHERE id = ?").bind(userId).first("settings")).toBe("{}");
-  expect(await getUserRoom(env, userId).footprint()).toEqual({ chats: 60, messages: 600, projects: 1 });
+  expect(await userRoomFootprint(userId)).toEqual({ chats: 60, messages: 600, projects: 1 });
 }
 
 describe("a signed-in user's data moves from D1 into their room", () => {
@@ -106,7 +106,7 @@ describe("a signed-in user's data moves from D1 into their room", () => {
     await runInDurableObject(getUserRoom(env, user.user.id), async (_room, state) => {
       await expect(importLegacyUserData(failingDb, new RoomStore(state.storage), user.user.id)).rejects.toThrow("D1 unavailable");
     });
-    expect((await getUserRoom(env, user.user.id).footprint()).chats).toBeGreaterThan(0);
+    expect((await userRoomFootprint(user.user.id)).chats).toBeGreaterThan(0);
     await expectMovedIn(user, legacy);
   });
 
@@ -153,7 +153,7 @@ describe("a signed-in user's data moves from D1 into their room", () => {
       await room.eraseAccountData(); // what DELETE /api/auth/me does before the D1 rows go
       release();
       await moving;
-      return room.footprint();
+      return roomCounts(state.storage);
     });
     expect(left).toEqual({ chats: 0, messages: 0, projects: 0 });
   });
@@ -166,7 +166,7 @@ describe("a signed-in user's data moves from D1 into their room", () => {
     expect(await room.createProject({ name: "late", instructions: "" })).toBeNull();
     expect(await room.saveSettings({ model: "mock-large" })).toBeNull();
     expect((await room.listChats({ page: 1, limit: 10 })).total).toBe(0);
-    expect(await room.footprint()).toEqual({ chats: 0, messages: 0, projects: 0 });
+    expect(await userRoomFootprint(user.user.id)).toEqual({ chats: 0, messages: 0, projects: 0 });
   });
 });
 

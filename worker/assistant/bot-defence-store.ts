@@ -151,13 +151,6 @@ export class BotDefenceStore {
       .one();
     return { challenged: num(row.c), refused: num(row.r) };
   }
-
-  /** What the tables hold (tests: the bounds). */
-  footprint() {
-    const count = (table: string) => num(this.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n);
-    return { counts: count("defence_counts"), spent: count("spent_challenges"), days: count("defence_days") };
-  }
-
   private windowCount(kind: CountKind, key: string, now: number): number {
     const current = bucketOf(now);
     return num(

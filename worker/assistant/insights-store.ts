@@ -261,10 +261,4 @@ export class InsightsStore {
       this.sql.exec("DELETE FROM insight_questions WHERE id = ?", id);
     }
   }
-
-  /** What the insights tables hold (tests: the bounds). */
-  footprint() {
-    const count = (table: string) => num(this.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n);
-    return { days: count("insight_days"), questions: count("insight_questions"), questionDays: count("insight_question_days") };
-  }
 }

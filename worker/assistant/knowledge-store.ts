@@ -196,11 +196,4 @@ export class KnowledgeStore {
       after = Number(rows[rows.length - 1]!.id);
     }
   }
-
-  footprint() {
-    return {
-      files: Number(this.sql.exec("SELECT count(*) AS n FROM knowledge_files").one().n),
-      chunks: Number(this.sql.exec("SELECT count(*) AS n FROM knowledge_chunks").one().n),
-    };
-  }
 }

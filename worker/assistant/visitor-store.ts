@@ -326,12 +326,4 @@ export class VisitorStore {
     for (const id of sessionIds) out.set(id, this.messages(id));
     return out;
   }
-
-  /** How many sessions and messages are stored (tests and the owner's debug view). */
-  footprint() {
-    return {
-      sessions: this.countSessions(),
-      messages: num(this.sql.exec("SELECT count(*) AS n FROM visitor_messages").one().n),
-    };
-  }
 }

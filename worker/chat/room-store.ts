@@ -354,12 +354,6 @@ export class RoomStore implements ChatStore {
     for (const table of ["message_versions", "messages", "chats", "projects"]) sql.exec(`DELETE FROM ${table}`);
     sql.exec("DELETE FROM room_state WHERE key = ?", SETTINGS_KEY);
   }
-
-  /** How many rows the room holds (tests: account deletion leaves nothing). */
-  footprint() {
-    const n = (table: string) => Number(this.sql.exec(`SELECT count(*) AS n FROM ${table}`).one().n);
-    return { chats: n("chats"), messages: n("messages"), projects: n("projects") };
-  }
 }
 
 /** Stored settings are a JSON object; anything unreadable reads as the defaults. */

@@ -88,7 +88,8 @@ export class AlarmScheduler<Name extends string> {
     this.byName = new Map();
     for (const [key, at] of this.storage.kv.list<number>({ prefix: PREFIX })) {
       const name = key.slice(PREFIX.length) as Name;
-      if (name in this.jobs) this.byName.set(name, at);
+      // Own keys only: `in` would take a stored "toString" for a job.
+      if (Object.hasOwn(this.jobs, name)) this.byName.set(name, at);
       else this.storage.kv.delete(key); // a job this version no longer has
     }
     return this.byName;

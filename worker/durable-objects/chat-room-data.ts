@@ -209,11 +209,6 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     this.imported = true;
   }
 
-  /** Tests: how many chats, messages and projects the room holds. */
-  async footprint() {
-    return this.store.footprint();
-  }
-
   protected async keepGuestChatsAlive() {
     await this.alarms.schedule("guest-expiry", Date.now() + guestSession.idleTtlMs, "always");
   }

@@ -26,9 +26,9 @@ function interceptDb(db: D1Database, intercept: (target: D1Database, prop: strin
 }
 
 /**
- * Review of 9c0d13a and c5ed510 (the /v1 directory and the hub's copy of the secret keys):
+ * Secret keys that changed where the /v1 directory and the assistant's object were not told:
  * - a key change that did not go through configChanging/configChanged. The one way in production
- *   is a worker version from before c5ed510 still serving owner requests (a gradual deployment, a
+ *   is a worker version from before the object held the keys still serving owner requests (a gradual deployment, a
  *   rollback): its revoke and its create write D1 alone (no hub call, no updatedAt). The
  *   statements below are exactly the ones that version ran;
  * - the two versions calling each other's admitApiCall during a deployment;
@@ -44,7 +44,7 @@ describe("secret keys changed in D1 without the assistant's object being told", 
     const { key, secretKey } = await createSecretKey(token, assistant._id);
     expect((await completions(key, tinyQuestion())).status).toBe(200);
     expect(secretKeyDirectory.get(await hashApiKey(key))).toBeDefined();
-    // The revoke of a worker version before c5ed510: D1 only.
+    // The revoke of a worker version from before the object held the keys: D1 only.
     await env.DB.prepare("UPDATE assistant_secret_keys SET revoked_at = ?1 WHERE id = ?2 AND revoked_at IS NULL").bind(Date.now(), secretKey.id).run();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + secretKeyDirectoryMaxAgeMs + 1);
@@ -57,7 +57,7 @@ describe("secret keys changed in D1 without the assistant's object being told", 
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     const first = await createSecretKey(token, assistant._id);
     expect((await completions(first.key, tinyQuestion())).status).toBe(200);
-    // The create of a worker version before c5ed510: D1 only.
+    // The create of a worker version from before the object held the keys: D1 only.
     const key = generateSecretKey();
     await env.DB.prepare(
       "INSERT INTO assistant_secret_keys (id, assistant_id, name, key_hash, masked, created_at) VALUES (?1, ?2, 'Old worker', ?3, ?4, ?5)",
@@ -69,7 +69,7 @@ describe("secret keys changed in D1 without the assistant's object being told", 
   });
 });
 
-describe("a worker version before c5ed510 calling the object that now checks keys", () => {
+describe("a worker version from before the object held the keys, calling the object that now checks them", () => {
   it("its admitApiCall (no keyHash: it read the key in D1 itself, on every call) is admitted, not refused as a daily limit", async () => {
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     await createSecretKey(token, assistant._id);
@@ -130,7 +130,7 @@ describe("the object's D1 read that a revoke overtook", () => {
   });
 });
 
-describe("this worker calling an object still on a version before c5ed510", () => {
+describe("this worker calling an object still on a version from before it held the keys", () => {
   it("a revoked key this isolate remembers is refused, and a good key answered, when the object checks no key and sends no assistant", async () => {
     const { token, assistant } = await widgetAssistant({}, { upload: false });
     const good = await createSecretKey(token, assistant._id);
