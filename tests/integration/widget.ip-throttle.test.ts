@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { errorBodySchema, widget, widgetMessages } from "../../contract";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { json, randomIp } from "./helpers";
+import { json, randomIp, withinOneMinute } from "./helpers";
 import { ask, rate } from "./insights-helpers";
 import { openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, widgetAssistant } from "./widget-helpers";
 
@@ -10,20 +10,8 @@ import { openWidgetSocket, sendOverSse, sessionRows, sseFrames, startSession, wi
  * The per-IP minute throttles on the Workers Rate Limiting binding (services/ip-throttle.ts), as
  * miniflare emulates `[[ratelimits]]` from wrangler.toml: windows aligned on the minute, counted
  * in memory. A test never waits for a window to end: each uses fresh addresses, and a run the
- * minute turned under is run once more (the window that just began has a whole minute left).
+ * minute turned under is run once more (`withinOneMinute`).
  */
-async function withinOneMinute(run: () => Promise<void>) {
-  for (let attempt = 0; ; attempt++) {
-    const minute = Math.floor(Date.now() / 60_000);
-    try {
-      await run();
-      return;
-    } catch (error) {
-      if (attempt > 0 || Math.floor(Date.now() / 60_000) === minute) throw error;
-    }
-  }
-}
-
 /** A Retry-After of the throttle: whole seconds, within its one-minute window. */
 function expectRetryWithinWindow(res: Response) {
   const seconds = Number(res.headers.get("retry-after"));
