@@ -249,7 +249,7 @@ describe("throttling: exactly the limit passes under concurrency", () => {
     }
   }
 
-  // Issue 10: the per-IP sign-in limit is now the looser `loginIp` (spraying many accounts); the
+  // The per-IP sign-in limit is now the looser `loginIp` (spraying many accounts); the
   // strict `login` limit counts one (account, IP) pair.
   // Each failed guess runs the password KDF: the counter is brought near its limit first, and the
   // last few slots are raced for (the same exactness, without a hundred KDF runs).
@@ -263,7 +263,7 @@ describe("throttling: exactly the limit passes under concurrency", () => {
     await expectThrottled(responses, 3);
   });
 
-  // Issue 10: across IPs an account now has the much looser `loginAccount` limit.
+  // Across IPs an account now has the much looser `loginAccount` limit.
   it("limits sign-in attempts per e-mail address across IPs", async () => {
     const { email } = await registerUser();
     const window = throttles.loginAccount;

@@ -9,7 +9,7 @@ import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { json, tableCounts } from "./helpers";
 import { widgetCall } from "./widget-helpers";
 
-/** Helpers of tests/integration/bot-defence.*.test.ts (issue 13: proof-of-work before a widget session). */
+/** Helpers of tests/integration/bot-defence.*.test.ts (proof-of-work before a widget session). */
 
 export const BROWSER_UA = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 

@@ -9,7 +9,7 @@ import { sendOverSse, sseFrames, widgetAssistant } from "./widget-helpers";
 // loaded machine: more time than the default 5 s per test, never a timed assertion.
 vi.setConfig({ testTimeout: 60_000 });
 
-/** Bot defence (issue 13): when a widget session needs a proof-of-work, and what an honest widget gets. */
+/** Bot defence: when a widget session needs a proof-of-work, and what an honest widget gets. */
 
 describe("mode always", () => {
   it("asks every new session for a proof (428 with a challenge), and the solved challenge starts it (201)", async () => {

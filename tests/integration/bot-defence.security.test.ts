@@ -10,7 +10,7 @@ import { widgetAssistant } from "./widget-helpers";
 vi.setConfig({ testTimeout: 60_000 });
 
 /**
- * Bot defence (issue 13): a proof that is forged, replayed, expired, too weak, from another
+ * Bot defence: a proof that is forged, replayed, expired, too weak, from another
  * address or for another assistant starts no session (403 with a fresh challenge), and the owner
  * sees how many were refused.
  */
@@ -112,7 +112,7 @@ describe("a refused proof", () => {
   });
 });
 
-describe("a proof that was good once (review of issue 13)", () => {
+describe("a proof that was good once", () => {
   it("verified just before its expiry but spent after it, starts one session only (no replay across the expiry)", async () => {
     const { assistant } = await always();
     const caller = { address: randomIp(), userAgent: BROWSER_UA };

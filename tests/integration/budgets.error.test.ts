@@ -93,7 +93,7 @@ describe("an assistant's budget in its settings", () => {
   });
 });
 
-describe("owner isolation of the all-assistants budget (review of issue 13)", () => {
+describe("owner isolation of the all-assistants budget", () => {
   it("one owner's used-up budget pauses their assistants only, never another owner's", async () => {
     const mine = await ownerWithAssistants([{}]);
     const theirs = await ownerWithAssistants([{}]);

@@ -1,5 +1,5 @@
 /**
- * Regenerate (issue 12): the `regenerate` frame writes the chat's last reply again in place, its
+ * Regenerate: the `regenerate` frame writes the chat's last reply again in place, its
  * earlier texts kept as versions; Retry of a failed reply is the same frame. Happy paths, refusals,
  * another owner's chat, and the guest quota. The mock model's [[take]] cue numbers its replies to
  * one text, [[failfirst:500]] fails only the first (tests/mock-model).

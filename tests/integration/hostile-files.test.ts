@@ -6,7 +6,7 @@ import { call, errorOf, registerUser } from "./helpers";
 import { assistantFootprint, createAssistant, uploadFiles } from "./public-assistants-helpers";
 
 /**
- * Issue 10: every hostile file of tests/fixtures/hostile-files.ts goes through both paths that
+ * Every hostile file of tests/fixtures/hostile-files.ts goes through both paths that
  * extract untrusted files, in workerd: a knowledge upload to a public assistant (sniff → extract →
  * chunk → D1) and a guest's chat attachment (POST /api/chat/attachments). Each answer is the one
  * the corpus expects (the contract message, or the file read), a refused upload leaves nothing

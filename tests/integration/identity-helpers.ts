@@ -13,7 +13,7 @@ import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json } from "./helpers";
 import { widgetCall } from "./widget-helpers";
 
-/** Issue 13 helpers: the owner's identity-secret routes, signed visitors, their widget calls. */
+/** Helpers: the owner's identity-secret routes, signed visitors, their widget calls. */
 
 export const secretPath = (assistantId: string) => `/api/public-assistants/${assistantId}/identity-secret`;
 

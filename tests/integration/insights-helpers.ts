@@ -7,7 +7,7 @@ import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json, randomIp } from "./helpers";
 import { sendOverSse, sseFrames, widgetCall, type WidgetCallInit } from "./widget-helpers";
 
-/** Helpers of tests/integration/insights.*.test.ts (issue 11: counts, questions, gaps, ratings). */
+/** Helpers of tests/integration/insights.*.test.ts (counts, questions, gaps, ratings). */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const utcDate = (at: number) => new Date(at).toISOString().slice(0, 10);

@@ -6,7 +6,7 @@ import { call, expectError } from "./helpers";
 import { ask, insightsOf, rate } from "./insights-helpers";
 import { sendOverSse, sseFrames, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
-/** Insights and answer ratings (issue 11) when the input is wrong or the assistant's object fails. */
+/** Insights and answer ratings when the input is wrong or the assistant's object fails. */
 
 /** Breaks one table of the assistant's object, so every statement that reads or writes it throws inside the object. */
 async function breakTable(assistantId: string, table: string) {

@@ -11,7 +11,7 @@ import { seedLegacyVisitorSession, uploadFiles } from "./public-assistants-helpe
 import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
-/** Insights for owners (issue 11): what the owner's GET …/insights shows after real visitor turns. */
+/** Insights for owners: what the owner's GET …/insights shows after real visitor turns. */
 
 afterEach(() => {
   vi.useRealTimers();

@@ -6,7 +6,7 @@ import { DAY_MS, ask, insightsOf, rate, withInsightsStore } from "./insights-hel
 import { createSecretKey } from "./secret-keys-helpers";
 import { SHOP_ORIGIN, startSession, widgetAssistant, widgetCall } from "./widget-helpers";
 
-/** Who may read insights and rate answers (issue 11), and the bounds of what is stored. */
+/** Who may read insights and rate answers, and the bounds of what is stored. */
 
 const EVIL_ORIGIN = "https://evil.example";
 

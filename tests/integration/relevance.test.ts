@@ -7,7 +7,7 @@ import { relevanceDocuments, relevanceQuestions } from "../fixtures/relevance-se
 import { registerUser } from "./helpers";
 import { createAssistant, uploadFiles } from "./public-assistants-helpers";
 
-// Issue 12: the sources a visitor is shown, measured on the labelled set of
+// The sources a visitor is shown, measured on the labelled set of
 // tests/fixtures/relevance-set.ts. Real retrieval in the assistant's own object (BM25 over its
 // FTS5; no embeddings configured here, the default), then the sources the offline answer shows.
 

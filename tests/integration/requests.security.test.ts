@@ -19,7 +19,7 @@ import { newGuestId } from "./chat-helpers";
 import { call, errorOf, expectError, registerUser } from "./helpers";
 import { createAssistant } from "./public-assistants-helpers";
 
-// Issue 10: body caps, validation sentences, security headers on the Worker's own answers.
+// Body caps, validation sentences, security headers on the Worker's own answers.
 
 const kb = (bytes: number) => Math.floor(bytes / 1024);
 

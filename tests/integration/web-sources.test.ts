@@ -20,7 +20,7 @@ import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, expectError, json, randomIp } from "./helpers";
 import { sendOverSse, sseFrames, startSession, widgetAssistant } from "./widget-helpers";
 
-// Website sources (issue 11): tests/test-site (served in Node by global-setup.ts) is crawled over
+// Website sources: tests/test-site (served in Node by global-setup.ts) is crawled over
 // loopback, which local mode allows. The API's queue is a fake that keeps the crawl messages, and
 // the test runs each one through the consumer's `crawlSource`, as the queue would.
 

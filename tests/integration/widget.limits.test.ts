@@ -88,7 +88,7 @@ describe("daily limit per assistant", () => {
 
 describe("per-IP throttles", () => {
   it("refuses new sessions from one IP past the hourly throttle, across assistants", async () => {
-    // Spread over assistants so none sees a spike from this address (bot defence, issue 13: past
+    // Spread over assistants so none sees a spike from this address (bot defence, past
     // botDefence.spikeThresholds.address new sessions an assistant asks for a proof first).
     const perAssistant = botDefence.spikeThresholds.address - 2;
     const limit = widget.throttles.sessionCreate.limit;

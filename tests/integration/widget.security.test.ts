@@ -39,7 +39,7 @@ describe("the assistant key", () => {
     for (const r of await callEach(sessionId, { key })) await expectError(r, 401, widgetMessages.unavailable);
     expect((await connectWidgetRaw(sessionId, key)).status).toBe(401);
 
-    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    // The open socket is closed at once (no longer at its next message), saying why.
     expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.unavailable, reason: "unavailable" });
     expect((await socket.waitClosed()).code).toBe(widgetSocketClose.unavailable.code);
     expect((await sessionRows(sessionId)).messages).toHaveLength(0);
@@ -60,7 +60,7 @@ describe("an inactive assistant", () => {
     expect(put.status).toBe(200);
     for (const res of await callEach(sessionId, { key })) await expectError(res, 403, widgetMessages.unavailable);
     expect((await connectWidgetRaw(sessionId, key)).status).toBe(403);
-    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    // The open socket is closed at once (no longer at its next message), saying why.
     expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.unavailable });
     expect((await socket.waitClosed()).code).toBe(widgetSocketClose.unavailable.code);
     expect((await sessionRows(sessionId)).messages).toHaveLength(0);
@@ -102,7 +102,7 @@ describe("allowed origins", () => {
     const socket = await openWidgetSocket(sessionId, key, { origin: SHOP_ORIGIN });
     await socket.next("remaining-messages");
     await call(`/api/public-assistants/${assistant._id}`, { token, method: "PUT", json: { allowedOrigins: ["https://other.example"] } });
-    // Issue 10: the open socket is closed at once (no longer at its next message), saying why.
+    // The open socket is closed at once (no longer at its next message), saying why.
     expect(await socket.next("message-error")).toMatchObject({ error: widgetMessages.originNotAllowed, reason: "origin-not-allowed" });
     expect((await socket.waitClosed()).code).toBe(widgetSocketClose.originNotAllowed.code);
   });

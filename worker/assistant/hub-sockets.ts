@@ -64,7 +64,7 @@ export class HubSockets {
   }
 
   /**
-   * Closes the signed-in visitors' sockets of the rooms `verified` names (issue 13: the identity
+   * Closes the signed-in visitors' sockets of the rooms `verified` names (the identity
    * secret that verified them stopped), so they reconnect and are verified again. Same batches and
    * bookkeeping as `revoke`. Returns how many sockets were closed.
    */

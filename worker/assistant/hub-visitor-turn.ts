@@ -30,7 +30,7 @@ export interface BeginTurnInput {
   ip: string;
   message: { content: string; files: { name: string }[] };
   /**
-   * Issue 13, for a verified visitor's session only: the visitor's token (the SSE route's
+   * For a verified visitor's session only: the visitor's token (the SSE route's
    * X-Visitor-Token, verified here), or the sub the socket route verified when the socket
    * connected (the room hands it on; only the worker reaches a room).
    */
@@ -39,7 +39,7 @@ export interface BeginTurnInput {
 }
 
 /**
- * What the budget step of a turn leaves for after it (the hub runs it in `waitUntil`, off the
+ * What the budget step of a turn leaves for after it (the hub schedules it on its alarm, off the
  * visitor's path): `notice`, a budget e-mail is waiting; `report`, tell the owner's room the
  * month's count (a message was counted); `recheck`, the owner's pause refused it (re-ask the room).
  */
@@ -164,7 +164,7 @@ export function countBudget(budget: AssistantBudget, record: PublicAssistantReco
 }
 
 /**
- * A verified visitor's session answers only that visitor (issue 13): the sub the socket verified
+ * A verified visitor's session answers only that visitor: the sub the socket verified
  * on connect, or a token that verifies as them now. Null: allowed (an anonymous session, or the
  * right visitor). 401 with the reason otherwise, never answered as anonymous.
  */

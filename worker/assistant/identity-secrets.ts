@@ -4,7 +4,7 @@ import type { Env } from "../env";
 import { openAssistantSecret, sealAssistantSecret } from "../services/public-assistants/api-key-encryption";
 
 /**
- * An assistant's visitor identity secrets (issue 13), in its own object's SQLite
+ * An assistant's visitor identity secrets, in its own object's SQLite
  * (`identity_secrets`, migration 0007_visitor_identity): the current one and, after a rotation,
  * the previous one until its `expires_at` (the grace the owner picked). Each is sealed with the
  * secret box under ENCRYPTION_KEY (api-key-encryption.ts), bound to the assistant's id; the

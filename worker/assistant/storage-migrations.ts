@@ -114,7 +114,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Insights for owners (issue 11; assistant/insights-store.ts): a visitor's rating on an
+    // Insights for owners (assistant/insights-store.ts): a visitor's rating on an
     // answer's own row (last rating wins; the history shows it), per-UTC-day counts, and the
     // questions visitors asked (bounded; day rows pruned). Day counts are backfilled from the
     // history already stored, so existing assistants keep their charts; questions and gaps
@@ -160,7 +160,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Website sources (issue 11): each source's pages, their crawl state, and the knowledge file
+    // Website sources: each source's pages, their crawl state, and the knowledge file
     // a page is indexed as (knowledge_files.source_id / url: a web page, not an uploaded file).
     id: "0006_web_sources",
     sql: `
@@ -207,7 +207,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Signed visitor identity (issue 13): the assistant's identity secrets (sealed with
+    // Signed visitor identity: the assistant's identity secrets (sealed with
     // ENCRYPTION_KEY: the current one, and the rotated-out one until its grace ends), and who a
     // verified visitor's session belongs to (the token's sub, name, e-mail).
     id: "0007_visitor_identity",
@@ -226,7 +226,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Bot defence (issue 13; assistant/bot-defence-store.ts): new sessions and messages per
+    // Bot defence (assistant/bot-defence-store.ts): new sessions and messages per
     // address / network / user agent in one-minute buckets (the spike window), the challenges
     // already spent (until they expire), and per UTC day the sessions challenged and refused.
     id: "0008_bot_defence",
@@ -249,7 +249,7 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     `,
   },
   {
-    // Monthly message budgets (issue 13, worker/budgets/): the visitor messages admitted per UTC
+    // Monthly message budgets (worker/budgets/): the visitor messages admitted per UTC
     // month (the current and the previous month are kept), and the budget e-mails: a threshold
     // told for a month is recorded in the step that reaches it, then sent (retried by the alarm).
     id: "0009_budgets",

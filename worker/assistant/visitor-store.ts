@@ -15,7 +15,7 @@ import type { RateLimitResult } from "../services/rate-limit-window";
 
 /**
  * A stored session; `visitorSub`/`visitorName`/`visitorEmail`: the verified visitor it belongs to
- * (issue 13, migration 0007), null for an anonymous one (absent on legacy D1 rows).
+ * (migration 0007), null for an anonymous one (absent on legacy D1 rows).
  */
 export type VisitorSessionRow = typeof visitorSessions.$inferSelect & { visitorSub?: string | null; visitorName?: string | null; visitorEmail?: string | null };
 /** A stored message; `rating`: the visitor's rating of an answer (insights-store.ts), when given. */
@@ -200,7 +200,7 @@ export class VisitorStore {
     const dailyReset = dayEnd(day);
     const session = input.sessionId ? this.session(input.sessionId) : null;
     const sessionLimit = input.maxMessagesPerSession;
-    // Per user (issue 13, the owner's visitorLimitScope "user"): the messages counted in all the
+    // Per user (the owner's visitorLimitScope "user"): the messages counted in all the
     // verified visitor's open sessions; the window ends with the oldest of them.
     const counter = session ? this.counterUsed(session, input.userSub, now) : { counted: 0, resetAt: 0 };
     const sessionResult = (counted: number, allowed: boolean): RateLimitResult =>

@@ -116,7 +116,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
 
   /**
    * RPC from the assistant's hub when the identity secret that verified signed-in visitors'
-   * sockets stopped at once (issue 13): their sockets close without a message-error, with a code
+   * sockets stopped at once: their sockets close without a message-error, with a code
    * the widget reconnects on, so each is verified again (AssistantHub.reverifySockets). Other
    * sockets stay; an answer being written goes on (it is saved either way).
    */
@@ -160,7 +160,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
         sessionId,
         ip: identity.ip,
         message: turnMessage(message),
-        // Verified by the socket route when this socket connected (issue 13).
+        // Verified by the socket route when this socket connected.
         verifiedSub: identity.visitorSub ?? null,
       });
     } catch (error) {
