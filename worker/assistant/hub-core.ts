@@ -149,9 +149,17 @@ export class HubCore {
     else await this.wakeForSources("always");
   }
 
-  /** The previous identity secret's grace ran out: the signed-in visitors' sockets are verified again (once). */
+  /**
+   * The previous identity secret's grace ran out: the signed-in visitors' sockets are verified
+   * again (once). An alarm that comes before the grace's end (the scheduler runs the earliest job
+   * when the alarm fires, whatever this clock reads) keeps the end scheduled.
+   */
   private async identityGraceEnded() {
-    if (!this.identity.takeEndedGrace()) return;
+    if (!this.identity.takeEndedGrace()) {
+      const end = this.identity.graceEnd();
+      if (end !== null) await this.alarms.schedule("identity-grace", end);
+      return;
+    }
     const opened = await this.open();
     if (opened) await this.reverifySockets(opened.store);
   }
