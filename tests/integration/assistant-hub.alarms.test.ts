@@ -27,4 +27,20 @@ describe("the assistant's named alarms", () => {
     expect(after.graceEnd).toBe(before.graceEnd);
     expect(after.alarm).toBe(before.graceEnd);
   });
+
+  it("an object woken without its name (an alarm after eviction, an id from a string) still runs its jobs", async () => {
+    const { token, assistant } = await widgetAssistant();
+    await createIdentitySecret(token, assistant._id);
+    await createIdentitySecret(token, assistant._id, 1);
+    const named = getAssistantHub(env, assistant._id);
+    // The instance goes away (eviction); the next one is reached by its bare id, as a local alarm after a restart is.
+    await runInDurableObject(named, (_i, state) => state.abort("evicted")).catch(() => undefined);
+    const bare = env.ASSISTANT_HUB.get(env.ASSISTANT_HUB.idFromString(named.id.toString()));
+    await runInDurableObject(bare, (_i, state) => {
+      state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'identity_grace_end'", String(Date.now() - 1000));
+    });
+    expect(await runDurableObjectAlarm(bare)).toBe(true);
+    const after = await runInDurableObject(bare, (_i, state) => state.storage.sql.exec("SELECT value FROM meta WHERE key = 'identity_grace_end'").toArray().length);
+    expect(after).toBe(0);
+  });
 });

@@ -17,6 +17,9 @@ import { WebSourceStore } from "./web-source-store";
 /** How long after a failed web-sources alarm, or a crawl that could not be queued, the object looks again. */
 const RETRY_MS = 60_000;
 
+/** Key-value key of the assistant's id, for a wake without the object's name (AssistantHub's `ownId`). */
+export const ASSISTANT_ID_KEY = "assistant-id";
+
 /** The named alarms of an assistant's object. */
 export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace";
 
@@ -63,6 +66,8 @@ export class HubCore {
     forgetIpLeases(this.storage);
     if (this.gate.erased()) return;
     this.gate.migrate();
+    // Kept for a wake that comes without the object's name (a local alarm after a restart).
+    if (this.storage.kv.get(ASSISTANT_ID_KEY) !== this.assistantId) this.storage.kv.put(ASSISTANT_ID_KEY, this.assistantId);
     const now = Date.now();
     const due: [HubAlarm, number | null][] = [
       ["budget-notices", new BudgetNotices(this.storage).nextDue()],
