@@ -1,4 +1,5 @@
 import type { VisitorSession } from "../../contract";
+import { monthKey } from "../budgets/budget-math";
 import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudgetReports } from "../budgets/owner-report";
 import { AlarmScheduler } from "../durable-objects/alarm-scheduler";
@@ -95,7 +96,8 @@ export class HubCore {
     const now = Date.now();
     if (step.notice) await this.alarms.schedule("budget-notices", now);
     if (!record) return;
-    const at = step.report ? this.ownerReports.add(now) : step.recheck ? this.ownerReports.recheck(now) : null;
+    const month = monthKey(step.at);
+    const at = step.report ? this.ownerReports.add(now, month) : step.recheck ? this.ownerReports.recheck(now, month) : null;
     if (at !== null) await this.alarms.schedule("report-to-owner", at);
   }
 
