@@ -1,4 +1,5 @@
 import type { VisitorSession } from "../../contract";
+import { monthKey } from "../budgets/budget-math";
 import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudgetReports } from "../budgets/owner-report";
 import { AlarmScheduler } from "../durable-objects/alarm-scheduler";
@@ -16,6 +17,9 @@ import { WebSourceStore } from "./web-source-store";
 
 /** How long after a failed web-sources alarm, or a crawl that could not be queued, the object looks again. */
 const RETRY_MS = 60_000;
+
+/** Key-value key of the assistant's id, for a wake without the object's name (AssistantHub's `ownId`). */
+export const ASSISTANT_ID_KEY = "assistant-id";
 
 /** The named alarms of an assistant's object. */
 export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace";
@@ -63,6 +67,8 @@ export class HubCore {
     forgetIpLeases(this.storage);
     if (this.gate.erased()) return;
     this.gate.migrate();
+    // Kept for a wake that comes without the object's name (a local alarm after a restart).
+    if (this.storage.kv.get(ASSISTANT_ID_KEY) !== this.assistantId) this.storage.kv.put(ASSISTANT_ID_KEY, this.assistantId);
     const now = Date.now();
     const due: [HubAlarm, number | null][] = [
       ["budget-notices", new BudgetNotices(this.storage).nextDue()],
@@ -90,7 +96,8 @@ export class HubCore {
     const now = Date.now();
     if (step.notice) await this.alarms.schedule("budget-notices", now);
     if (!record) return;
-    const at = step.report ? this.ownerReports.add(now) : step.recheck ? this.ownerReports.recheck(now) : null;
+    const month = monthKey(step.at);
+    const at = step.report ? this.ownerReports.add(now, month) : step.recheck ? this.ownerReports.recheck(now, month) : null;
     if (at !== null) await this.alarms.schedule("report-to-owner", at);
   }
 
@@ -149,9 +156,17 @@ export class HubCore {
     else await this.wakeForSources("always");
   }
 
-  /** The previous identity secret's grace ran out: the signed-in visitors' sockets are verified again (once). */
+  /**
+   * The previous identity secret's grace ran out: the signed-in visitors' sockets are verified
+   * again (once). An alarm that comes before the grace's end (the scheduler runs the earliest job
+   * when the alarm fires, whatever this clock reads) keeps the end scheduled.
+   */
   private async identityGraceEnded() {
-    if (!this.identity.takeEndedGrace()) return;
+    if (!this.identity.takeEndedGrace()) {
+      const end = this.identity.graceEnd();
+      if (end !== null) await this.alarms.schedule("identity-grace", end);
+      return;
+    }
     const opened = await this.open();
     if (opened) await this.reverifySockets(opened.store);
   }

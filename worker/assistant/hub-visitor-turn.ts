@@ -39,14 +39,17 @@ export interface BeginTurnInput {
 }
 
 /**
- * What the budget step of a turn leaves for after it (the hub schedules it on its alarm, off the
- * visitor's path): `notice`, a budget e-mail is waiting; `report`, tell the owner's room the
- * month's count (a message was counted); `recheck`, the owner's pause refused it (re-ask the room).
+ * What the budget step of a turn leaves for after it (the hub schedules it once the turn's step
+ * is over, off the visitor's path): `notice`, a budget e-mail is waiting; `report`, tell the
+ * owner's room the month's count (a message was counted); `recheck`, the owner's pause refused it
+ * (re-ask the room); `at`, when the step ran: the month reported is that of the count, not of
+ * the end of the turn (its retrieval may end in the next month).
  */
 export interface BudgetStep {
   notice: boolean;
   report: boolean;
   recheck: boolean;
+  at: number;
 }
 
 export type BeginTurnResult =
@@ -153,14 +156,14 @@ export function budgetGate(budget: AssistantBudget, record: PublicAssistantRecor
   const by = budget.refusal(record.config, now);
   if (!by) return null;
   const notice = by === "assistant" && budget.notify({ config: record.config, name: record.name, userId: record.userId, now });
-  onBudget({ notice, report: false, recheck: by === "owner" });
+  onBudget({ notice, report: false, recheck: by === "owner", at: now });
   return budgetRefusal(now);
 }
 
 /** Synchronous, with the counters: one message in the month's count, and the thresholds it reached. */
 export function countBudget(budget: AssistantBudget, record: PublicAssistantRecord, now: number, onBudget: (step: BudgetStep) => void) {
   const counted = budget.count({ config: record.config, name: record.name, userId: record.userId, now });
-  onBudget({ notice: counted.notice, report: true, recheck: false });
+  onBudget({ notice: counted.notice, report: true, recheck: false, at: now });
 }
 
 /**

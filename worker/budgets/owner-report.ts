@@ -44,10 +44,10 @@ export class OwnerBudgetReports {
   }
 
   /** A message was refused because the owner's budget paused this assistant: when to re-ask the room, or null (asked recently). */
-  recheck(now = Date.now()): number | null {
+  recheck(now = Date.now(), month = monthKey(now)): number | null {
     if (now - this.lastRecheck < RECHECK_MS) return null;
     this.lastRecheck = now;
-    return this.add(now);
+    return this.add(now, month);
   }
 
   /** Sends the noted months' counts (the current month when none is noted: an evicted object's alarm). */

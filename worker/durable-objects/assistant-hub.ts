@@ -10,7 +10,7 @@ import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { gone, type Gone } from "../assistant/gone";
-import { HubCore } from "../assistant/hub-core";
+import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
 import { beginVisitorTurn, budgetGate, countBudget, type BeginTurnInput, type BeginTurnResult, type BudgetStep } from "../assistant/hub-visitor-turn";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import type { Env } from "../env";
@@ -196,11 +196,15 @@ export class AssistantHub extends DurableObject<Env> {
 }
 
 /**
- * The assistant's id: the object's name (every stub is made by `idFromName(assistantId)`), or
- * the id an object stored before names were readable.
+ * The assistant's id: the object's name (every stub is made by `idFromName(assistantId)`), or,
+ * for a wake that comes without it (a local alarm after a restart, an alarm set before names
+ * were passed on), the id the object stored when it last started with its name (HubCore.start),
+ * or the one an earlier version stored.
  */
 function ownId(ctx: DurableObjectState): string {
   if (ctx.id.name) return ctx.id.name;
+  const stored = ctx.storage.kv.get<string>(ASSISTANT_ID_KEY);
+  if (stored) return stored;
   try {
     const [row] = ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
     if (row) return String(row.value);
