@@ -93,12 +93,18 @@ export class HubCore {
    * the owner's room are scheduled, never run on the visitor's path.
    */
   async afterBudget(record: PublicAssistantRecord | undefined, step: BudgetStep): Promise<void> {
-    const now = Date.now();
-    if (step.notice) await this.alarms.schedule("budget-notices", now);
-    if (!record) return;
-    const month = monthKey(step.at);
-    const at = step.report ? this.ownerReports.add(now, month) : step.recheck ? this.ownerReports.recheck(now, month) : null;
-    if (at !== null) await this.alarms.schedule("report-to-owner", at);
+    // Never fails the turn: its message is counted and saved already (a retry would count it
+    // twice). A notice still waiting is found again when the object next starts.
+    try {
+      const now = Date.now();
+      if (step.notice) await this.alarms.schedule("budget-notices", now);
+      if (!record) return;
+      const month = monthKey(step.at);
+      const at = step.report ? this.ownerReports.add(now, month) : step.recheck ? this.ownerReports.recheck(now, month) : null;
+      if (at !== null) await this.alarms.schedule("report-to-owner", at);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "budget-step-schedule-failed", assistantId: this.assistantId, error: String(error) }));
+    }
   }
 
   /**

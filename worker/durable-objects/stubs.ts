@@ -94,8 +94,9 @@ export function reachAssistantHub(
   assistantId: string,
   message: string = publicAssistantServerMessages.assistantBusy,
 ): ReturnType<typeof getAssistantHub> {
+  // `new Promise`: a call that throws at once (not only one that rejects) is a 503 too.
   const run: CallRunner = (method, call) =>
-    Promise.resolve(call()).catch((error: unknown) => {
+    new Promise((resolve) => resolve(call())).catch((error: unknown) => {
       throw assistantHubUnavailable(assistantId, method, error, message);
     });
   return withFacets(env.ASSISTANT_HUB.get(env.ASSISTANT_HUB.idFromName(assistantId)), run);
