@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AlarmScheduler, type AlarmJobs } from "./alarm-scheduler";
-
 type Storage = ConstructorParameters<typeof AlarmScheduler>[0];
 type Job = "a" | "b" | "c";
-
 const T = Date.UTC(2026, 3, 1, 12, 0, 0);
 const MINUTE = 60_000;
 

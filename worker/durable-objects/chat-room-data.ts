@@ -209,6 +209,13 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     this.imported = true;
   }
 
+  /** The named alarms that are due. */
+  override async onAlarm() {
+    // An alarm set by a version before named alarms: the job it was set for.
+    if (this.alarms.isEmpty()) await this.alarms.schedule(this.isGuestRoom ? "guest-expiry" : "budget-notices", Date.now());
+    await this.alarms.run();
+  }
+
   protected async keepGuestChatsAlive() {
     await this.alarms.schedule("guest-expiry", Date.now() + guestSession.idleTtlMs, "always");
   }

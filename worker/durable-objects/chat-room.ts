@@ -29,7 +29,7 @@ type Remaining = { remaining: number; limit: number; scope: "guest" | "network" 
  * (onConnect / join).
  *
  * The room's data and its RPCs for the REST routes are the storage half, ChatRoomData
- * (chat-room-data.ts); a guest's chats are erased after 24 h idle (onAlarm).
+ * (chat-room-data.ts); a guest's chats are erased after 24 h idle (its alarm, chat-room-data.ts).
  */
 export class ChatRoom extends ChatRoomData {
   static override options = { hibernate: true };
@@ -122,11 +122,6 @@ export class ChatRoom extends ChatRoomData {
   }
 
   /** Guests: their chats are erased once the room has been idle this long. Users: budget e-mails to retry. */
-  override async onAlarm() {
-    // An alarm set by a version before named alarms: the job it was set for.
-    if (this.alarms.isEmpty()) await this.alarms.schedule(this.isGuestRoom ? "guest-expiry" : "budget-notices", Date.now());
-    await this.alarms.run();
-  }
 
   private async onSendMessage(connection: ChatConnection, identity: RoomIdentity, data: SendMessage) {
     const { clientMessageId } = data;
