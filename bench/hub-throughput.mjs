@@ -83,7 +83,17 @@ async function main() {
       return { ...a, sessions };
     };
     // Warm-up (not recorded): the isolate, the RateLimiter objects' code, the mock's connections.
-    const warm = await fresh("Warm-up");
+    // Without the DevTools relay wrangler dev may restart the worker once just after it answered
+    // its first request ("Your worker restarted mid-request"): the warm-up waits that out.
+    let warm;
+    for (let attempt = 1; !warm; attempt++) {
+      try {
+        warm = await fresh("Warm-up");
+      } catch (error) {
+        if (attempt === 5) throw error;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
     await api(base, "/api/dev/hub-turns", { json: { key: warm.key, sessions: warm.sessions, question: QUESTION, turns: 40, concurrency: 10 } });
     await sseTurns(base, warm, 40, 10);
 
