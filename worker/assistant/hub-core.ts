@@ -21,6 +21,9 @@ const RETRY_MS = 60_000;
 /** Key-value key of the assistant's id, for a wake without the object's name (AssistantHub's `ownId`). */
 export const ASSISTANT_ID_KEY = "assistant-id";
 
+/** Key-value key: when the object carried over what the version before named alarms left (`carryOver`). */
+const CARRIED_OVER_KEY = "carried-over";
+
 /** The named alarms of an assistant's object. */
 export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace";
 
@@ -64,11 +67,19 @@ export class HubCore {
    * scheduler finds its jobs again). An erased object creates nothing.
    */
   async start(): Promise<void> {
-    forgetIpLeases(this.storage);
-    if (this.gate.erased()) return;
+    if (this.gate.erased()) return forgetIpLeases(this.storage);
     this.gate.migrate();
     // Kept for a wake that comes without the object's name (a local alarm after a restart).
     if (this.storage.kv.get(ASSISTANT_ID_KEY) !== this.assistantId) this.storage.kv.put(ASSISTANT_ID_KEY, this.assistantId);
+    if (this.storage.kv.get(CARRIED_OVER_KEY) === undefined) await this.carryOver();
+  }
+
+  /**
+   * Once in an object's life: what a version before named alarms left (its alarm, set by hand,
+   * has no named job: the jobs the stored state calls for are scheduled; the per-IP lease entries go).
+   */
+  private async carryOver() {
+    forgetIpLeases(this.storage);
     const now = Date.now();
     const due: [HubAlarm, number | null][] = [
       ["budget-notices", new BudgetNotices(this.storage).nextDue()],
@@ -76,6 +87,7 @@ export class HubCore {
       ["web-sources", new WebSourceStore(this.storage).nextWake(now)],
     ];
     for (const [name, at] of due) if (at !== null) await this.alarms.schedule(name, at);
+    this.storage.kv.put(CARRIED_OVER_KEY, now);
   }
 
   /** The gate of every data call: null when the assistant no longer exists. */
