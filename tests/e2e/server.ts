@@ -38,8 +38,14 @@ export async function startTala(vars: Record<string, string> = {}, env: Record<s
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  let stopping = false;
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
+  // A server that dies mid-run fails every later test with ECONNREFUSED: say why, once, where CI shows it.
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`\nTala's server on port ${port} exited (code ${code}, signal ${signal}). Its last output:\n${output.slice(-8000)}\n`);
+  });
   const baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -58,6 +64,7 @@ export async function startTala(vars: Record<string, string> = {}, env: Record<s
     stateDir,
     logs: () => output,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.pid) {
         const exited = new Promise((r) => child.once("exit", r));
         try {
