@@ -38,6 +38,18 @@ export const realtime = {
   reconnectDelayMaxMs: 5000,
   reconnectAttempts: 5,
   connectTimeoutMs: 10_000,
+  /**
+   * The HTTP fallback (chat frames over POST + SSE while the socket cannot open): the socket is
+   * tried again this often, and a connection that drops this many times within the window is
+   * treated as blocked. The server writes a comment line this often while a reply is quiet, so a
+   * proxy does not cut an idle stream.
+   */
+  socketRetryMs: 30_000,
+  dropsBeforeHttp: 3,
+  dropsWindowMs: 60_000,
+  httpHeartbeatMs: 15_000,
+  /** The longest a frames stream stays open (a reply's longest run); the client joins again after. */
+  httpStreamMaxMs: 10 * 60_000,
 } as const;
 
 export const layout = {
@@ -265,6 +277,8 @@ export const requestBodyLimits = {
   defaultBytes: 128 * 1024,
   widgetBytes: 256 * 1024,
   openAiBytes: 10 * 1024 * 1024,
+  /** A chat frame sent over HTTP (POST /api/chat/frames): a socket frame's 1 MiB. */
+  chatFrameBytes: 1024 * 1024,
 } as const;
 
 /**

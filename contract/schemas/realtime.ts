@@ -31,6 +31,17 @@ export const isGuestRoomId = (roomId: string) => guestSession.idPattern.test(roo
 export const chatRoomPath = (roomId: string) => `/${partiesPrefix}/${chatParty}/${encodeURIComponent(roomId)}`;
 
 /**
+ * The HTTP transport of the same frames, for networks that block WebSockets: POST one client frame
+ * (JSON) here with the chat's usual credential (`Authorization`, or a guest's `X-Guest-Session-Id`);
+ * the answer is `text/event-stream` whose events are server frames, `data: <frame JSON>`, for as
+ * long as the frame's work runs (a reply: until it ends; a join: until the reply it caught up on
+ * ends). `stop` and `leave` answer an empty stream.
+ */
+export const chatFramesPath = "/api/chat/frames";
+/** One server frame as an SSE event of the HTTP transport. */
+export const formatChatSseFrame = (frame: unknown) => `data: ${JSON.stringify(frame)}\n\n`;
+
+/**
  * Close codes (4000–4999: the application's own) and reasons the server closes a chat socket with
  * when its credential is revoked (DESIGN.md: revocation reaches open sockets within a second).
  * A reason is at most 123 bytes (WebSocket close frame).

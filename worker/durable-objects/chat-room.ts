@@ -1,6 +1,6 @@
 import type { Connection, ConnectionContext, WSMessage } from "partyserver";
 import { chatLimits, chatMessages, chatSocketClose, parseClientFrame, publicRoutes, serverMessages, type ServerFrame } from "../../contract";
-import type { ActiveReply } from "../chat/active-replies";
+import { sendFrame as send, sendSnapshot, httpFrameSink, type ConnectionState, type FrameSink, type HttpFrameSink } from "../chat/frame-sink";
 import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import type { RoomStore } from "../chat/room-store";
@@ -10,12 +10,8 @@ import type { RevokedToken } from "../chat/token-revocations";
 import { getModelProvider } from "../models";
 import { ChatRoomData } from "./chat-room-data";
 
-interface ConnectionState {
-  identity: RoomIdentity;
-  /** Chats this connection joined (join-{room}); bounded by chatLimits.maxWatchedRooms. */
-  watching: string[];
-}
-type ChatConnection = Connection<ConnectionState>;
+/** A socket of the room, or one HTTP request's frame stream (chat/frame-sink.ts). */
+type ChatConnection = FrameSink;
 /** A guest's messages left (remaining-messages). */
 type Remaining = { remaining: number; limit: number; scope: "guest" | "network" };
 
@@ -26,15 +22,19 @@ type Remaining = { remaining: number; limit: number; scope: "guest" | "network" 
  *
  * A send-message handler awaits the whole turn (runTurn), so the room stays alive while the model
  * writes even if every socket dropped; a socket that comes back gets the text so far, then the rest
- * (onConnect / join).
+ * (onConnect / join). A client whose network blocks WebSockets POSTs the same frames to
+ * /api/chat/frames, which the worker authenticates and hands here (onRequest): the answer streams
+ * the frames back (chat/frame-sink.ts).
  *
  * The room's data and its RPCs for the REST routes are the storage half, ChatRoomData
  * (chat-room-data.ts); a guest's chats are erased after 24 h idle (its alarm, chat-room-data.ts).
  */
 export class ChatRoom extends ChatRoomData {
   static override options = { hibernate: true };
+  /** The HTTP frame streams open now; they get every broadcast frame, as sockets do. */
+  private readonly httpSinks = new Set<HttpFrameSink>();
 
-  override async onConnect(connection: ChatConnection, ctx: ConnectionContext) {
+  override async onConnect(connection: Connection<ConnectionState>, ctx: ConnectionContext) {
     const identity = readIdentity(ctx.request, this.name);
     if (!identity) {
       // Only the worker reaches a room, and it always names the identity: this is a wiring bug.
@@ -48,7 +48,7 @@ export class ChatRoom extends ChatRoomData {
       connection.close(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
       return;
     }
-    for (const reply of this.active.all()) this.sendSnapshot(connection, reply);
+    for (const reply of this.active.all()) sendSnapshot(connection, reply);
     if (identity.kind === "guest") {
       await this.keepGuestChatsAlive();
       const quota = await peekGuestQuota(this.env, identity.guestId, identity.ip);
@@ -56,7 +56,28 @@ export class ChatRoom extends ChatRoomData {
     }
   }
 
-  override async onMessage(connection: ChatConnection, message: WSMessage) {
+  override async onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
+    return this.onFrame(connection, typeof message === "string" ? message : null);
+  }
+
+  /**
+   * POST /api/chat/frames, authenticated by the worker (routes/chat-frames.ts): one client frame,
+   * answered with the frames it causes as server-sent events. A join stays open until the reply it
+   * caught up on ends; a send-message or regenerate until its turn ends.
+   */
+  override async onRequest(request: Request): Promise<Response> {
+    const identity = readIdentity(request, this.name);
+    if (!identity || request.method !== "POST") return new Response(null, { status: 404 });
+    const sink = httpFrameSink(identity);
+    this.httpSinks.add(sink);
+    void sink.closed.then(() => this.httpSinks.delete(sink));
+    const raw = await request.text();
+    // The work done, the stream ends, unless a chat it joined has a reply still being written.
+    void this.onFrame(sink, raw).finally(() => sink.closeWhenDone(sink.state?.watching.find((chatId) => this.active.get(chatId)) ?? null));
+    return sink.response;
+  }
+
+  private async onFrame(connection: ChatConnection, raw: string | null) {
     const state = connection.state;
     if (!state) return;
     if (state.identity.kind === "user" && (await this.revocations.isRevoked(state.identity.tokenId))) {
@@ -65,7 +86,7 @@ export class ChatRoom extends ChatRoomData {
       connection.close(chatSocketClose.signedOut.code, chatSocketClose.signedOut.reason);
       return;
     }
-    const parsed = parseClientFrame(typeof message === "string" ? message : null);
+    const parsed = parseClientFrame(raw);
     if (!parsed.ok) {
       send(connection, { event: "message-error", data: { error: parsed.error } });
       return;
@@ -106,7 +127,7 @@ export class ChatRoom extends ChatRoomData {
     }
     const revoked = new Set(input.tokens.map((t) => t.id));
     let closed = 0;
-    for (const connection of this.getConnections<ConnectionState>()) {
+    for (const connection of [...this.getConnections<ConnectionState>(), ...this.httpSinks]) {
       const identity = connection.state?.identity;
       const tokenId = identity?.kind === "user" ? identity.tokenId : undefined;
       if (!input.everyConnection && !(tokenId && revoked.has(tokenId))) continue;
@@ -120,8 +141,6 @@ export class ChatRoom extends ChatRoomData {
     }
     return closed;
   }
-
-  /** Guests: their chats are erased once the room has been idle this long. Users: budget e-mails to retry. */
 
   private async onSendMessage(connection: ChatConnection, identity: RoomIdentity, data: SendMessage) {
     const { clientMessageId } = data;
@@ -215,7 +234,7 @@ export class ChatRoom extends ChatRoomData {
     const reply = this.active.get(chatId);
     if (reply) {
       this.watch(connection, chatId);
-      this.sendSnapshot(connection, reply);
+      sendSnapshot(connection, reply);
       return;
     }
     const store = await this.storeForFrame(connection, connection.state!.identity, (error) =>
@@ -267,25 +286,9 @@ export class ChatRoom extends ChatRoomData {
     });
   }
 
-  private sendSnapshot(connection: ChatConnection, reply: ActiveReply) {
-    if (!reply.messageId) return;
-    // A regenerate: the reply as it restarted first, so a tab still showing the old text drops it.
-    if (reply.regenerating) send(connection, { event: "new-message", data: { message: reply.regenerating } });
-    send(connection, { event: "thinking", data: { chatId: reply.chatId, messageId: reply.messageId } });
-    if (reply.text) send(connection, { event: "message-delta", data: { chatId: reply.chatId, messageId: reply.messageId, delta: reply.text, offset: 0 } });
-  }
-
   private broadcastFrame(frame: ServerFrame) {
     this.broadcast(JSON.stringify(frame));
-  }
-}
-
-/** Sends one frame to one connection; a socket that is already closing is skipped. */
-function send(connection: Connection, frame: ServerFrame) {
-  try {
-    connection.send(JSON.stringify(frame));
-  } catch {
-    // closed meanwhile: the client catches up on reconnect
+    for (const sink of this.httpSinks) sink.deliver(frame);
   }
 }
 

@@ -41,6 +41,7 @@ export function bodyCapFor(method: string, path: string): BodyCap {
     return jsonCap(requestBodyLimits.widgetBytes);
   }
   if (path.startsWith("/api/v1/")) return jsonCap(requestBodyLimits.openAiBytes);
+  if (method === "POST" && /^\/api\/chat\/frames\/?$/.test(path)) return jsonCap(requestBodyLimits.chatFrameBytes);
   return jsonCap(requestBodyLimits.defaultBytes);
 }
 

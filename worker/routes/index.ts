@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/context";
 import { authRoutes } from "./auth";
 import { budgetRoutes } from "./budgets";
 import { chatAttachmentRoutes } from "./chat-attachments";
+import { chatFrameRoutes } from "./chat-frames";
 import { configRoutes } from "./config";
 import { devRoutes } from "./dev";
 import { healthRoutes } from "./health";
@@ -25,6 +26,7 @@ export function apiRoutes() {
   api.route("/", devRoutes());
   api.route("/chats", chatRoutes());
   api.route("/chat", chatAttachmentRoutes());
+  api.route("/chat", chatFrameRoutes());
   api.route("/projects", projectRoutes());
   api.route("/public-assistants", publicAssistantRoutes());
   api.route("/budgets", budgetRoutes());
