@@ -5,6 +5,7 @@
  */
 import type { Page, WebSocketRoute } from "@playwright/test";
 import {
+  chatFramesPath,
   chatMessages,
   chatUi,
   knowledgeMessages,
@@ -251,7 +252,7 @@ test.describe("with a model", () => {
     await context.close();
   });
 
-  test("without a socket nothing is sent; a socket dropped mid-reply still ends with the whole message", async ({ page }) => {
+  test("a message sent before the socket is up waits for it; a socket dropped mid-reply still ends with the whole message", async ({ page }) => {
     test.setTimeout(120_000);
     const base = tala.baseURL;
     // Every socket of the page goes through here: it can be cut, and new ones held back (kept
@@ -265,15 +266,18 @@ test.describe("with a model", () => {
       routes.push({ page: ws, server: ws.connectToServer() });
     });
 
-    // No connection yet: the send button looks disabled and a send says so.
+    // No connection yet: Send says it is connecting, and a message sent meanwhile is not lost:
+    // it waits for the socket, then goes over HTTP when the socket is slow to come.
     closeGate();
     await signIn(page, base, token);
     await expect(page.getByText(chatUi.connecting)).toBeVisible();
-    await send(page, "Too early", { waitForConnection: false });
-    await expect(page.getByText(realtimeMessages.noActiveConnection)).toBeVisible();
-    await expect(page.getByRole("button", { name: chatUi.send })).toHaveAttribute("aria-disabled", "true");
-    await expect(questions(page)).toHaveCount(0);
-    await expect(composer(page)).toHaveValue("Too early");
+    await expect(page.getByRole("button", { name: chatUi.send })).toHaveAttribute("aria-busy", "true");
+    await send(page, "Too early [[tokens:3]]", { waitForConnection: false });
+    await expect(questions(page)).toHaveCount(1);
+    await expect(composer(page)).toHaveValue("");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete", { timeout: 15_000 });
+    await expect(lastReplyText(page)).toHaveText(mockReply("Too early", 3));
+    await expect(page.getByText(realtimeMessages.noActiveConnection)).toHaveCount(0);
     gate = null;
     openGate();
     await expect(page.getByText(chatUi.connecting)).toBeHidden();
@@ -289,8 +293,6 @@ test.describe("with a model", () => {
     await live.server.close();
     await expect(page.getByText(realtimeMessages.genericRealtimeError)).toBeVisible();
     await expect(page.getByText(chatUi.reconnecting)).toBeVisible();
-    await page.getByRole("button", { name: chatUi.stop }).click();
-    await expect(page.getByText(realtimeMessages.noActiveConnection)).toBeVisible();
     const partial = (await lastReplyText(page).textContent()) ?? "";
     await page.waitForTimeout(1500);
     gate = null;
@@ -301,6 +303,103 @@ test.describe("with a model", () => {
     const full = mockReply(question, 60);
     await expect(lastReplyText(page)).toHaveText(full);
     expect(partial.length).toBeLessThan(full.length);
+  });
+
+  test("with WebSockets blocked, a signed-in user and a guest chat over HTTP: streaming, stop, regenerate, a reload mid-reply", async ({ browser }) => {
+    test.setTimeout(180_000);
+    /**
+     * A page whose network refuses every WebSocket, as a strict proxy does: each socket's handshake
+     * fails (error, then close 1006, never open); plain HTTP gets through.
+     */
+    const blockedPage = async (viewport: { width: number; height: number }) => {
+      const context = await browser.newContext({ viewport });
+      await context.addInitScript(() => {
+        const tried: string[] = [];
+        (window as unknown as { __socketsTried: string[] }).__socketsTried = tried;
+        class BlockedWebSocket extends EventTarget {
+          static readonly CONNECTING = 0;
+          static readonly OPEN = 1;
+          static readonly CLOSING = 2;
+          static readonly CLOSED = 3;
+          readyState = 0;
+          binaryType = "blob";
+          constructor(readonly url: string) {
+            super();
+            tried.push(url);
+            setTimeout(() => {
+              this.readyState = 3;
+              this.dispatchEvent(new Event("error"));
+              this.dispatchEvent(new CloseEvent("close", { code: 1006, wasClean: false }));
+            }, 30);
+          }
+          send() {
+            throw new DOMException("still connecting", "InvalidStateError");
+          }
+          close() {}
+        }
+        window.WebSocket = BlockedWebSocket as unknown as typeof WebSocket;
+      });
+      const page = await context.newPage();
+      let framePosts = 0;
+      page.on("request", (req) => {
+        if (req.method() === "POST" && new URL(req.url()).pathname === chatFramesPath) framePosts += 1;
+      });
+      const overHttp = async () => ({ socketsTried: (await page.evaluate(() => (window as unknown as { __socketsTried: string[] }).__socketsTried.length)), framePosts });
+      return { context, page, overHttp };
+    };
+
+    const user = await blockedPage({ width: 1280, height: 800 });
+    const page = user.page;
+    await signIn(page, tala.baseURL, token);
+    // The first message goes as soon as it is typed; the reply streams over HTTP.
+    const question = "Over HTTP [[tokens:40]] [[delay:40]]";
+    await send(page, question, { waitForConnection: false });
+    await expect(lastReplyText(page)).toContainText("Mock reply to: Over HTTP");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "streaming");
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    await expect(lastReplyText(page)).toHaveText(mockReply(question, 40));
+    await expect(page.getByText(chatUi.connecting)).toBeHidden();
+    await expect(page.getByText(realtimeMessages.genericRealtimeError)).toHaveCount(0);
+
+    // Stop.
+    await send(page, "Tell me everything [[tokens:400]] [[delay:40]]");
+    await expect(lastReplyText(page)).toContainText("Mock reply to: Tell me everything");
+    await page.getByRole("button", { name: chatUi.stop }).click();
+    await expect(replies(page).last()).toHaveAttribute("data-status", "stopped");
+
+    // Regenerate in place.
+    const short = `Blocked ${Date.now()}`;
+    await send(page, `${short} [[take]]`);
+    await expect(lastReplyText(page)).toContainText(`${short} (take 1).`);
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete");
+    await replies(page).last().getByRole("button", { name: chatUi.regenerate }).click();
+    await expect(lastReplyText(page)).toContainText(`${short} (take 2).`);
+    await expect(replies(page).last().getByText(regenerateMessages.versionOf(2, 2))).toBeVisible();
+
+    // A reload in the middle of a reply catches up on it and follows it to its end.
+    const long = "Reload me [[tokens:80]] [[delay:50]]";
+    await send(page, long);
+    await expect(lastReplyText(page)).toContainText("Mock reply to: Reload me");
+    await page.reload();
+    await expect(replies(page).last()).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    await expect(lastReplyText(page)).toHaveText(mockReply(long, 80));
+    // The page tried sockets and every one was refused: all of this went over HTTP.
+    const used = await user.overHttp();
+    expect(used.socketsTried).toBeGreaterThan(0);
+    expect(used.framePosts).toBeGreaterThanOrEqual(5);
+    await user.context.close();
+
+    // A guest, on a phone.
+    const guest = await blockedPage({ width: 390, height: 844 });
+    await guest.page.goto(`${tala.baseURL}/login`);
+    await guest.page.getByRole("button", { name: "Continue as guest" }).click();
+    await expect(guest.page).toHaveURL(/\/app\/new-chat/);
+    await send(guest.page, "Guest over HTTP [[tokens:5]]", { waitForConnection: false });
+    await expect(replies(guest.page).last()).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    await expect(lastReplyText(guest.page)).toHaveText(mockReply("Guest over HTTP", 5));
+    await expect(guest.page.getByText(chatUi.remainingMessages(guestQuota.perGuestPerDay - 1))).toBeVisible();
+    expect((await guest.overHttp()).framePosts).toBeGreaterThanOrEqual(1);
+    await guest.context.close();
   });
 
   test("a model failure shows inline with Retry and the 'Message Error' toast; Retry answers in place", async ({ page }) => {

@@ -83,11 +83,13 @@ describe("createChatConnection", () => {
     connection.close();
   });
 
-  it("sends frames with isGuest and userId, and refuses to send without a connection", async () => {
+  it("sends frames with isGuest and userId, holds one sent before the socket is up, and refuses to send once closed", async () => {
     const { connection } = connect();
-    expect(connection.sendMessage({ content: "hi", files: [] })).toEqual({ ok: false, error: realtimeMessages.noActiveConnection });
+    const early = connection.sendMessage({ content: "early", files: [] });
+    expect(early.ok).toBe(true);
     await tick();
     latest().open();
+    expect(JSON.parse(latest().sent.at(-1)!)).toMatchObject({ event: "send-message", data: { content: "early" } });
     const sent = connection.sendMessage({ content: "hi", files: [] });
     expect(sent.ok).toBe(true);
     const frame = JSON.parse(latest().sent.at(-1)!);
@@ -186,5 +188,117 @@ describe("createChatConnection", () => {
     await tick(30_000);
     expect(FakeSocket.all).toHaveLength(6);
     connection.close();
+  });
+
+  describe("over HTTP when WebSockets cannot get through", () => {
+    /** A server that answers HTTP (probe 400, frames 204, POSTs streamed) while sockets fail. */
+    function httpServer(replies: Record<string, string> = {}) {
+      const posts: { body: unknown; headers: Record<string, string> }[] = [];
+      const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+        const path = new URL(String(url)).pathname;
+        if (path === "/api/chat/frames" && init?.method === "POST") {
+          const body = JSON.parse(String(init.body)) as { event: string };
+          posts.push({ body, headers: init.headers as Record<string, string> });
+          return new Response(replies[body.event] ?? "", { headers: { "content-type": "text/event-stream" } });
+        }
+        return new Response(null, { status: path === "/api/chat/frames" ? 204 : 400 });
+      });
+      return { fetch, posts };
+    }
+    const sse = (...frames: unknown[]) => frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join("");
+
+    it("switches to HTTP when the socket never opens but the server answers, sends and streams there", async () => {
+      const server = httpServer({ "send-message": sse({ event: "thinking", data: { chatId: "c", messageId: "m" } }, { event: "message-delta", data: { chatId: "c", messageId: "m", delta: "Hi", offset: 0 } }) });
+      const { connection, frames, statuses } = connect({ fetch: server.fetch as unknown as typeof globalThis.fetch });
+      connection.join("chat-1");
+      await tick();
+      latest().drop();
+      await tick();
+      expect(statuses.at(-1)).toEqual({ state: "open", reconnected: false, transport: "http" });
+      expect(server.posts.map((p) => p.body)).toEqual([{ event: "join-chat-1", data: {} }]);
+      expect(server.posts[0]!.headers).toMatchObject({ authorization: "Token tala_abc" });
+
+      expect(connection.sendMessage({ content: "hi", files: [] }).ok).toBe(true);
+      await tick();
+      expect(server.posts.at(-1)!.body).toMatchObject({ event: "send-message", data: { content: "hi", userId: "u1" } });
+      expect(frames.map((f) => f.event)).toEqual(["thinking", "message-delta"]);
+      // The reply's stream ended before its last frame: its chat is joined again to catch up.
+      await tick(1000);
+      expect(server.posts.at(-1)!.body).toEqual({ event: "join-c", data: {} });
+      connection.close();
+    });
+
+    it("a message held for the first socket goes over HTTP when that socket fails", async () => {
+      const server = httpServer();
+      const { connection } = connect({ fetch: server.fetch as unknown as typeof globalThis.fetch, token: undefined, roomId: "guest-1700000000000-abcd1234efgh5678", guestSessionId: "guest-1700000000000-abcd1234efgh5678" });
+      connection.sendMessage({ content: "first", files: [] });
+      await tick();
+      latest().drop();
+      await tick();
+      expect(server.posts.map((p) => p.body)).toMatchObject([{ event: "send-message", data: { content: "first", isGuest: true } }]);
+      expect(server.posts[0]!.headers).toMatchObject({ "X-Guest-Session-Id": "guest-1700000000000-abcd1234efgh5678" });
+      connection.close();
+    });
+
+    it("goes back to the socket when it opens again, without a 'Reconnected'", async () => {
+      const server = httpServer();
+      const { connection, statuses } = connect({ fetch: server.fetch as unknown as typeof globalThis.fetch });
+      await tick();
+      latest().drop();
+      await tick();
+      expect(statuses.at(-1)).toMatchObject({ transport: "http" });
+      // The socket's own attempts run out; it is tried again a while later, and this time it opens.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const before = FakeSocket.all.length;
+        while (FakeSocket.all.length === before) await tick(500);
+        latest().drop();
+      }
+      const before = FakeSocket.all.length;
+      await tick(30_000);
+      for (let i = 0; i < 10 && FakeSocket.all.length === before; i++) await tick(10);
+      expect(FakeSocket.all.length).toBe(before + 1);
+      expect(statuses.at(-1)).toMatchObject({ transport: "http" });
+      latest().open();
+      expect(statuses.at(-1)).toEqual({ state: "open", reconnected: false });
+      connection.sendMessage({ content: "socket again", files: [] });
+      expect(JSON.parse(latest().sent.at(-1)!)).toMatchObject({ data: { content: "socket again" } });
+      connection.close();
+    });
+
+    it("treats a socket that keeps dropping as blocked", async () => {
+      const server = httpServer();
+      const { connection, statuses } = connect({ fetch: server.fetch as unknown as typeof globalThis.fetch });
+      await tick();
+      for (let i = 0; i < 3; i++) {
+        const before = FakeSocket.all.length;
+        latest().open();
+        latest().drop();
+        while (FakeSocket.all.length === before) await tick(100);
+      }
+      await tick();
+      expect(statuses.at(-1)).toEqual({ state: "open", reconnected: true, transport: "http" });
+      connection.close();
+    });
+
+    it("a refused frame over HTTP fails its message with the server's words; a 401 signs out", async () => {
+      const { connection, frames, statuses, fetch } = connect();
+      fetch.mockImplementation(async (url: string | URL | Request, init?: RequestInit) => {
+        const path = new URL(String(url)).pathname;
+        if (path === "/api/chat/frames" && init?.method === "POST") return new Response(JSON.stringify({ error: "Slow down" }), { status: 429 });
+        return new Response(null, { status: path === "/api/chat/frames" ? 204 : 400 });
+      });
+      await tick();
+      latest().drop();
+      await tick();
+      const sent = connection.sendMessage({ content: "hi", files: [], clientMessageId: "m1" });
+      expect(sent.ok).toBe(true);
+      await tick();
+      expect(frames.at(-1)).toEqual({ event: "message-error", data: { error: "Slow down", clientMessageId: "m1" } });
+      fetch.mockImplementation(async () => new Response(JSON.stringify({ error: "expired" }), { status: 401 }));
+      connection.sendMessage({ content: "again", files: [] });
+      await tick();
+      expect(statuses.at(-1)).toEqual({ state: "failed", reason: "auth" });
+      connection.close();
+    });
   });
 });

@@ -4,9 +4,18 @@
  * that does not parse is ignored, never thrown), the rooms the UI joined re-joined after every
  * reconnect (so a reply that streamed meanwhile is caught up), and status callbacks the UI maps
  * to toasts with statusToast(). Framework-free: the chat screen wraps it in its own hook.
+ *
+ * When WebSockets cannot get through (the socket never opens while the server answers HTTP, or it
+ * drops again and again), the same frames go over HTTP (http-frames.ts): status `open` with
+ * `transport: "http"`, each frame a POST whose answer streams the frames back, the watched chats
+ * joined over HTTP, the socket tried again every realtime.socketRetryMs and used as soon as it
+ * opens. A frame sent before the first socket is up is held until it opens (or goes over HTTP if
+ * it fails or is slow), never refused.
  */
 import { PartySocket } from "partysocket";
 import {
+  chatFramesPath,
+  chatGuestSessionHeader,
   chatParty,
   chatRoomPath,
   chatSocketClose,
@@ -18,6 +27,7 @@ import {
   type SendMessageData,
   type ServerFrame,
 } from "../../../contract";
+import { FramePostError, framesAvailable, postFrame, type HttpFramesOptions } from "./http-frames";
 import { classifyProbe, isFinal, socketOptions, type ConnectionStatus, type FailureReason } from "./policy";
 
 export interface ChatConnectionOptions {
@@ -61,6 +71,9 @@ export interface ChatConnection {
 }
 
 const OPEN = 1;
+/** How long a frame sent before the first socket is up waits for it before going over HTTP. */
+const HOLD_MS = 3000;
+type ClientFrame = ReturnType<(typeof clientFrames)[keyof typeof clientFrames]>;
 
 export function createChatConnection(options: ChatConnectionOptions): ChatConnection {
   const isGuest = !options.token;
@@ -81,6 +94,23 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   let closed = false;
   /** True while reconnect() restarts the socket, whose synthetic close is not a failure. */
   let restarting = false;
+  /** Frames go over HTTP while the socket cannot get through. */
+  let overHttp = false;
+  let probed = false;
+  const drops: number[] = [];
+  const held: ClientFrame[] = [];
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  let socketRetry: ReturnType<typeof setTimeout> | undefined;
+  const aborter = new AbortController();
+  const http: HttpFramesOptions = {
+    origin: `${protocol === "wss" ? "https" : "http"}://${host}`,
+    path: chatFramesPath,
+    headers: options.token
+      ? { authorization: `${options.token.startsWith("tala_") ? "Token" : "Bearer"} ${options.token}` }
+      : { [chatGuestSessionHeader]: options.guestSessionId ?? "" },
+    fetch: doFetch,
+    signal: aborter.signal,
+  };
 
   const setStatus = (next: ConnectionStatus) => {
     status = next;
@@ -89,7 +119,89 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   const giveUp = (why: FailureReason) => {
     // Status first: socket.close() dispatches its close event synchronously.
     setStatus({ state: "failed", reason: why });
+    clearTimeout(socketRetry);
     socket.close();
+    for (const frame of held.splice(0)) refuseLocally(frame, realtimeMessages.noActiveConnection);
+  };
+
+  /** A frame that could not leave: a send or regenerate fails in the UI as a refused frame would. */
+  const refuseLocally = (frame: ClientFrame, error: string) => {
+    if (!("data" in frame) || !("clientMessageId" in frame.data)) return;
+    const { chatId, clientMessageId } = frame.data;
+    options.onEvent({ event: "message-error", data: { error, ...(chatId ? { chatId } : {}), ...(clientMessageId ? { clientMessageId } : {}) } });
+  };
+
+  /**
+   * One frame over HTTP. A reply whose stream was cut before its end (the reply goes on on the
+   * server) is caught up on by joining its chat again.
+   */
+  const sendOverHttp = (frame: ClientFrame) => {
+    const replying = new Set<string>();
+    postFrame(http, frame, (received) => {
+      if (received.event === "thinking") replying.add(received.data.chatId);
+      if (received.event === "new-message" && received.data.message.status !== "streaming") replying.delete(received.data.message.chatId);
+      if (received.event === "message-error" && received.data.chatId) replying.delete(received.data.chatId);
+      if (!closed) options.onEvent(received);
+    }).then(
+      () => catchUp(replying),
+      (error: unknown) => {
+        if (closed) return;
+        if (error instanceof FramePostError) {
+          if (error.status === 401) return giveUp("auth");
+          return refuseLocally(frame, error.message && error.status !== null ? error.message : realtimeMessages.noActiveConnection);
+        }
+        catchUp(replying);
+      },
+    );
+  };
+  const catchUp = (chats: Set<string>) => {
+    for (const chatId of chats) setTimeout(() => !closed && route(clientFrames.join(chatId)), realtime.reconnectDelayMinMs);
+  };
+
+  /** Where a frame goes: the open socket, else held for the first socket, else HTTP. */
+  const route = (frame: ClientFrame): SendResult => {
+    if (closed || status.state === "failed") return { ok: false, error: realtimeMessages.noActiveConnection };
+    if (socket.readyState === OPEN) {
+      socket.send(JSON.stringify(frame));
+      return { ok: true };
+    }
+    if (status.state === "connecting" && !overHttp) {
+      held.push(frame);
+      holdTimer ??= setTimeout(releaseHeld, HOLD_MS);
+      return { ok: true };
+    }
+    sendOverHttp(frame);
+    return { ok: true };
+  };
+  const releaseHeld = () => {
+    clearTimeout(holdTimer);
+    holdTimer = undefined;
+    for (const frame of held.splice(0)) {
+      if (socket.readyState === OPEN) socket.send(JSON.stringify(frame));
+      else sendOverHttp(frame);
+    }
+  };
+
+  /** The socket cannot get through but HTTP can: frames go over HTTP, the socket is retried now and then. */
+  const useHttp = async () => {
+    if (overHttp || closed || !(await framesAvailable(http)) || closed || socket.readyState === OPEN || status.state === "failed") return;
+    overHttp = true;
+    setStatus({ state: "open", reconnected: everOpened, transport: "http" });
+    releaseHeld();
+    for (const room of watching) sendOverHttp(clientFrames.join(room));
+  };
+  const retrySocketLater = () => {
+    clearTimeout(socketRetry);
+    socketRetry = setTimeout(() => {
+      if (closed || !overHttp) return;
+      failures = 0;
+      restarting = true;
+      try {
+        socket.reconnect();
+      } finally {
+        restarting = false;
+      }
+    }, realtime.socketRetryMs);
   };
 
   /** One plain GET of the room's address: why did the socket not open? */
@@ -108,10 +220,14 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   }
 
   socket.addEventListener("open", () => {
-    const reconnected = everOpened;
+    // Back from HTTP: nothing was lost meanwhile, so no 'Reconnected'.
+    const reconnected = everOpened && !overHttp;
     everOpened = wasOpen = true;
+    overHttp = probed = false;
     failures = 0;
+    clearTimeout(socketRetry);
     for (const room of watching) socket.send(JSON.stringify(clientFrames.join(room)));
+    releaseHeld();
     setStatus({ state: "open", reconnected });
   });
 
@@ -136,24 +252,38 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     const lost = wasOpen;
     wasOpen = false;
     failures += 1;
+    if (overHttp) {
+      // Still blocked: HTTP carries on, and the socket is tried again later.
+      if (failures > realtime.reconnectAttempts) retrySocketLater();
+      return;
+    }
+    if (lost) {
+      const now = Date.now();
+      drops.push(now);
+      while (drops.length > 0 && drops[0]! < now - realtime.dropsWindowMs) drops.shift();
+      if (drops.length >= realtime.dropsBeforeHttp) void useHttp();
+    }
     if (failures > realtime.reconnectAttempts) return giveUp("exhausted");
-    if (failures === 1 && !lost) {
-      // Learn once per streak why the socket was refused; an authentication refusal is final.
+    // Any frame held for the first socket goes over HTTP now (it fails there too if nothing gets through).
+    releaseHeld();
+    if (!lost && !probed) {
+      // Learn once per streak why the socket was refused; an authentication refusal is final, and
+      // a server that answers the plain request while the socket fails is reached over HTTP.
+      probed = true;
       void probe().then((found) => {
         if (closed || status.state !== "reconnecting") return;
         reason = found;
         if (isFinal(found)) giveUp(found);
-        else setStatus({ ...status, reason: found });
+        else {
+          setStatus({ ...status, reason: found });
+          if (found === "network") void useHttp();
+        }
       });
     }
     setStatus({ state: "reconnecting", attempt: failures, reason: lost ? "network" : reason, lost });
   });
 
-  const sendFrame = (frame: unknown): SendResult => {
-    if (closed || socket.readyState !== OPEN) return { ok: false, error: realtimeMessages.noActiveConnection };
-    socket.send(JSON.stringify(frame));
-    return { ok: true };
-  };
+  const sendFrame = route;
 
   return {
     get status() {
@@ -166,11 +296,14 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     },
     join(chatId) {
       watching.add(chatId);
+      // Not sent while the socket comes up: every watched chat is joined once it opens (or over HTTP).
+      if (!closed && status.state !== "failed" && socket.readyState !== OPEN && !overHttp) return { ok: true };
       return sendFrame(clientFrames.join(chatId));
     },
     leave(chatId) {
       watching.delete(chatId);
-      return sendFrame(clientFrames.leave(chatId));
+      // Over HTTP a chat is only followed while its reply runs: nothing to leave.
+      return socket.readyState === OPEN ? sendFrame(clientFrames.leave(chatId)) : { ok: true };
     },
     regenerate(data) {
       return sendFrame(clientFrames.regenerate(data));
@@ -193,6 +326,9 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     close() {
       if (closed) return;
       closed = true;
+      clearTimeout(holdTimer);
+      clearTimeout(socketRetry);
+      aborter.abort();
       socket.close();
       setStatus({ state: "closed" });
     },

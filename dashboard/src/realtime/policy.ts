@@ -37,8 +37,11 @@ export type FailureReason = "auth" | "namespace" | "cors" | "network" | "exhaust
 
 export type ConnectionStatus =
   | { state: "connecting" }
-  /** `reconnected`: this open follows a lost connection (the UI shows 'Reconnected'). */
-  | { state: "open"; reconnected: boolean }
+  /**
+   * `reconnected`: this open follows a lost connection (the UI shows 'Reconnected'). `transport`
+   * "http": WebSockets cannot get through, frames go over HTTP (connection.ts).
+   */
+  | { state: "open"; reconnected: boolean; transport?: "http" }
   /**
    * Not connected; `attempt` of realtime.reconnectAttempts is under way. `lost`: an open
    * connection dropped (else it never opened, and `reason` says why as far as known).

@@ -156,6 +156,13 @@ export function reconnectChat() {
   connection?.reconnect();
 }
 
+/**
+ * Whether frames can be sent now: over the open socket, held for the first socket, or over HTTP
+ * while it reconnects (realtime/connection.ts); not once the connection failed or closed.
+ */
+const canSend = (conn: ChatConnection | null): conn is ChatConnection =>
+  conn !== null && (conn.status.state === "open" || conn.status.state === "connecting" || conn.status.state === "reconnecting");
+
 function noConnection() {
   toast({ title: realtimeMessages.noActiveConnection, variant: "destructive", durationMs: toastTiming.realtimeShortMs });
 }
@@ -169,11 +176,12 @@ export interface Outgoing {
 
 /**
  * Sends a message in the conversation `key` (a chat id, or a new chat's pending key). Refused with
- * 'No active connection' when the socket is not open (spec section 5). Returns true when sent.
+ * 'No active connection' when the connection failed (spec section 5); while it is still coming up
+ * the message waits for it. Returns true when sent.
  */
 export function sendChatMessage(key: string, outgoing: Outgoing): boolean {
   const conn = connection;
-  if (!conn || conn.status.state !== "open") {
+  if (!canSend(conn)) {
     noConnection();
     return false;
   }
@@ -209,7 +217,7 @@ export function sendChatMessage(key: string, outgoing: Outgoing): boolean {
 
 /** Sends a refused message again (it is removed from the list first). */
 export function retryChatMessage(key: string, message: UiMessage) {
-  if (!connection || connection.status.state !== "open") return noConnection();
+  if (!canSend(connection)) return noConnection();
   if (message.clientMessageId) dispatch({ type: "discard", key, clientMessageId: message.clientMessageId });
   sendChatMessage(key, { content: message.content.data, attachments: message.attachments ?? [] });
 }
@@ -221,7 +229,7 @@ export function retryChatMessage(key: string, message: UiMessage) {
  */
 export function regenerateReply(chatId: string) {
   const conn = connection;
-  if (!conn || conn.status.state !== "open") return noConnection();
+  if (!canSend(conn)) return noConnection();
   const conv = getState().chat.conversations[chatId];
   const reply = lastReply(conv);
   if (!reply) return;

@@ -3,8 +3,9 @@
  * an input method is composing does neither), the field grows with its text. Files of the
  * knowledge-file types can be attached (text formats are read here, PDF, Word and Excel by the
  * server; see attachments.ts); each shows as a "Reading…" chip until its text is in. While a
- * reply is written the send button becomes Stop. Without an open connection the button looks
- * disabled and a send says 'No active connection' (spec section 5).
+ * reply is written the send button becomes Stop. While the connection is coming up the button says
+ * "Connecting…" and a message sent meanwhile waits for it; once the connection failed the button
+ * looks disabled and a send says 'No active connection' (spec section 5).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptedExtensions, ASSISTANT_NAME, chatUi } from "../../../../contract";
@@ -35,8 +36,10 @@ let nextPendingId = 0;
 export interface ComposerProps {
   /** A reply is being written in this conversation (the button stops it). */
   busy: boolean;
-  /** False while the socket is not open. */
+  /** False once the connection failed: a send is refused. */
   connected: boolean;
+  /** The connection is coming up: Send says so (a message sent meanwhile waits for it). */
+  connecting?: boolean;
   /** Sends; resolves true when the message left (the field is then cleared). */
   onSend: (content: string, attachments: Attachment[]) => boolean;
   onStop: () => void;
@@ -56,7 +59,7 @@ export interface ComposerProps {
   attachments?: boolean;
 }
 
-export function Composer({ busy, connected, onSend, onStop, aside, footer, autoFocus = false, draftKey, placeholder, attachments: canAttach = true }: ComposerProps) {
+export function Composer({ busy, connected, connecting = false, onSend, onStop, aside, footer, autoFocus = false, draftKey, placeholder, attachments: canAttach = true }: ComposerProps) {
   const [text, setText] = useState(() => (draftKey ? (readItem("session", draftStorageKey(draftKey)) ?? "") : ""));
   const savedUnder = useRef<string | undefined>(draftKey);
 
@@ -219,16 +222,17 @@ export function Composer({ busy, connected, onSend, onStop, aside, footer, autoF
                 </button>
               </Tooltip>
             ) : (
-              <Tooltip label={chatUi.send}>
+              <Tooltip label={connecting ? chatUi.connecting : chatUi.send}>
                 <button
                   type="submit"
                   aria-label={chatUi.send}
+                  aria-busy={connecting || undefined}
                   aria-disabled={sendLooksDisabled || undefined}
                   className={`inline-flex size-9 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent ${
                     sendLooksDisabled ? "bg-line text-faint" : "bg-accent text-white hover:bg-accent-hover"
                   }`}
                 >
-                  <ArrowUpIcon size={18} />
+                  {connecting ? <Spinner size={16} /> : <ArrowUpIcon size={18} />}
                 </button>
               </Tooltip>
             )}

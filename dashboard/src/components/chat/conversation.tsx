@@ -186,7 +186,8 @@ export function Conversation({
           key={composerKey}
           draftKey={chatId ?? "new"}
           busy={busy}
-          connected={connection.state === "open"}
+          connected={connection.state === "open" || connection.state === "connecting" || connection.state === "reconnecting"}
+          connecting={connection.state === "connecting" || connection.state === "reconnecting"}
           onSend={onSend}
           onStop={onStop}
           autoFocus
