@@ -4,7 +4,8 @@
  * the text around it reads: control characters (CR/LF that split a line or a header, NUL, the
  * other C0 and C1 controls) and the Unicode bidirectional overrides, embeddings, isolates and marks
  * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) that can make "moc.evil@" read as
- * "@live.com". Applied once, where such text enters (the schema that reads it).
+ * "@live.com". Applied once, where such text enters: the schema that reads it (a signed visitor's
+ * claims, a widget session's referrer and locale), or the route that reads a header.
  */
 
 /** Line breaks and tabs (and NEL, U+2028, U+2029): each run becomes one space, so "Jane\nDoe" reads "Jane Doe". */
@@ -17,3 +18,6 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 export function stripUnsafeText(text: string): string {
   return text.replace(BREAKS, " ").replace(UNSAFE, "");
 }
+
+/** For `z.preprocess`: a string cleaned with `stripUnsafeText`, anything else as it came (the schema refuses it). */
+export const cleanText = (value: unknown): unknown => (typeof value === "string" ? stripUnsafeText(value) : value);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { widgetMessages } from "../messages";
-import { formatWidgetSseEvent, parseWidgetClientFrame, parseWidgetServerFrame, parseWidgetSseEvent, widgetClientFrames } from "./widget";
+import { createWidgetSessionBody, formatWidgetSseEvent, parseWidgetClientFrame, parseWidgetServerFrame, parseWidgetSseEvent, widgetClientFrames } from "./widget";
 
 describe("widget frames", () => {
   it("parses send-message and stop, and refuses anything else with a safe message", () => {
@@ -19,5 +19,14 @@ describe("widget frames", () => {
     expect(parseWidgetSseEvent("remaining-messages", '{"remaining":3,"limit":10}')).toEqual(frame);
     expect(parseWidgetServerFrame(JSON.stringify(frame))).toEqual(frame);
     expect(parseWidgetServerFrame(JSON.stringify({ event: "remaining-messages", data: { remaining: -1, limit: 1 } }))).toBeNull();
+  });
+});
+
+describe("widget session body", () => {
+  it("cleans the referrer and locale the owner will read of control and bidirectional characters", () => {
+    const body = createWidgetSessionBody.parse({ referrer: "https://shop.example/\u202egpj.exe\r\n", locale: "fr-FR\u0000" });
+    expect(body).toMatchObject({ referrer: "https://shop.example/gpj.exe ", locale: "fr-FR" });
+    expect(createWidgetSessionBody.parse({})).toMatchObject({ referrer: "", locale: "" });
+    expect(createWidgetSessionBody.safeParse({ referrer: 42 }).success).toBe(false);
   });
 });

@@ -131,6 +131,19 @@ describe("hostile identity claims", () => {
     expect(exported.sessions.find((s) => s.sessionId === session.sessionId)?.visitor).toEqual(clean);
     expect((await conversations(key, hostile)).visitor).toEqual(clean);
   });
+
+  it("an anonymous session's referrer, locale and user agent reach the owner clean too", async () => {
+    const { token, assistant, key } = await widgetAssistant();
+    const res = await widgetCall("/api/widget/sessions", {
+      key,
+      headers: { "user-agent": "Mozilla/5.0 \u007fprobe\u0001/1" },
+      json: { referrer: "https://shop.example/\u202egpj.exe\r\nX: y", locale: "en-US\u2066" },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { sessionId } = await json(res, widgetSessionResponse);
+    const detail = await json(await call(`/api/public-assistants/${assistant._id}/chats/${sessionId}`, { token }), visitorSessionResponse);
+    expect(detail.session.sessionInfo).toMatchObject({ referrer: "https://shop.example/gpj.exe X: y", locale: "en-US", userAgent: "Mozilla/5.0 probe/1" });
+  });
 });
 
 describe("identity-secret routes: owner only", () => {
