@@ -5,7 +5,8 @@
  * other C0 and C1 controls) and the Unicode bidirectional overrides, embeddings, isolates and marks
  * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) that can make "moc.evil@" read as
  * "@live.com". Applied once, where such text enters: the schema that reads it (a signed visitor's
- * claims, a widget session's referrer and locale), or the route that reads a header.
+ * claims, a widget session's referrer and locale, an attached file's name), or the route that
+ * reads a header.
  */
 
 /** Line breaks and tabs (and NEL, U+2028, U+2029): each run becomes one space, so "Jane\nDoe" reads "Jane Doe". */

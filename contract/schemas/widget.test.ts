@@ -29,4 +29,12 @@ describe("widget session body", () => {
     expect(createWidgetSessionBody.parse({})).toMatchObject({ referrer: "", locale: "" });
     expect(createWidgetSessionBody.safeParse({ referrer: 42 }).success).toBe(false);
   });
+
+  it("cleans an attached file's name, which the owner reads in the history", () => {
+    const frame = parseWidgetClientFrame(
+      JSON.stringify(widgetClientFrames.sendMessage({ content: "see file", clientMessageId: "c1", files: [{ name: "invoice\u202efdp.exe", text: "x" }] })),
+    );
+    expect(frame.ok && frame.frame.event === "send-message" && frame.frame.data.files.map((f) => f.name)).toEqual(["invoicefdp.exe"]);
+    expect(parseWidgetClientFrame(JSON.stringify(widgetClientFrames.sendMessage({ content: "x", clientMessageId: "c2", files: [{ name: "\u202e\u0000", text: "" }] }))).ok).toBe(false);
+  });
 });

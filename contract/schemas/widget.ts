@@ -130,7 +130,8 @@ export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 // ---- client → server (socket frames, and the body of POST …/messages) ----------------------
 
 export const widgetAttachedFileSchema = z.object({
-  name: z.string().trim().min(1).max(widget.maxFileNameChars),
+  /** Kept and shown to the owner: cleaned, so "invoice\u202Efdp.exe" cannot read as "invoiceexe.pdf". */
+  name: z.preprocess(cleanText, z.string().trim().min(1).max(widget.maxFileNameChars)),
   /** Text the widget extracted from the file; it reaches the model (bounded), only the name is kept. */
   text: z.string().max(widget.maxFileTextChars).optional().default(""),
 });
