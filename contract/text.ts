@@ -3,8 +3,8 @@
  * and user id, on the owner's screens and in the export) must not carry characters that change how
  * the text around it reads: control characters (CR/LF that split a line or a header, NUL, the
  * other C0 and C1 controls) and the Unicode bidirectional overrides, embeddings, isolates and marks
- * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) that can make "moc.evil@" read as
- * "@live.com". Applied once, where such text enters: the schema that reads it (a signed visitor's
+ * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): U+202E then "moc.evil@eve" displays
+ * as "eve@live.com". Applied once, where such text enters: the schema that reads it (a signed visitor's
  * claims, a widget session's referrer and locale, an attached file's name), or the route that
  * reads a header.
  */
