@@ -3,6 +3,7 @@ export * from "./constants";
 export * from "./messages";
 export * from "./errors";
 export * from "./validation";
+export * from "./text";
 export * from "./schemas/auth";
 export * from "./routes";
 export * from "./schemas/chat";

@@ -20,6 +20,7 @@
 import { z } from "zod";
 import { botDefence, budgets, visitorIdentity } from "../constants";
 import { budgetMessages as B, visitorIdentityMessages as V } from "../messages";
+import { cleanText } from "../text";
 
 // ---- Signed visitor identity ------------------------------------------------------------------
 
@@ -30,12 +31,18 @@ export const visitorTokenSchema = z
   .max(visitorIdentity.maxTokenChars, { error: V.tokenInvalid })
   .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, { error: V.tokenInvalid });
 
-/** The claims Tala reads from a verified token (others are ignored). */
+/**
+ * The claims Tala reads from a verified token (others are ignored). The texts are cleaned here, the
+ * one place a visitor's identity enters: what is stored, shown to the owner and exported is clean.
+ */
 export const visitorTokenClaims = z.object({
-  sub: z.string({ error: V.tokenClaims }).trim().min(1, { error: V.tokenClaims }).max(visitorIdentity.maxSubChars, { error: V.tokenClaims }),
+  sub: z.preprocess(
+    cleanText,
+    z.string({ error: V.tokenClaims }).trim().min(1, { error: V.tokenClaims }).max(visitorIdentity.maxSubChars, { error: V.tokenClaims }),
+  ),
   exp: z.number({ error: V.tokenClaims }).int({ error: V.tokenClaims }),
-  name: z.string().max(visitorIdentity.maxNameChars).optional().catch(undefined),
-  email: z.string().max(visitorIdentity.maxEmailChars).optional().catch(undefined),
+  name: z.preprocess(cleanText, z.string().max(visitorIdentity.maxNameChars)).optional().catch(undefined),
+  email: z.preprocess(cleanText, z.string().max(visitorIdentity.maxEmailChars)).optional().catch(undefined),
   iat: z.number().optional().catch(undefined),
   nbf: z.number().optional().catch(undefined),
 });

@@ -15,6 +15,7 @@
 import { z } from "zod";
 import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
+import { cleanText } from "../text";
 import { chatMessageSchema } from "./chat";
 import { proofOfWorkSchema, verifiedVisitorSchema, visitorTokenSchema } from "./visitors";
 import { messageDeltaData, parseJsonWith, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
@@ -82,10 +83,10 @@ export const widgetSessionIdSchema = z.string().trim().min(1).max(widget.maxSess
  */
 export const createWidgetSessionBody = z.object({
   visitorSessionId: widgetSessionIdSchema.optional(),
-  /** The page the widget runs on (document.referrer or location.href). */
-  referrer: z.string().max(widget.maxReferrerChars).optional().default(""),
-  /** The visitor's language (navigator.language), e.g. "fr-FR". */
-  locale: z.string().max(widget.maxLocaleChars).optional().default(""),
+  /** The page the widget runs on (document.referrer or location.href); shown to the owner, so cleaned (contract/text.ts). */
+  referrer: z.preprocess(cleanText, z.string().max(widget.maxReferrerChars)).optional().default(""),
+  /** The visitor's language (navigator.language), e.g. "fr-FR"; cleaned too. */
+  locale: z.preprocess(cleanText, z.string().max(widget.maxLocaleChars)).optional().default(""),
   /**
    * The site's signed visitor (schemas/visitors.ts). Verified on every call; a token that
    * does not verify is refused (401), never downgraded to an anonymous session.
@@ -129,7 +130,8 @@ export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 // ---- client → server (socket frames, and the body of POST …/messages) ----------------------
 
 export const widgetAttachedFileSchema = z.object({
-  name: z.string().trim().min(1).max(widget.maxFileNameChars),
+  /** Kept and shown to the owner: cleaned, so "invoice\u202Efdp.exe" cannot read as "invoiceexe.pdf". */
+  name: z.preprocess(cleanText, z.string().trim().min(1).max(widget.maxFileNameChars)),
   /** Text the widget extracted from the file; it reaches the model (bounded), only the name is kept. */
   text: z.string().max(widget.maxFileTextChars).optional().default(""),
 });

@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { visitorIdentity, visitorIdentityMessages as V, widgetApiPaths, widgetSessionResponse } from "../../contract";
+import { chatHistoryExport, chatHistoryResponse, visitorIdentity, visitorIdentityMessages as V, visitorSessionResponse, widgetApiPaths, widgetSessionResponse } from "../../contract";
 import { toBase64Url } from "../../worker/crypto/encoding";
 import { signVisitorToken } from "../../worker/crypto/visitor-token";
 import { call, expectError, json, registerUser } from "./helpers";
@@ -99,6 +99,50 @@ describe("forged tokens", () => {
     // A tampered payload (sub changed) with the original signature.
     const real = (await visitorToken(secret, { sub: "mallory" })).split(".");
     await expectError(await startSignedSessionRaw(key, `${real[0]}.${payload}.${real[2]}`), 401, V.tokenInvalid);
+  });
+});
+
+describe("hostile identity claims", () => {
+  it("reach storage, the owner's history, the export and the widget's list without control or bidirectional characters", async () => {
+    const { token, assistant, key } = await widgetAssistant();
+    const { secret } = await createIdentitySecret(token, assistant._id);
+    const hostile = await visitorToken(secret, {
+      sub: "user-9\u202e",
+      name: "\u202eAmina\r\nSupport team\u0000",
+      email: "amina@example.com\r\nBcc: all@example.com\u202e\u2066",
+    });
+    const clean = { id: "user-9", name: "Amina Support team", email: "amina@example.com Bcc: all@example.com" };
+    const session = await startSignedSession(key, hostile);
+    expect(session.visitor).toEqual(clean);
+    await sseFrames(await sendSigned(key, session.sessionId, "Where is my order?", hostile));
+
+    const [row] = await hubRows(assistant._id, "SELECT visitor_sub, visitor_name, visitor_email FROM visitor_sessions WHERE id = ?", session.sessionId);
+    expect(row).toEqual({ visitor_sub: clean.id, visitor_name: clean.name, visitor_email: clean.email });
+
+    const base = `/api/public-assistants/${assistant._id}/chats`;
+    const list = await json(await call(`${base}?user=user-9`, { token }), chatHistoryResponse);
+    expect(list.sessions.map((s) => s.visitor)).toEqual([clean]);
+    const detail = await json(await call(`${base}/${session.sessionId}`, { token }), visitorSessionResponse);
+    expect(detail.session.visitor).toEqual(clean);
+    const exportRes = await call(`${base}/export`, { token });
+    const exportText = await exportRes.clone().text();
+    expect(exportText).not.toMatch(/\\u202e|\\u2066|\\u0000|\\r|\u202e|\u2066/i);
+    const exported = await json(exportRes, chatHistoryExport);
+    expect(exported.sessions.find((s) => s.sessionId === session.sessionId)?.visitor).toEqual(clean);
+    expect((await conversations(key, hostile)).visitor).toEqual(clean);
+  });
+
+  it("an anonymous session's referrer, locale and user agent reach the owner clean too", async () => {
+    const { token, assistant, key } = await widgetAssistant();
+    const res = await widgetCall("/api/widget/sessions", {
+      key,
+      headers: { "user-agent": "Mozilla/5.0 \u007fprobe\u0001/1" },
+      json: { referrer: "https://shop.example/\u202egpj.exe\r\nX: y", locale: "en-US\u2066" },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { sessionId } = await json(res, widgetSessionResponse);
+    const detail = await json(await call(`/api/public-assistants/${assistant._id}/chats/${sessionId}`, { token }), visitorSessionResponse);
+    expect(detail.session.sessionInfo).toMatchObject({ referrer: "https://shop.example/gpj.exe X: y", locale: "en-US", userAgent: "Mozilla/5.0 probe/1" });
   });
 });
 

@@ -111,6 +111,17 @@ describe("visitor identity tokens (HS256)", () => {
     expect(await verify(token)).toEqual({ ok: true, visitor: { id: "u" } });
   });
 
+  it("cleans the claims of control and bidirectional characters before anything keeps them", async () => {
+    const token = await signVisitorToken(
+      { sub: "user\u0000-7\u202e", name: "\u202eAmina\r\nAdmin\u2066\u0007", email: "amina@example.com\r\nBcc: all@example.com\u200f", exp: nowS + 60 },
+      SECRET,
+    );
+    expect(await verify(token)).toEqual({ ok: true, visitor: { id: "user-7", name: "Amina Admin", email: "amina@example.com Bcc: all@example.com" } });
+    // A sub of nothing but such characters is no sub; a name of nothing but them is dropped.
+    expect(await verify(await signVisitorToken({ sub: "\u202e\u0000", exp: nowS + 60 }, SECRET))).toEqual({ ok: false, error: V.tokenClaims });
+    expect(await verify(await signVisitorToken({ sub: "u", name: "\r\n\u202e", exp: nowS + 60 }, SECRET))).toEqual({ ok: true, visitor: { id: "u" } });
+  });
+
   it("makes secrets of the contract's shape and masks them", () => {
     const secret = generateIdentitySecret();
     expect(secret).toMatch(/^tala_vs_[\w-]{43}$/);

@@ -100,6 +100,33 @@ describe("verifyProof", () => {
     expect((await verifyProof(key, { challenge, nonce }, { assistantId, address, now: expiry - 1000 })).ok).toBe(true);
     expect(await verifyProof(key, { challenge, nonce }, { assistantId, address, now: expiry })).toEqual({ ok: false, reason: "expired" });
     expect(await verifyProof(key, { challenge, nonce }, { assistantId, address, now: NOW - 5 * 60_000 })).toEqual({ ok: false, reason: "expired" });
+    // Issued-at one second ahead of the verifier's clock is in the future: no tolerance.
+    expect(await verifyProof(key, { challenge, nonce }, { assistantId, address, now: NOW - 1000 })).toEqual({ ok: false, reason: "expired" });
+    expect((await verifyProof(key, { challenge, nonce }, { assistantId, address, now: NOW })).ok).toBe(true);
+  });
+
+  it("refuses a signed challenge whose lifetime is not the one challenges are issued for", async () => {
+    const key = await deriveChallengeKey(secret);
+    // The address tag as the issuer writes it: the first 16 bytes of HMAC(key, "address|" + address).
+    const tag = crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`address|${address}`)).then((mac) => toBase64Url(new Uint8Array(mac).slice(0, 16)));
+    const issuedAt = NOW / 1000;
+    const ttl = botDefence.challengeTtlSeconds;
+    const sign = async (issued: number, expires: number) => {
+      const payload = ["v1", assistantId, issued, expires, 1, "c2FsdHNhbHRzYWx0c2FsdA", await tag].join("|");
+      const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(payload)));
+      const challenge = `${toBase64Url(new TextEncoder().encode(payload))}.${toBase64Url(signature)}`;
+      return { challenge, nonce: solve(challenge, 1) };
+    };
+    const at = { assistantId, address, now: NOW + 1000 };
+    // The issuer's own shape passes (the hand-made payload is a faithful one).
+    expect((await verifyProof(key, await sign(issuedAt, issuedAt + ttl), at)).ok).toBe(true);
+    // Signed, not expired, issued in the past, but living longer (or shorter) than issued for.
+    expect(await verifyProof(key, await sign(issuedAt, issuedAt + ttl + 1), at)).toEqual({ ok: false, reason: "lifetime" });
+    expect(await verifyProof(key, await sign(issuedAt, issuedAt + 365 * 86_400), at)).toEqual({ ok: false, reason: "lifetime" });
+    expect(await verifyProof(key, await sign(issuedAt - 3600, issuedAt + 60), at)).toEqual({ ok: false, reason: "lifetime" });
+    expect(await verifyProof(key, await sign(issuedAt, issuedAt + ttl - 1), at)).toEqual({ ok: false, reason: "lifetime" });
+    // The right lifetime but issued in the future (so expiring further than a lifetime ahead).
+    expect(await verifyProof(key, await sign(issuedAt + 60, issuedAt + 60 + ttl), at)).toEqual({ ok: false, reason: "expired" });
   });
 
   it("refuses another address and another assistant", async () => {

@@ -15,15 +15,21 @@ import { fromBase64Url, timingSafeEqual, toBase64Url } from "../crypto/encoding"
  * challenge is not portable to another address and the address is not readable from it.)
  * The widget finds a `nonce` such that SHA-256(UTF-8 `${challenge}:${nonce}`) starts with
  * `difficulty` zero bits. Verifying checks, cheapest first: sizes and alphabet, the signature
- * (WebCrypto's verify, constant time), the fields, expiry, assistant, address (constant time), the
- * nonce's length, then the bits. Spending a challenge once (replay) is the hub's job.
+ * (WebCrypto's verify, constant time), the fields, the lifetime and the time window, assistant,
+ * address (constant time), the nonce's length, then the bits. Spending a challenge once (replay)
+ * is the hub's job.
+ *
+ * The time checks are exact, not trusted because signed: a challenge lives exactly
+ * `botDefence.challengeTtlSeconds` (expiresAt - issuedAt), was issued no later than now and has
+ * not expired. So no challenge outlives the lifetime it is issued for, whatever a leaked key or a
+ * bug in the issuer wrote. No clock tolerance is needed: issuedAt is rounded down to the second
+ * and a proof comes back at least a round trip and a solve later. A change of the lifetime refuses
+ * the challenges issued before it; the 403 carries a fresh one, so an honest widget solves again.
  */
 
 const VERSION = "v1";
 const SALT_BYTES = 16;
 const TAG_BYTES = 16;
-/** Issued-at may be this far ahead of the verifier's clock (another machine's clock). */
-const CLOCK_SKEW_SECONDS = 30;
 /** More bits than this would take a phone minutes: a challenge claiming them was not ours. */
 const MAX_DIFFICULTY = 32;
 const encoder = new TextEncoder();
@@ -36,7 +42,7 @@ export interface IssuedChallenge {
 }
 
 /** Why a proof was refused (logged and tested; the caller answers one 403 for all of them). */
-export type ProofRefusal = "malformed" | "signature" | "expired" | "assistant" | "address" | "nonce" | "insufficient";
+export type ProofRefusal = "malformed" | "signature" | "lifetime" | "expired" | "assistant" | "address" | "nonce" | "insufficient";
 
 /** A proof that verified: `id` (the challenge's salt) is what the hub records as spent until `expiresAt` (ms). */
 export type ProofCheck = { ok: true; id: string; expiresAt: number; difficulty: number } | { ok: false; reason: ProofRefusal };
@@ -130,8 +136,9 @@ export async function verifyProof(
   const expiresAt = wholeNumber(expires);
   const difficulty = wholeNumber(bits);
   if (issuedAt === null || expiresAt === null || difficulty === null || difficulty > MAX_DIFFICULTY || !salt || !tag) return refuse("malformed");
+  if (expiresAt - issuedAt !== botDefence.challengeTtlSeconds) return refuse("lifetime");
   const nowSeconds = (expected.now ?? Date.now()) / 1000;
-  if (expiresAt <= nowSeconds || issuedAt > nowSeconds + CLOCK_SKEW_SECONDS) return refuse("expired");
+  if (issuedAt > nowSeconds || expiresAt <= nowSeconds) return refuse("expired");
   if (assistantId !== expected.assistantId) return refuse("assistant");
   const tagBytes = decode(tag);
   if (!tagBytes || !timingSafeEqual(tagBytes, await addressTag(key, expected.address))) return refuse("address");

@@ -2,8 +2,11 @@
  * The dashboard's HTTP client (spec section 7): base /api, cookies sent, JSON or multipart,
  * a 10 s timeout per attempt, retries on network errors, timeouts and 500/502/503/504 with waits
  * of 1, 2 and 4 s, and the Authorization header of the stored credential (a guest's chat history
- * calls carry their session id instead, X-Guest-Session-Id). A 401 is handed to the
- * caller like any other error (spec section 4): nothing here signs the user out.
+ * calls carry their session id instead, X-Guest-Session-Id). A 401 is handed to the caller like
+ * any other error, and when the call went with the stored credential (not a one-off one such as a
+ * fresh Google ID token) it also tells `onUnauthorized`: the auth store then forgets that session
+ * and the access guard sends the user to /login (unlike spec section 4; README, "Where Tala
+ * departs from the spec").
  *
  * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
  */

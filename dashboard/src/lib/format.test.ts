@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayFirstName, formatBytes, formatMegabytes, formatTime, safeReturnTo } from "./format";
+import { displayFirstName, formatBytes, formatTime, safeReturnTo } from "./format";
 import { guestSession, storageKeys } from "../../../contract";
 import { newGuestSessionId, readGuestSessionId } from "./storage";
 import { installMemoryStorage } from "../test/memory-storage";
@@ -21,25 +21,15 @@ describe("formatTime", () => {
   });
 });
 
-describe("formatMegabytes", () => {
-  it("shows megabytes to 2 decimals", () => {
-    expect(formatMegabytes(0)).toBe("0.00 MB");
-    expect(formatMegabytes(1024 * 1024)).toBe("1.00 MB");
-    expect(formatMegabytes(15_728_640)).toBe("15.00 MB");
-    expect(formatMegabytes(1234)).toBe("0.00 MB");
-    expect(formatMegabytes(5_300)).toBe("0.01 MB");
-    expect(formatMegabytes(2_621_440)).toBe("2.50 MB");
-  });
-  it("says 'Size unknown' without a usable size", () => {
-    for (const bad of [undefined, null, Number.NaN, -1, Number.POSITIVE_INFINITY]) expect(formatMegabytes(bad)).toBe("Size unknown");
-  });
-});
-
 describe("formatBytes", () => {
   it("shows bytes below a kilobyte, whole", () => {
     expect(formatBytes(0)).toBe("0 B");
     expect(formatBytes(820)).toBe("820 B");
     expect(formatBytes(1023)).toBe("1023 B");
+  });
+  it("never shows a small file as nothing (what the upload queue and the Knowledge table both show)", () => {
+    expect(formatBytes(37)).toBe("37 B");
+    for (let bytes = 1; bytes < 5 * 1024; bytes += 7) expect(formatBytes(bytes)).not.toMatch(/^0(\.0+)? /);
   });
   it("shows KB, MB and GB with one decimal, as fits (1024-based)", () => {
     expect(formatBytes(1024)).toBe("1.0 KB");

@@ -35,20 +35,13 @@ export function formatDay(value: number | Date): string {
   return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
 }
 
-/**
- * A file size in bytes as the spec shows it (section 3, "Knowledge file"): megabytes to 2 decimals,
- * or 'Size unknown' when the size is missing or not a number.
- */
-export function formatMegabytes(bytes: number | null | undefined): string {
-  if (typeof bytes !== "number" || !Number.isFinite(bytes) || bytes < 0) return publicAssistantMessages.sizeUnknown;
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
-}
-
 const BYTE_UNITS = ["KB", "MB", "GB"] as const;
 
 /**
- * A file size in bytes in the unit that fits: '820 B' below a kilobyte, else one decimal
- * of KB, MB or GB (1024-based: '12.4 KB', '3.1 MB'), or 'Size unknown' when the size is not usable.
+ * A file size, the one format of every screen (the upload queue, the Knowledge table): '820 B'
+ * below a kilobyte, else one decimal of KB, MB or GB (1024-based: '12.4 KB', '3.1 MB'), or
+ * 'Size unknown' when the size is not usable (spec section 3 shows MB to 2 decimals, which reads
+ * '0.00 MB' for a small Markdown or CSV file; README, "Where Tala departs from the spec").
  */
 export function formatBytes(bytes: number | null | undefined): string {
   if (typeof bytes !== "number" || !Number.isFinite(bytes) || bytes < 0) return publicAssistantMessages.sizeUnknown;

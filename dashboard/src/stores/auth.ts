@@ -4,7 +4,10 @@
  * - init: after a Google sign-in, the provider is listened to first: when it reports a user, its
  *   token is refreshed (forced) and synced with POST /auth/google-callback → authenticated. When it
  *   reports none (or there was no Google sign-in): a stored token → GET /auth/me (on failure every
- *   token is cleared) → authenticated; else a guest session id → guest; else anonymous.
+ *   token is cleared) → authenticated; else a guest session id → guest; else anonymous. The token
+ *   is checked before the guest id, unlike the spec: every call carries the stored token, so the
+ *   session must be that account's (README, "Where Tala departs from the spec").
+ * - Google's ID token is never stored (`firebaseToken`): it is exchanged for Tala's token once.
  * - login / register / Google sign-in store the returned token (local storage with "Remember me",
  *   session storage without) and clear any guest session.
  * - logout signs out of the provider, tells the server (failures ignored), clears the tokens and

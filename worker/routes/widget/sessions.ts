@@ -1,6 +1,6 @@
 import { isGone } from "../../assistant/gone";
 import { Hono, type Context } from "hono";
-import { createWidgetSessionBody, visitorIdentity, visitorIdentityMessages, widget, widgetMessages } from "../../../contract";
+import { createWidgetSessionBody, stripUnsafeText, visitorIdentity, visitorIdentityMessages, widget, widgetMessages } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { AppError, unauthorized } from "../../http/errors";
@@ -36,9 +36,10 @@ export const widgetSessionRoutes = new Hono<AppEnv>()
       visitorSessionId: body.visitorSessionId,
       referrer: body.referrer,
       // The widget sends navigator.language; the browser's first Accept-Language is the fallback.
-      locale: body.locale || (c.req.header("accept-language")?.split(",")[0]?.split(";")[0]?.trim().slice(0, widget.maxLocaleChars) ?? ""),
+      locale: body.locale || stripUnsafeText(c.req.header("accept-language")?.split(",")[0]?.split(";")[0]?.trim().slice(0, widget.maxLocaleChars) ?? ""),
       origin: caller.origin,
-      userAgent: c.req.header("user-agent") ?? "",
+      // Shown to the owner: cleaned as the body's texts are (a header can carry C1 controls).
+      userAgent: stripUnsafeText(c.req.header("user-agent") ?? ""),
       ip,
       proof,
       userToken: body.userToken,

@@ -18,7 +18,7 @@ export function SkipLink() {
   );
 }
 
-/** The chat screen fills the window (its messages scroll, the composer stays at the bottom). */
+/** The chat screen fills the window (its messages scroll, the composer stays above the slim footer). */
 export const isFullHeightPath = (location: string) => location === appRoutes.newChat || location === appRoutes.history;
 
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -35,7 +35,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      {!fill && <Footer />}
+      <Footer compact={fill} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Uploading knowledge files (spec sections 4 and 5), shared by the Upload Documents dialog and the
  * assistant page's Knowledge tab: pick or drop files, invalid ones are refused with a toast and the
- * valid ones queued (each removable, sizes in MB); Upload sends them with the progress rule (timer +
+ * valid ones queued (each removable, with its size); Upload sends them with the progress rule (timer +
  * real bytes, capped at 90 until the server answers), then 100, the queue empties and, 500 ms
  * later, `onUploaded(true)` and the success toast. A failure resets and says why.
  */
@@ -15,7 +15,7 @@ import {
   type KnowledgeUploadResponse,
   type PublicAssistant,
 } from "../../../../contract";
-import { formatMegabytes } from "../../lib/format";
+import { formatBytes } from "../../lib/format";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
 import { toast } from "../../stores/toast";
 import { Button } from "../ui/button";
@@ -204,7 +204,7 @@ export function UploadFields({ upload: u }: { upload: KnowledgeUpload }) {
               <span className="min-w-0 flex-1 truncate text-sm text-fg" title={file.name}>
                 {file.name}
               </span>
-              <span className="shrink-0 text-xs text-muted tabular-nums">{formatMegabytes(file.size)}</span>
+              <span className="shrink-0 text-xs text-muted tabular-nums">{formatBytes(file.size)}</span>
               <button
                 type="button"
                 onClick={() => u.remove(file)}
