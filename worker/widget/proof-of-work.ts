@@ -20,16 +20,18 @@ import { fromBase64Url, timingSafeEqual, toBase64Url } from "../crypto/encoding"
  * is the hub's job.
  *
  * The time checks are exact, not trusted because signed: a challenge lives exactly
- * `botDefence.challengeTtlSeconds` (expiresAt - issuedAt), was issued no later than now and has
- * not expired. So no challenge outlives the lifetime it is issued for, whatever a leaked key or a
- * bug in the issuer wrote. No clock tolerance is needed: issuedAt is rounded down to the second
- * and a proof comes back at least a round trip and a solve later. A change of the lifetime refuses
- * the challenges issued before it; the 403 carries a fresh one, so an honest widget solves again.
+ * `botDefence.challengeTtlSeconds` (expiresAt - issuedAt) and has not expired, so no challenge
+ * outlives the lifetime it is issued for, whatever a leaked key or a bug in the issuer wrote. Its
+ * issued-at may be ahead of the verifier's clock by at most CLOCK_SKEW_SECONDS: issuer and
+ * verifier can be two machines. A change of the lifetime refuses the challenges issued before it;
+ * the 403 carries a fresh one, so an honest widget solves again.
  */
 
 const VERSION = "v1";
 const SALT_BYTES = 16;
 const TAG_BYTES = 16;
+/** Issued-at may be this far ahead of the verifier's clock (another machine's clock). */
+const CLOCK_SKEW_SECONDS = 30;
 /** More bits than this would take a phone minutes: a challenge claiming them was not ours. */
 const MAX_DIFFICULTY = 32;
 const encoder = new TextEncoder();
@@ -138,7 +140,7 @@ export async function verifyProof(
   if (issuedAt === null || expiresAt === null || difficulty === null || difficulty > MAX_DIFFICULTY || !salt || !tag) return refuse("malformed");
   if (expiresAt - issuedAt !== botDefence.challengeTtlSeconds) return refuse("lifetime");
   const nowSeconds = (expected.now ?? Date.now()) / 1000;
-  if (issuedAt > nowSeconds || expiresAt <= nowSeconds) return refuse("expired");
+  if (issuedAt > nowSeconds + CLOCK_SKEW_SECONDS || expiresAt <= nowSeconds) return refuse("expired");
   if (assistantId !== expected.assistantId) return refuse("assistant");
   const tagBytes = decode(tag);
   if (!tagBytes || !timingSafeEqual(tagBytes, await addressTag(key, expected.address))) return refuse("address");
