@@ -159,4 +159,33 @@ describe("the daily quota of an account whose e-mail is not verified", () => {
     expect(tab.all("remaining-messages")).toEqual([]);
     tab.close();
   });
+
+  it("is lifted by verifying, for the socket already open too; a refused regenerate changed nothing", { timeout: 30_000 }, async () => {
+    const user = await chatUser();
+    const tab = await user.open();
+    tab.sendMessage({ content: "before the quota [[delay:0]]" });
+    const reply = await tab.next("new-message", (d) => d.message.role === "assistant" && d.message.status === "complete");
+    await seedAdmissions(user.user.id, unverifiedPerDay - 1, await earlierToday());
+
+    const [refused] = await sendAll(tab, ["over the quota"]);
+    expect(refused!.error).toBe(quotaRefusal);
+    const clientMessageId = crypto.randomUUID();
+    tab.send(clientFrames.regenerate({ chatId: reply.message.chatId, messageId: reply.message.id, clientMessageId }));
+    expect((await tab.next("message-error", (d) => d.clientMessageId === clientMessageId)).error).toBe(quotaRefusal);
+    expect(await userRoomFootprint(user.user.id)).toMatchObject({ chats: 1, messages: 2 });
+
+    await verify(user.email);
+    expect(await admissions(user.user.id)).toBe(1); // the day's count went; the last minute's stays for the rate
+    const [lifted] = await sendAll(tab, ["after verifying [[delay:0]]"]);
+    expect(lifted!.started).toBe(true);
+    await repliesDone(tab, 2);
+    // A socket opened now is verified, and hears no daily count.
+    const fresh = await user.open();
+    const [again] = await sendAll(fresh, ["from a new socket [[delay:0]]"]);
+    expect(again!.started).toBe(true);
+    await repliesDone(fresh, 1);
+    expect(fresh.all("remaining-messages")).toEqual([]);
+    tab.close();
+    fresh.close();
+  });
 });
