@@ -391,6 +391,23 @@ export const guestQuota = {
   windowMs: 24 * 60 * 60 * 1000,
 } as const;
 
+/**
+ * A signed-in user's chat (not in the spec; chosen for Tala), counted exactly in the user's own
+ * room (one Durable Object for all their tabs). `maxRunningReplies`: replies being written at once
+ * (send-message and regenerate alike), enough for a question in a second chat while a first reply
+ * is still written. `perMinute`: messages in any 60 seconds, faster than anyone types (the
+ * Playground's owner rate). `unverifiedPerDay`: messages a UTC day (a guest's window) while the
+ * account's e-mail is not verified: an unproved address costs as little as a guest session, so a
+ * little more than a guest's day, enough to try Tala while the code arrives; verifying lifts it.
+ */
+export const userChatLimits = {
+  maxRunningReplies: 3,
+  perMinute: 20,
+  minuteMs: 60 * 1000,
+  unverifiedPerDay: 30,
+  dayMs: 24 * 60 * 60 * 1000,
+} as const;
+
 /** A guest's chats live in their room's own storage, erased after this long without activity. */
 export const guestSession = {
   idleTtlMs: 24 * 60 * 60 * 1000,

@@ -262,6 +262,14 @@ export const chatMessages = {
     `Today's free guest messages on your network are used up. Create a free account to keep chatting: ${registerPath}`,
   guestQuotaExhausted: (registerPath: string) =>
     `You have used all of today's free guest messages. Create a free account to keep chatting: ${registerPath}`,
+  /** A signed-in user's replies being written at once (all tabs) reached the cap. */
+  tooManyRunningReplies: (max: number) =>
+    `You already have ${max} replies being written. Wait for one to finish, or stop one, then send again.`,
+  /** A signed-in user's messages in the last minute reached the rate. */
+  messageRateExceeded: (perMinute: number) => `You can send at most ${perMinute} messages a minute. Wait a moment, then try again.`,
+  /** An account whose e-mail is not verified used its messages of the day. */
+  unverifiedQuotaExhausted: (verifyPath: string) =>
+    `You have used all of today's messages for an account whose e-mail is not verified. Verify your e-mail to keep chatting: ${verifyPath}`,
   invalidFrame: "That message could not be read. Please try again.",
   emptyMessage: "Write a message first.",
   messageTooLong: (max: number) => `Messages can be at most ${max} characters long.`,
@@ -745,6 +753,11 @@ export const chatUi = {
   guestQuotaReached: "You have used all of today's free guest messages.",
   guestQuotaCta: "Create a free account",
   guestQuotaAfterCta: "to keep chatting and keep your history.",
+  /** An account whose e-mail is not verified: its messages left today, and what lifts the limit. */
+  remainingUnverified: (n: number) => `${n} ${n === 1 ? "message" : "messages"} left today. Verify your e-mail to lift the limit.`,
+  unverifiedQuotaReached: "You have used all of today's messages for an account whose e-mail is not verified.",
+  unverifiedQuotaCta: "Verify your e-mail",
+  unverifiedQuotaAfterCta: "to keep chatting with no daily limit.",
   guestSessionNote: "As a guest, your chats are kept for this browser session only.",
   /** Under a guest's chat list. */
   guestHistoryNote: "Guest chats stay with this browser session and are erased after a day without use.",

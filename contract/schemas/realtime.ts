@@ -208,15 +208,18 @@ export const messageErrorData = z.object({
 });
 
 /**
- * A guest's messages left today (the smaller of the guest and IP counters), after every reply.
- * `scope` says which counter is speaking: the guest's own, or the pool every guest on their network
- * shares (a new guest on a busy network starts below `limit`).
+ * Messages left today: a guest's (the smaller of the guest and IP counters), after every reply, or
+ * a signed-in account's while its e-mail is not verified, on connect and at each message. `scope`
+ * says which counter is speaking: the guest's own, the pool every guest on their network shares
+ * (a new guest on a busy network starts below `limit`), or the unverified account's own. A
+ * verified account has no daily count: its room sends none.
  */
 export const remainingMessagesData = z.object({
   remaining: z.number().int().min(0),
   limit: z.number().int().min(0),
-  scope: z.enum(["guest", "network"]).optional(),
+  scope: z.enum(["guest", "network", "unverified"]).optional(),
 });
+export type RemainingMessages = z.infer<typeof remainingMessagesData>;
 
 export const serverFrameSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("thinking"), data: thinkingData }),

@@ -7,14 +7,8 @@ import { fallbackTitle } from "./title";
 
 export type Regenerate = z.output<typeof regenerateData>;
 
-export interface RegenerateDeps extends TurnDeps {
-  /**
-   * Counts the regenerate against the owner's limits (a guest's daily messages), called once it
-   * is known to be allowed and the chat is reserved for it; a returned text refuses it (nothing
-   * was changed). Absent: nothing to count (a signed-in user).
-   */
-  admit?: () => Promise<string | null>;
-}
+/** `admit` (TurnDeps) counts the regenerate as a message: a guest's daily messages, a signed-in user's limits. */
+export type RegenerateDeps = TurnDeps;
 
 /**
  * Regenerate (and Retry of a failed reply): the chat's last reply written again in place. Only

@@ -15,6 +15,12 @@ export const roomIdentitySchema = z.discriminatedUnion("kind", [
      * close what a revoked token opened. Absent for a Firebase ID token (not revocable here).
      */
     tokenId: z.string().min(1).optional(),
+    /**
+     * Whether the account's e-mail was verified when the socket opened: an unverified account has
+     * a daily quota (chat/user-limits.ts; a verification while the socket is open reaches the room
+     * through its `emailVerified` RPC).
+     */
+    emailVerified: z.boolean().optional(),
     ip: z.string(),
   }),
   z.object({ kind: z.literal("guest"), guestId: z.string().refine(isGuestRoomId), ip: z.string() }),

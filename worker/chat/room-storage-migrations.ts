@@ -102,4 +102,14 @@ export const roomStorageMigrations: readonly StorageMigration[] = [
       CREATE INDEX message_versions_chat_idx ON message_versions (chat_id);
     `,
   },
+  {
+    // A signed-in user's messages, one row each when admitted (chat/user-limits.ts): the last
+    // minute's for the rate, and the day's while the e-mail is not verified. Older rows are
+    // dropped as new ones come, so the table stays as small as those limits.
+    id: "0005_message_admissions",
+    sql: `
+      CREATE TABLE message_admissions (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+      CREATE INDEX message_admissions_at_idx ON message_admissions (at);
+    `,
+  },
 ];

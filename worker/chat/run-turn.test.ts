@@ -136,6 +136,19 @@ describe("runTurn", () => {
     expect(deps.active.all()).toEqual([]);
   });
 
+  it("asks admit once the chat is reserved; a refusal saves nothing, calls no model and frees the chat", async () => {
+    const { provider, requests } = fakeProvider();
+    const { store, frames, active, deps } = setup(provider);
+    let running = 0;
+    const refused = runTurn({ ...deps, admit: () => ((running = active.all().length), "Not now.") }, message());
+    await expect(refused).rejects.toEqual(new TurnRefused("Not now."));
+    expect(running).toBe(1);
+    expect(active.all()).toHaveLength(0);
+    expect([store.chats.size, store.messages.size, requests.length, frames.length]).toEqual([0, 0, 0, 0]);
+    await runTurn({ ...deps, admit: async () => null }, message());
+    expect(store.messages.size).toBe(2);
+  });
+
   it("falls back to the user's first words when the title call fails", async () => {
     const { provider } = fakeProvider({ title: "" });
     const { store, deps } = setup(provider);

@@ -16,6 +16,12 @@ export interface TurnDeps {
   active: ActiveReplies;
   /** Sends a frame to every connection of the room (all the owner's tabs). */
   broadcast: (frame: ServerFrame) => void;
+  /**
+   * Counts the turn against the owner's limits (a signed-in user's, chat/user-limits.ts; a guest's
+   * regenerate), called once the turn is known to be allowed and its chat is reserved; a returned
+   * text refuses it with nothing saved. Absent: nothing to count here.
+   */
+  admit?: () => string | null | Promise<string | null>;
   now?: () => number;
   newId?: () => string;
 }
@@ -54,6 +60,8 @@ export async function runTurn(deps: TurnDeps, data: SendMessage): Promise<void> 
   const active = deps.active.reserve(chat.id);
   if (!active) throw new TurnRefused(chatMessages.replyInProgress, chat.id);
   try {
+    const refusal = deps.admit ? await deps.admit() : null;
+    if (refusal) throw new TurnRefused(refusal, isNewChat ? undefined : chat.id);
     const { userMessage, reply } = turnMessages(chat, data, now(), newId);
     // The model request starts now, while the question is being saved: the first token then
     // waits for whichever is slower, not for both. Nothing of the reply reaches a client before

@@ -1,5 +1,15 @@
 import { Server } from "partyserver";
-import { guestSession, isGuestRoomId, type BudgetUsage, type Chat, type ChatListResponse, type Project, type UserSettings } from "../../contract";
+import {
+  guestSession,
+  isGuestRoomId,
+  type BudgetUsage,
+  type Chat,
+  type ChatListResponse,
+  type Project,
+  type RemainingMessages,
+  type ServerFrame,
+  type UserSettings,
+} from "../../contract";
 import { monthKey } from "../budgets/budget-math";
 import { deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudget, type OwnerBudgetSetting } from "../budgets/owner-budget";
@@ -8,7 +18,10 @@ import { ActiveReplies } from "../chat/active-replies";
 import { importLegacyUserData, LEGACY_IMPORT_MARKER } from "../chat/legacy-import";
 import { roomProjects, type ProjectChanges } from "../chat/room-projects";
 import { RoomStore, type ChatChanges, type ChatDetailPage, type ListChatsInput, type MessageCursor } from "../chat/room-store";
+import type { RoomIdentity } from "../chat/room-identity";
 import { TokenRevocations } from "../chat/token-revocations";
+import { UserLimits } from "../chat/user-limits";
+import { RoomAdmissionLog } from "../chat/user-limits-store";
 import type { Env } from "../env";
 import { AlarmScheduler } from "./alarm-scheduler";
 
@@ -26,6 +39,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   private importing: Promise<number> | null = null;
   private imported = false;
   private revocationsInstance: TokenRevocations | undefined;
+  private userLimitsInstance: UserLimits | undefined;
   /**
    * The room's named alarms: a user's room retries its budget e-mails, a guest's room erases its
    * chats after a day idle (ChatRoom.onAlarm runs them).
@@ -38,6 +52,41 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   protected get revocations(): TokenRevocations {
     this.revocationsInstance ??= new TokenRevocations(this.ctx.storage);
     return this.revocationsInstance;
+  }
+
+  /** A signed-in user's replies at once, messages a minute, and daily quota until the e-mail is verified. */
+  private get userLimits(): UserLimits {
+    this.userLimitsInstance ??= new UserLimits(new RoomAdmissionLog(this.store));
+    return this.userLimitsInstance;
+  }
+
+  /**
+   * A signed-in user's turn (send-message, regenerate) through their limits: the `admit` of
+   * runTurn and runRegenerate, called once the turn's chat is reserved (so `this.active` counts
+   * it) and before anything is saved. An unverified account's messages left go to every tab.
+   * Undefined for a guest (their quota is counted by chat/guest-quota.ts).
+   */
+  protected admitUserTurn(identity: RoomIdentity): (() => string | null) | undefined {
+    if (identity.kind !== "user") return undefined;
+    return () => {
+      const { refusal, remaining } = this.userLimits.admit({ running: this.active.all().length, emailVerified: identity.emailVerified === true, now: Date.now() });
+      if (remaining) this.broadcast(JSON.stringify({ event: "remaining-messages", data: remaining } satisfies ServerFrame));
+      return refusal;
+    };
+  }
+
+  /** An unverified account's messages left today, for a socket that opens; null once verified. */
+  protected userRemaining(identity: Extract<RoomIdentity, { kind: "user" }>): RemainingMessages | null {
+    return this.userLimits.remaining({ emailVerified: identity.emailVerified === true, now: Date.now() });
+  }
+
+  /**
+   * RPC after the account's e-mail was verified (services/realtime/lift-unverified-quota.ts): the
+   * daily quota is lifted at once, for the sockets already open too (their identity is older).
+   */
+  async emailVerified(): Promise<void> {
+    if (this.isGuestRoom || (await this.revocations.isAccountClosed())) return;
+    this.userLimits.emailVerified(Date.now());
   }
 
   protected get isGuestRoom() {

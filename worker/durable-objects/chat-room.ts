@@ -53,6 +53,9 @@ export class ChatRoom extends ChatRoomData {
       await this.keepGuestChatsAlive();
       const quota = await peekGuestQuota(this.env, identity.guestId, identity.ip);
       send(connection, { event: "remaining-messages", data: { remaining: quota.remaining, limit: quota.limit, scope: quota.scope } });
+    } else {
+      const left = this.userRemaining(identity);
+      if (left) send(connection, { event: "remaining-messages", data: left });
     }
   }
 
@@ -166,7 +169,7 @@ export class ChatRoom extends ChatRoomData {
     if (!store) return;
     try {
       await runTurn(
-        { store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f) },
+        { store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f), admit: this.admitUserTurn(identity) },
         data,
       );
     } catch (error) {
@@ -183,9 +186,9 @@ export class ChatRoom extends ChatRoomData {
   /**
    * regenerate: the chat's last reply written again in place (chat/regenerate-turn.ts). The socket
    * is the room owner's (authenticated by the worker, its token checked again here), as for a
-   * send-message. A guest's regenerate counts as a message, once it is known to be allowed (a
-   * refused one, e.g. not the last reply, costs nothing); out of messages, it is refused with the
-   * quota's own text. A refusal is `message-error` with `chatId` and the frame's
+   * send-message. It counts as a message (a guest's quota, a user's limits), once it is known to be
+   * allowed (a refused one, e.g. not the last reply, costs nothing); past a limit, it is refused
+   * with the limit's own text. A refusal is `message-error` with `chatId` and the frame's
    * `clientMessageId` (never `messageId`): nothing changed.
    */
   private async onRegenerate(connection: ChatConnection, identity: RoomIdentity, data: Regenerate) {
@@ -201,7 +204,7 @@ export class ChatRoom extends ChatRoomData {
             remaining = quota.remaining;
             return quota.refusal;
           }
-        : undefined;
+        : this.admitUserTurn(identity);
     try {
       await runRegenerate({ store, provider: getModelProvider(this.env), active: this.active, broadcast: (f) => this.broadcastFrame(f), admit }, data);
     } catch (error) {

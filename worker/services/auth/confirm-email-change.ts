@@ -5,12 +5,13 @@ import { users, verificationCodes } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import { consumeCode } from "../codes/consume-code";
 import type { ServiceContext } from "../context";
+import { liftUnverifiedQuota } from "../realtime/lift-unverified-quota";
 import { emailTaken } from "./register-user";
 import { toUser } from "./to-user";
 
 /**
  * Completes an e-mail change with the code sent to the new address (issued for this user only).
- * The new address is verified by the code. Open codes sent to the old address are retired in the
+ * The new address is verified by the code (the chat room lifts its quota for unverified accounts). Open codes sent to the old address are retired in the
  * same batch, so a code mailed there can no longer verify or reset this account.
  */
 export async function confirmEmailChange({
@@ -36,6 +37,7 @@ export async function confirmEmailChange({
         .where(and(eq(verificationCodes.userId, input.userId), isNull(verificationCodes.consumedAt))),
     ]);
     if (!row) throw notFound();
+    await liftUnverifiedQuota({ ctx, input: { userId: input.userId } });
     return toUser(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();

@@ -3,9 +3,13 @@ import type { User } from "../../../contract";
 import { users } from "../../db/schema";
 import { consumeCode } from "../codes/consume-code";
 import type { ServiceContext } from "../context";
+import { liftUnverifiedQuota } from "../realtime/lift-unverified-quota";
 import { toUser } from "./to-user";
 
-/** Confirms an address with its code and marks the account verified (keeping the first date). */
+/**
+ * Confirms an address with its code and marks the account verified (keeping the first date); the
+ * user's chat room lifts its daily quota for unverified accounts before this answers.
+ */
 export async function confirmEmailVerification({
   ctx,
   input,
@@ -22,5 +26,6 @@ export async function confirmEmailVerification({
     .returning();
   // The code was issued to this user's address; a missing row means the account was deleted since.
   if (!row) throw new Error("verified account no longer exists");
+  await liftUnverifiedQuota({ ctx, input: { userId } });
   return toUser(row);
 }

@@ -27,11 +27,11 @@ export async function authenticateRoom({ ctx, input }: { ctx: ServiceContext; in
       const { user, tokenId } = await authenticateToken({ ctx, input: { token: input.token } });
       if (input.roomId !== userRoomId(user.id)) throw forbidden();
       // The token's id travels to the room: a revocation names it (ChatRoom.revokeTokens).
-      return { kind: "user", userId: user.id, tokenId, ip: input.ip };
+      return { kind: "user", userId: user.id, tokenId, emailVerified: user.isEmailVerified, ip: input.ip };
     }
     const { user } = await authenticateFirebaseUser({ ctx, input: { idToken: input.token } });
     if (input.roomId !== userRoomId(user.id)) throw forbidden();
-    return { kind: "user", userId: user.id, ip: input.ip };
+    return { kind: "user", userId: user.id, emailVerified: user.isEmailVerified, ip: input.ip };
   }
   if (input.guestSessionId) {
     if (!guestSession.idPattern.test(input.guestSessionId)) throw unauthorized(chatMessages.guestIdInvalid);

@@ -6,7 +6,7 @@
  * A conversation is keyed by its chat id, or by `pending:<clientMessageId>` for a new chat whose
  * first message the server has not answered yet; `resolved` then maps that key to the chat id.
  */
-import type { Chat, ChatMessage, ServerFrame } from "../../../../contract";
+import type { Chat, ChatMessage, RemainingMessages, ServerFrame } from "../../../../contract";
 
 /** A file attached to a message this tab sent: its extracted text stays in memory for Retry. */
 export interface Attachment {
@@ -47,8 +47,8 @@ export interface ChatState {
   resolved: Record<string, string>;
   /** clientMessageId → the conversation key it was sent from. */
   outbox: Record<string, string>;
-  /** A guest's messages left today (remaining-messages), null until the server says. */
-  remaining: { remaining: number; limit: number; scope?: "guest" | "network" | undefined } | null;
+  /** Messages left today (remaining-messages: a guest's, or an unverified account's), null until the server says. */
+  remaining: { remaining: number; limit: number; scope?: RemainingMessages["scope"] | undefined } | null;
   /**
    * Regenerate requests this tab sent (their clientMessageId → chat id), so a refusal is known
    * for what it is (nothing changed) and never taken for a failure of the reply being written.

@@ -1,11 +1,12 @@
 /**
  * The conversation pane of the chat screen: the messages (or a new chat's greeting, a loading or
- * missing chat), then the composer with the connection's state and a guest's messages left, or,
- * once a guest used today's messages, the way to an account instead.
+ * missing chat), then the composer with the connection's state and the messages left today (a
+ * guest's, or an account's whose e-mail is not verified), or, once they are used, the way on
+ * instead: an account for a guest, verifying the e-mail for an unverified account.
  */
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { chatMessages, chatUi, publicRoutes, type Project } from "../../../../contract";
+import { chatMessages, chatUi, publicRoutes, type Project, type RemainingMessages } from "../../../../contract";
 import { useChatStore, type ConnectionView } from "../../stores/chat";
 import { openChat, reconnectChat, regenerateReply, retryChatMessage, sendChatMessage, stopReply } from "../../stores/chat-realtime";
 import { Button } from "../ui/button";
@@ -34,21 +35,28 @@ function ConnectionNote({ connection }: { connection: ConnectionView }) {
   );
 }
 
-function GuestQuotaReached() {
+/** Today's messages are used: a guest is led to an account, an unverified account to verifying its e-mail. */
+function QuotaReached({ isGuest }: { isGuest: boolean }) {
+  const [text, href, cta, after] = isGuest
+    ? [chatUi.guestQuotaReached, publicRoutes.register, chatUi.guestQuotaCta, chatUi.guestQuotaAfterCta]
+    : [chatUi.unverifiedQuotaReached, publicRoutes.verifyEmail, chatUi.unverifiedQuotaCta, chatUi.unverifiedQuotaAfterCta];
   return (
     <div className="border-t border-line bg-canvas px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-6">
       <div role="status" className="mx-auto w-full max-w-3xl rounded-2xl border border-warning-line bg-warning-soft px-4 py-3 text-sm text-warning-fg">
-        <p className="font-medium">{chatUi.guestQuotaReached}</p>
+        <p className="font-medium">{text}</p>
         <p className="mt-1">
-          <Link href={publicRoutes.register} className="font-semibold underline underline-offset-2 hover:no-underline">
-            {chatUi.guestQuotaCta}
+          <Link href={href} className="font-semibold underline underline-offset-2 hover:no-underline">
+            {cta}
           </Link>{" "}
-          {chatUi.guestQuotaAfterCta}
+          {after}
         </p>
       </div>
     </div>
   );
 }
+
+const remainingText = ({ remaining, scope }: Pick<RemainingMessages, "remaining" | "scope">) =>
+  (scope === "network" ? chatUi.remainingOnNetwork : scope === "unverified" ? chatUi.remainingUnverified : chatUi.remainingMessages)(remaining);
 
 function EmptyConversation({ isGuest }: { isGuest: boolean }) {
   return (
@@ -93,6 +101,7 @@ export function Conversation({
   composerKey = convKey,
   conversation,
   isGuest,
+  unverified,
   draftProject,
   onRemoveProject,
   onNewChat,
@@ -105,12 +114,17 @@ export function Conversation({
   composerKey?: string;
   conversation: ConversationState | undefined;
   isGuest: boolean;
+  /** A signed-in account whose e-mail is not verified (as this tab knows it): it has a daily count. */
+  unverified: boolean;
   draftProject: Project | undefined;
   onRemoveProject: () => void;
   onNewChat: () => void;
 }) {
   const connection = useChatStore((s) => s.connection);
-  const remaining = useChatStore((s) => s.chat.remaining);
+  const counted = useChatStore((s) => s.chat.remaining);
+  // A guest's count, or an unverified account's (a verified one has none: a count this tab got
+  // before the e-mail was verified is no longer shown).
+  const remaining = counted && (isGuest ? counted.scope !== "unverified" : unverified && counted.scope === "unverified") ? counted : null;
   const chatId = isPendingKey(convKey) ? null : convKey;
   const busy = conversation?.streaming != null;
   const messages = conversation?.messages ?? [];
@@ -124,9 +138,9 @@ export function Conversation({
     if (chatId) regenerateReply(chatId);
   };
   const onRetrySend = (message: UiMessage) => retryChatMessage(convKey, message);
-  // A guest who used today's messages: a regenerate would be refused, so it is not offered (the
-  // panel under the chat says why).
-  const quotaReached = isGuest && remaining !== null && remaining.remaining === 0;
+  // Today's messages used: a regenerate would be refused, so it is not offered (the panel under
+  // the chat says why).
+  const quotaReached = remaining !== null && remaining.remaining === 0;
 
   let body: ReactNode;
   if (messages.length === 0 && !busy && (load === "loading" || load === "idle") && chatId) {
@@ -168,9 +182,9 @@ export function Conversation({
   const footer = (
     <div className="flex min-h-5 flex-wrap items-center justify-between gap-x-4 gap-y-1 px-1 pt-1.5 text-xs text-faint">
       <ConnectionNote connection={connection} />
-      {isGuest && remaining !== null && (
+      {remaining !== null && (
         <span className="ml-auto" aria-live="polite">
-          {(remaining.scope === "network" ? chatUi.remainingOnNetwork : chatUi.remainingMessages)(remaining.remaining)}
+          {remainingText(remaining)}
         </span>
       )}
     </div>
@@ -180,7 +194,7 @@ export function Conversation({
     <>
       {body}
       {quotaReached && !busy ? (
-        <GuestQuotaReached />
+        <QuotaReached isGuest={isGuest} />
       ) : (
         <Composer
           key={composerKey}

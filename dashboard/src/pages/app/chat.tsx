@@ -70,6 +70,7 @@ export default function ChatPage() {
   const status = useAuth((s) => s.status);
   const isUser = status === "authenticated";
   const isGuest = status === "guest";
+  const unverified = useAuth((s) => s.status === "authenticated" && s.user?.isEmailVerified === false);
   const hasChats = isUser || isGuest;
   const wide = useMediaQuery(wideLayoutQuery);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -156,6 +157,7 @@ export default function ChatPage() {
             composerKey={resolved && convKey === resolved ? draftKey : convKey}
             conversation={conversation}
             isGuest={isGuest}
+            unverified={unverified}
             draftProject={!conversation?.chat ? project : undefined}
             onRemoveProject={removeDraftProject}
             onNewChat={newChat}
