@@ -9,6 +9,7 @@ import {
   parseServerFrame,
   requestBodyLimits,
   serverMessages,
+  userChatLimits,
   type ServerFrame,
 } from "../../contract";
 import { call, expectError, json } from "./helpers";
@@ -90,6 +91,9 @@ describe("chat frames over HTTP (a network that blocks WebSockets)", () => {
     expect(final?.event === "new-message" && final.data.message).toMatchObject({ status: "complete", content: { data: mockReply("over http") } });
     const deltas = stream.frames.flatMap((f) => (f.event === "message-delta" ? [f.data.delta] : []));
     expect(deltas.join("")).toBe(mockReply("over http"));
+    // The account's e-mail is not verified: the message counts against its daily quota, as on a socket.
+    const left = stream.frames.find((f) => f.event === "remaining-messages");
+    expect(left?.data).toMatchObject({ remaining: userChatLimits.unverifiedPerDay - 1, scope: "unverified" });
 
     // The socket of another tab got the same reply.
     const chatId = (final as Extract<ServerFrame, { event: "new-message" }>).data.message.chatId;
@@ -171,6 +175,20 @@ describe("chat frames over HTTP: refusals", () => {
     expect(bad.frames).toEqual([{ event: "message-error", data: { error: chatMessages.invalidFrame } }]);
     const huge = await call(chatFramesPath, { method: "POST", body: "x".repeat(requestBodyLimits.chatFrameBytes + 1), token: user.token });
     expect(huge.status).toBe(413);
+  });
+
+  it("the limits of signed-in chat hold over HTTP too: at most a few replies at once", async () => {
+    const user = await chatUser();
+    const streams = await Promise.all(
+      Array.from({ length: userChatLimits.maxRunningReplies + 2 }, async (_, i) =>
+        new FrameStream(await postFrame(clientFrames.sendMessage({ content: `[[tokens:30]] [[delay:20]] ${i}`, clientMessageId: `b${i}`, isGuest: false }), { token: user.token })),
+      ),
+    );
+    await Promise.all(streams.map((s) => s.ended));
+    const finished = streams.filter((s) => s.frames.some(finalReply));
+    const refused = streams.filter((s) => s.frames.some((f) => f.event === "message-error" && f.data.clientMessageId !== undefined));
+    expect(finished).toHaveLength(userChatLimits.maxRunningReplies);
+    expect(refused).toHaveLength(2);
   });
 
   it("logging out closes the HTTP stream of a reply being written", async () => {

@@ -1,4 +1,4 @@
-import { formatChatSseFrame, realtime, type ServerFrame } from "../../contract";
+import { chatLimits, formatChatSseFrame, realtime, type ServerFrame } from "../../contract";
 import type { ActiveReply } from "./active-replies";
 import type { RoomIdentity } from "./room-identity";
 
@@ -27,6 +27,11 @@ export function sendFrame(sink: FrameSink, frame: ServerFrame) {
   } catch {
     // closed meanwhile
   }
+}
+
+/** Watch a chat (join-{chatId}): the newest chatLimits.maxWatchedRooms are kept. */
+export function watchChat(sink: FrameSink, chatId: string) {
+  sink.setState((s) => ({ identity: s!.identity, watching: [...s!.watching.filter((room) => room !== chatId), chatId].slice(-chatLimits.maxWatchedRooms) }));
 }
 
 /**

@@ -70,7 +70,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     if (identity.kind !== "user") return undefined;
     return () => {
       const { refusal, remaining } = this.userLimits.admit({ running: this.active.all().length, emailVerified: identity.emailVerified === true, now: Date.now() });
-      if (remaining) this.broadcast(JSON.stringify({ event: "remaining-messages", data: remaining } satisfies ServerFrame));
+      if (remaining) this.broadcastFrame({ event: "remaining-messages", data: remaining });
       return refusal;
     };
   }
@@ -88,6 +88,9 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
     if (this.isGuestRoom || (await this.revocations.isAccountClosed())) return;
     this.userLimits.emailVerified(Date.now());
   }
+
+  /** Every socket and HTTP frame stream of the room gets the frame (ChatRoom). */
+  protected abstract broadcastFrame(frame: ServerFrame): void;
 
   protected get isGuestRoom() {
     return isGuestRoomId(this.name);

@@ -1,6 +1,6 @@
 import type { Connection, ConnectionContext, WSMessage } from "partyserver";
-import { chatLimits, chatMessages, chatSocketClose, parseClientFrame, publicRoutes, serverMessages, type ServerFrame } from "../../contract";
-import { sendFrame as send, sendSnapshot, httpFrameSink, type ConnectionState, type FrameSink, type HttpFrameSink } from "../chat/frame-sink";
+import { chatMessages, chatSocketClose, parseClientFrame, publicRoutes, serverMessages, type ServerFrame } from "../../contract";
+import { sendFrame as send, sendSnapshot, httpFrameSink, watchChat, type ConnectionState, type FrameSink, type HttpFrameSink } from "../chat/frame-sink";
 import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import type { RoomStore } from "../chat/room-store";
@@ -114,11 +114,10 @@ export class ChatRoom extends ChatRoomData {
   /**
    * RPC after a revocation committed in D1 (logout, password change or reset, account deletion):
    * records the revoked tokens (so a socket already on its way is refused in onConnect) and
-   * closes the sockets they opened. `replacedTokenId`: the token the password was changed with;
-   * its sockets close with `credentialsReplaced`, so that client reconnects with its new token.
-   * `everyConnection` (account deletion) closes Firebase-opened sockets too and closes the room
-   * for good. Returns how many
-   * sockets were closed.
+   * closes the sockets (and HTTP frame streams) they opened. `replacedTokenId`: the token the
+   * password was changed with; its sockets close with `credentialsReplaced`, so that client
+   * reconnects with its new token. `everyConnection` (account deletion) closes Firebase-opened
+   * sockets too and closes the room for good. Returns how many were closed.
    */
   async revokeTokens(input: { tokens: RevokedToken[]; replacedTokenId?: string; everyConnection?: boolean }): Promise<number> {
     await this.revocations.add(input.tokens);
@@ -236,7 +235,7 @@ export class ChatRoom extends ChatRoomData {
   private async onJoin(connection: ChatConnection, chatId: string) {
     const reply = this.active.get(chatId);
     if (reply) {
-      this.watch(connection, chatId);
+      watchChat(connection, chatId);
       sendSnapshot(connection, reply);
       return;
     }
@@ -249,7 +248,7 @@ export class ChatRoom extends ChatRoomData {
       send(connection, { event: "message-error", data: { error: chatMessages.chatNotFound, chatId } });
       return;
     }
-    this.watch(connection, chatId);
+    watchChat(connection, chatId);
     const [last] = await store.recentMessages(chatId, 1);
     if (!last || last.role !== "assistant") return;
     const { instructions: _instructions, ...publicChat } = chat;
@@ -282,14 +281,7 @@ export class ChatRoom extends ChatRoomData {
     return opened;
   }
 
-  private watch(connection: ChatConnection, chatId: string) {
-    connection.setState((s) => {
-      const watching = [...s!.watching.filter((room) => room !== chatId), chatId].slice(-chatLimits.maxWatchedRooms);
-      return { identity: s!.identity, watching };
-    });
-  }
-
-  private broadcastFrame(frame: ServerFrame) {
+  protected broadcastFrame(frame: ServerFrame) {
     this.broadcast(JSON.stringify(frame));
     for (const sink of this.httpSinks) sink.deliver(frame);
   }

@@ -21,7 +21,7 @@ export function chatFrameRoutes() {
       const user = currentUser(c);
       const credential = c.get("credential");
       const identity: RoomIdentity = user
-        ? { kind: "user", userId: user.id, ...(credential?.kind === "token" ? { tokenId: credential.tokenId } : {}), ip: clientIp(c) }
+        ? { kind: "user", userId: user.id, ...(credential?.kind === "token" ? { tokenId: credential.tokenId } : {}), emailVerified: user.isEmailVerified, ip: clientIp(c) }
         : { kind: "guest", guestId: roomId, ip: clientIp(c) };
       const frame = await c.req.text();
       const request = new Request("https://chat-room/frames", {
