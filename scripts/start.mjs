@@ -37,11 +37,37 @@ execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--
 // TALA_WRANGLER_INSPECT_PORT the inspector of wrangler's own Node process.
 const inspector = process.env.TALA_INSPECTOR_PORT ? ["--inspector-port", process.env.TALA_INSPECTOR_PORT] : [];
 const nodeInspector = process.env.TALA_WRANGLER_INSPECT_PORT ? [`--inspect=127.0.0.1:${process.env.TALA_WRANGLER_INSPECT_PORT}`] : [];
-const dev = spawn(
-  process.execPath,
-  [...nodeInspector, wrangler, "dev", "--port", port, "--ip", host, "--persist-to", persistTo, "--env-file", envFile, "--show-interactive-dev-session=false", "--live-reload=false", ...inspector],
-  { cwd: root, stdio: "inherit", env },
-);
+const devArgs = [...nodeInspector, wrangler, "dev", "--port", port, "--ip", host, "--persist-to", persistTo, "--env-file", envFile, "--show-interactive-dev-session=false", "--live-reload=false", ...inspector];
+
+// wrangler dev exits on one request's failure inside its proxy (a client that hangs up while its
+// body is still being sent, or while a request waits out a reload: a known wrangler issue), which
+// would take the whole local server down. It is started again on the same port and data, at most
+// RESTARTS_PER_MINUTE times a minute; a stop asked for (Ctrl-C, SIGTERM) or a clean exit ends here.
+const RESTARTS_PER_MINUTE = 5;
+let stopping = false;
+const restarts = [];
+let dev = serve();
 console.log(`\nTala is starting on http://${host}:${port}\n`);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
-dev.on("exit", (code) => process.exit(code ?? 0));
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    stopping = true;
+    dev.kill(sig);
+  });
+}
+
+function serve() {
+  const child = spawn(process.execPath, devArgs, { cwd: root, stdio: "inherit", env });
+  child.on("exit", (code, signal) => {
+    if (stopping || signal || code === 0) process.exit(code ?? 0);
+    const now = Date.now();
+    while (restarts.length > 0 && restarts[0] < now - 60_000) restarts.shift();
+    if (restarts.length >= RESTARTS_PER_MINUTE) {
+      console.error(`\n[tala] wrangler dev stopped ${RESTARTS_PER_MINUTE + 1} times within a minute (last exit code ${code}); not starting it again.\n`);
+      process.exit(code ?? 1);
+    }
+    restarts.push(now);
+    console.error(`\n[tala] wrangler dev stopped (exit code ${code}); starting it again on http://${host}:${port} with the same data.\n`);
+    dev = serve();
+  });
+  return child;
+}
