@@ -114,6 +114,8 @@ export const publicAssistantDefaults = {
     budgetAction: "pause" as "pause" | "continue",
     botDefence: "auto" as "auto" | "always",
     visitorLimitScope: "session" as "session" | "user",
+    /** Curated answers used when the question is close (qaLimits.defaultStrictness). */
+    qaStrictness: "balanced" as "strict" | "balanced" | "loose",
     customization: {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
@@ -620,3 +622,41 @@ export const budgets = {
   defaultAction: "pause",
 } as const;
 export type BudgetAction = (typeof budgets.actions)[number];
+
+/**
+ * Curated answers (Q&A pairs) an owner writes to correct or fix what the assistant says
+ * (contract/schemas/qa.ts). A pair answers `exact` (its answer is the reply, no model call) or
+ * `guide` (its answer goes to the model as the first, authoritative passage). Strictness is how
+ * close a visitor's question must be to a pair's question or a variant for the pair to be used;
+ * below it, a matching pair is still a candidate passage.
+ */
+export const qaLimits = {
+  maxPairs: 5000,
+  maxQuestionChars: 300,
+  maxVariants: 20,
+  maxAnswerChars: 10_000,
+  pageSize: 25,
+  maxSearchChars: 200,
+  modes: ["exact", "guide"] as const,
+  defaultMode: "guide" as const,
+  strictnessLevels: ["strict", "balanced", "loose"] as const,
+  defaultStrictness: "balanced" as const,
+  /** CSV import: rows (after the header), the file's size, and the columns in order. */
+  maxImportRows: 5000,
+  maxImportBytes: 5 * 1024 * 1024,
+  csvColumns: ["question", "answer", "variants"] as const,
+  /** Variants in one CSV cell are separated by this character. */
+  csvVariantSeparator: "|",
+} as const;
+
+/** Text snippets: knowledge typed or pasted in the dashboard, indexed like a file. */
+export const knowledgeTextLimits = {
+  maxTitleChars: 200,
+  maxContentChars: 50_000,
+} as const;
+
+/** Starter questions shown as chips when the widget opens. */
+export const starterQuestionLimits = {
+  maxQuestions: 4,
+  maxChars: 80,
+} as const;

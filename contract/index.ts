@@ -17,3 +17,4 @@ export * from "./schemas/insights";
 export * from "./schemas/playground";
 export * from "./schemas/visitors";
 export * from "./widget-strings";
+export * from "./schemas/qa";

@@ -1111,3 +1111,34 @@ export const budgetUi = {
   /** 503 of GET/PUT /api/budgets when the owner's room does not answer. */
   unavailable: "Your budgets cannot be reached just now. Please try again in a moment.",
 } as const;
+
+/** Curated answers (Q&A pairs), text snippets and starter questions: the owner's corrections. */
+export const qaMessages = {
+  questionRequired: "Question is required.",
+  questionTooLong: (max: number) => `Question must be at most ${max} characters.`,
+  answerRequired: "Answer is required.",
+  answerTooLong: (max: number) => `Answer must be at most ${max} characters.`,
+  variantsList: "Variants must be a list of questions.",
+  tooManyVariants: (max: number) => `A question can have at most ${max} variants.`,
+  variantTooLong: (max: number) => `Each variant must be at most ${max} characters.`,
+  modeInvalid: (modes: readonly string[]) => `Mode must be one of: ${modes.join(", ")}.`,
+  strictnessInvalid: (levels: readonly string[]) => `Strictness must be one of: ${levels.join(", ")}.`,
+  duplicateQuestion: (existing: string) => `This question is already answered by the pair "${existing}".`,
+  tooManyPairs: (max: number) => `An assistant can have at most ${max} curated answers.`,
+  notFound: "Curated answer not found.",
+  importNotCsv: "Import a CSV file (.csv) with the columns question, answer, variants.",
+  importTooLarge: (mb: number) => `The CSV file must be at most ${mb} MB.`,
+  importTooManyRows: (max: number) => `The CSV file can have at most ${max} rows.`,
+  importHeader: "The first row must name the columns: question,answer,variants.",
+  importRowMalformed: "This row is not valid CSV (check its quotes).",
+  /** The source a reply from a pair shows: the site's own answer, not a file. */
+  sourceLabel: "Answer from the site",
+  titleRequired: "Title is required.",
+  titleTooLong: (max: number) => `Title must be at most ${max} characters.`,
+  contentRequired: "Content is required.",
+  contentTooLong: (max: number) => `Content must be at most ${max} characters.`,
+  textNotFound: "Text not found.",
+  starterQuestionsList: "Starter questions must be a list of questions.",
+  tooManyStarterQuestions: (max: number) => `At most ${max} starter questions.`,
+  starterQuestionTooLong: (max: number) => `Each starter question must be at most ${max} characters.`,
+} as const;

@@ -6,11 +6,12 @@ import {
   knowledgeSearch,
   publicAssistantFieldLimits as F,
   publicAssistantLimits as L,
+  qaLimits,
   visitorIdentity,
   widgetPositions,
   widgetSizes,
 } from "../constants";
-import { botDefenceMessages, publicAssistantServerMessages as M, visitorIdentityMessages } from "../messages";
+import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
 
 /**
@@ -92,6 +93,8 @@ const configInput = z.object(
     botDefence: z.enum(botDefence.modes, { error: botDefenceMessages.modeInvalid(botDefence.modes) }).optional(),
     /** A verified visitor's limits count per session or per user. */
     visitorLimitScope: z.enum(visitorIdentity.limitScopes, { error: visitorIdentityMessages.limitScopeInvalid(visitorIdentity.limitScopes) }).optional(),
+    /** How close a visitor's question must be to a curated answer's for it to be used (schemas/qa.ts). */
+    qaStrictness: z.enum(qaLimits.strictnessLevels, { error: qaMessages.strictnessInvalid(qaLimits.strictnessLevels) }).optional(),
   },
   { error: M.mustBeObject("config") },
 );
@@ -143,6 +146,7 @@ export const assistantConfigSchema = z.object({
   budgetAction: budgetActionSchema.default(budgets.defaultAction),
   botDefence: z.enum(botDefence.modes).default(botDefence.defaultMode),
   visitorLimitScope: z.enum(visitorIdentity.limitScopes).default("session"),
+  qaStrictness: z.enum(qaLimits.strictnessLevels).default(qaLimits.defaultStrictness),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 

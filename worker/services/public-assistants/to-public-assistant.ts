@@ -56,6 +56,7 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     budgetAction: changes?.budgetAction ?? base.budgetAction,
     botDefence: changes?.botDefence ?? base.botDefence,
     visitorLimitScope: changes?.visitorLimitScope ?? base.visitorLimitScope,
+    qaStrictness: changes?.qaStrictness ?? base.qaStrictness,
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,
