@@ -31,6 +31,8 @@ export const insightQuestionSchema = z.object({
   count: z.number().int(),
   lastAskedAt: z.number(),
   sessionIds: z.array(z.string()),
+  /** A knowledge gap a saved curated answer now covers (at the assistant's strictness): that pair's id. */
+  resolvedBy: z.string().optional(),
 });
 export type InsightQuestion = z.infer<typeof insightQuestionSchema>;
 
@@ -64,5 +66,7 @@ export const insightsResponse = z.object({
    * is asked before every new session (the assistant's botDefence is "always").
    */
   defence: z.object({ challenged: z.number().int(), refused: z.number().int(), required: z.boolean() }),
+  /** Replies in the period a curated answer gave (exact) or guided (guide): 0 for data from before them. */
+  curatedAnswers: z.object({ exact: z.number().int(), guided: z.number().int() }).default({ exact: 0, guided: 0 }),
 });
 export type InsightsResponse = z.infer<typeof insightsResponse>;
