@@ -167,6 +167,7 @@ export class InsightsStore {
       ratedAnswers: this.ratedAnswers(since),
       gaps: this.questions(first, "gaps"),
       topQuestions: this.questions(first, "asked"),
+      curatedAnswers: { exact: 0, guided: 0 },
     };
   }
 
