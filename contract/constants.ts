@@ -265,6 +265,12 @@ export const requestBodyLimits = {
   defaultBytes: 128 * 1024,
   widgetBytes: 256 * 1024,
   openAiBytes: 10 * 1024 * 1024,
+  /**
+   * Past its cap, how much more of a body without Content-Length is read and dropped before the
+   * 413, so the client finishes sending and its connection stays usable; a body longer still is
+   * cancelled.
+   */
+  drainBytes: 64 * 1024 * 1024,
 } as const;
 
 /**
