@@ -664,7 +664,12 @@ export const openAiCompatMessages = {
   invalidJson: "We could not parse the JSON body of your request.",
   messagesRequired: "'messages' must be a non-empty array of { role, content } objects.",
   noUserMessage: "'messages' must contain at least one message with role 'user'.",
-  invalidMessage: (index: number) => `messages[${index}] is not valid: role must be system, developer, user or assistant and content text.`,
+  /** A request field (`param`, OpenAI's name for it: "model", "messages[0].role") absent, of the wrong type, or not one of its values. */
+  missingParameter: (param: string) => `Missing required parameter: '${param}'.`,
+  invalidType: (param: string, expected: string) => `Invalid type for '${param}': expected ${expected}.`,
+  invalidValue: (param: string, supported: readonly string[]) => `Invalid value for '${param}': supported values are ${supported.map((v) => `'${v}'`).join(", ")}.`,
+  tooLong: (param: string, max: number) => `'${param}' can be at most ${max} characters long.`,
+  invalidParameter: (param: string) => `Invalid value for '${param}'.`,
   tooManyMessages: (max: number) => `At most ${max} messages can be sent in one request.`,
   messageTooLong: (max: number) => `A message can be at most ${max} characters long.`,
   unavailable: widgetMessages.unavailable,
