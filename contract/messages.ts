@@ -670,6 +670,7 @@ export const openAiCompatMessages = {
   invalidValue: (param: string, supported: readonly string[]) => `Invalid value for '${param}': supported values are ${supported.map((v) => `'${v}'`).join(", ")}.`,
   tooLong: (param: string, max: number) => `'${param}' can be at most ${max} characters long.`,
   invalidParameter: (param: string) => `Invalid value for '${param}'.`,
+  modelNotFound: (id: string) => `The model '${id}' does not exist or you do not have access to it.`,
   tooManyMessages: (max: number) => `At most ${max} messages can be sent in one request.`,
   messageTooLong: (max: number) => `A message can be at most ${max} characters long.`,
   unavailable: widgetMessages.unavailable,
