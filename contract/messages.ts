@@ -166,6 +166,7 @@ export const serverMessages = {
   samePassword: "Choose a password different from your current one.",
   throttled: (seconds: number) => `Too many attempts. Please try again in ${seconds} seconds.`,
   notFound: "Not found.",
+  methodNotAllowed: (method: string, allowed: readonly string[]) => `This address does not accept ${method}. It accepts ${allowed.join(", ")}.`,
   internal: "Something went wrong on our side. Please try again.",
   emailSendFailed: "We could not send the email right now. Please try again in a minute.",
   signedOut: "You are signed out.",
