@@ -50,6 +50,12 @@ export const realtime = {
   httpHeartbeatMs: 15_000,
   /** The longest a frames stream stays open (a reply's longest run); the client joins again after. */
   httpStreamMaxMs: 10 * 60_000,
+  /** Frames streams open at once in one room (a user's tabs); past it the oldest is ended. */
+  httpMaxStreams: 8,
+  /** Frames waiting for a client that stopped reading before its stream is ended. */
+  httpMaxQueuedFrames: 64,
+  /** The socket is tried again after socketRetryMs, then twice as long each time, up to this. */
+  socketRetryMaxMs: 5 * 60_000,
 } as const;
 
 export const layout = {
