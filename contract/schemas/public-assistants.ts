@@ -168,6 +168,8 @@ export const knowledgeFileSchema = z.object({
   status: z.enum(knowledgeFileStatuses),
   error: z.string().nullable(),
   chunkCount: z.number().int(),
+  /** "text": a snippet typed in the dashboard (`name` is its title; GET/PUT …/texts/{id} edit it). Absent: an uploaded file. */
+  kind: z.enum(["file", "text"]).optional(),
 });
 export type KnowledgeFile = z.infer<typeof knowledgeFileSchema>;
 

@@ -299,6 +299,12 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     id: "0012_drop_ip_message_leases",
     sql: `DROP TABLE IF EXISTS ip_message_leases;`,
   },
+  {
+    // Text snippets: knowledge the owner typed in the dashboard, a file record of kind 'text'
+    // (its title is the name, its content the R2 object at r2_key) that can be edited in place.
+    id: "0013_knowledge_texts",
+    sql: `ALTER TABLE knowledge_files ADD COLUMN kind TEXT NOT NULL DEFAULT 'file';`,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

@@ -1,5 +1,5 @@
 import type { Context, Next } from "hono";
-import { knowledgeMessages, knowledgeUpload, publicAssistantServerMessages, requestBodyLimits, requestMessages, upload } from "../../contract";
+import { knowledgeMessages, knowledgeTextLimits, knowledgeUpload, publicAssistantServerMessages, requestBodyLimits, requestMessages, upload } from "../../contract";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
 
@@ -40,6 +40,8 @@ export function bodyCapFor(method: string, path: string): BodyCap {
     return jsonCap(requestBodyLimits.widgetBytes);
   }
   if (path.startsWith("/api/v1/")) return jsonCap(requestBodyLimits.openAiBytes);
+  // A text snippet's content at its character limit may weigh more than the default cap.
+  if ((method === "POST" || method === "PUT") && /^\/api\/public-assistants\/[^/]+\/texts(\/[^/]+)?\/?$/.test(path)) return jsonCap(knowledgeTextLimits.maxRequestBytes);
   if (method === "POST" && /^\/api\/chat\/frames\/?$/.test(path)) return jsonCap(requestBodyLimits.chatFrameBytes);
   return jsonCap(requestBodyLimits.defaultBytes);
 }

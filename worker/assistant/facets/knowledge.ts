@@ -1,7 +1,7 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { Gone } from "../gone";
 import type { HubCore } from "../hub-core";
-import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord } from "../../knowledge/knowledge-index";
+import type { ChunkInsert, IndexedChunk, KnowledgeFileChanges, KnowledgeFileRecord } from "../../knowledge/knowledge-index";
 import type { Passage } from "../../widget/prompt";
 import { KnowledgeStore } from "../knowledge-store";
 import { whenOpen } from "./run";
@@ -47,6 +47,9 @@ export class KnowledgeFacet extends RpcTarget {
   }
   insertChunks(fileId: string, rows: ChunkInsert[], createdAt: number): Promise<void | Gone> {
     return this.#with((s) => s.insertChunks(fileId, rows, createdAt));
+  }
+  replaceChunks(fileId: string, rows: ChunkInsert[], createdAt: number, changes?: KnowledgeFileChanges): Promise<{ previousR2Key: string } | null | Gone> {
+    return this.#with((s) => s.replaceChunks(fileId, rows, createdAt, changes));
   }
   markReady(fileId: string, chunkCount: number): Promise<boolean | Gone> {
     return this.#with((s) => s.markReady(fileId, chunkCount));

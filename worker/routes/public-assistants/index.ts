@@ -13,6 +13,7 @@ import { playgroundRoute } from "./playground";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
 import { sourceRoutes } from "./sources";
+import { textRoutes } from "./texts";
 import { updatePublicAssistantRoute } from "./update";
 
 /**
@@ -31,6 +32,7 @@ export function publicAssistantRoutes() {
     .route("/", secretKeyRoutes)
     .route("/", identitySecretRoutes)
     .route("/", fileRoutes)
+    .route("/", textRoutes)
     .route("/", searchRoute)
     .route("/", sourceRoutes)
     .route("/", chatRoutes)
