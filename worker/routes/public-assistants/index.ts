@@ -10,6 +10,7 @@ import { identitySecretRoutes } from "./identity-secret";
 import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
+import { qaRoutes } from "./qa";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
 import { sourceRoutes } from "./sources";
@@ -37,5 +38,6 @@ export function publicAssistantRoutes() {
     .route("/", sourceRoutes)
     .route("/", chatRoutes)
     .route("/", playgroundRoute)
-    .route("/", insightsRoute);
+    .route("/", insightsRoute)
+    .route("/", qaRoutes);
 }
