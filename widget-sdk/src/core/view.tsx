@@ -242,7 +242,8 @@ export class App extends Component<AppProps> {
                 <div class="src sq" role="group" aria-label={t.suggested}>
                   {cfg.starterQuestions.map((q) => (
                     // The chip goes away once sent: focus moves to the message box, not to the page.
-                    <button type="button" class="cp" onClick={() => (void c.send(q), this.input.current?.focus())}>
+                    // dir="auto": each question reads in its own direction (an English one in an Arabic panel).
+                    <button type="button" class="cp" dir="auto" onClick={() => (void c.send(q), this.input.current?.focus())}>
                       {q}
                     </button>
                   ))}

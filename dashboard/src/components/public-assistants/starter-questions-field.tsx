@@ -93,6 +93,7 @@ export function StarterQuestionsField({
               label={L.starterQuestion(i + 1)}
               name={`starterQuestion${i + 1}`}
               autoComplete="off"
+              dir="auto"
               placeholder={i === 0 ? L.starterQuestionPlaceholder : undefined}
               className="min-w-0 flex-1"
               value={question}
