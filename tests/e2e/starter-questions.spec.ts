@@ -87,7 +87,7 @@ test("the owner writes one starter question and takes one from the top questions
   await expect(page.getByText(F.starterQuestionCount(SHIPPING.length, SQ.maxChars), { exact: true })).toBeVisible();
   await page.getByRole("button", { name: F.suggestStarterQuestions }).click();
   await expect(page.getByLabel(F.starterQuestion(2), { exact: true })).toHaveValue(DELIVERY);
-  await expect(page.getByText(F.suggestedStarterQuestions(1))).toBeVisible();
+  await expect(page.getByRole("status")).toContainText(F.suggestedStarterQuestions(1));
 
   // A question over the limit says so at its field; removing it puts things back.
   await page.getByRole("button", { name: F.addStarterQuestion }).click();
@@ -118,12 +118,19 @@ test("the owner writes one starter question and takes one from the top questions
   await expect(chipsOf(playground)).toHaveCount(0);
 });
 
-for (const [label, viewport] of [
-  ["desktop", { width: 1280, height: 800 }],
-  ["phone 390×844", { width: 390, height: 844 }],
+for (const [label, viewport, blockSocket] of [
+  ["desktop", { width: 1280, height: 800 }, false],
+  ["phone 390×844", { width: 390, height: 844 }, false],
+  ["socket blocked: SSE", { width: 1280, height: 800 }, true],
 ] as const) {
   test(`a visitor on another site sees the starter questions, clicks one and gets the answer (${label})`, async ({ page, request, baseURL }) => {
     await page.setViewportSize(viewport);
+    // A network that refuses WebSockets: the chip's message goes by POST …/messages read as SSE, as typed ones do.
+    const posted: string[] = [];
+    if (blockSocket) await page.routeWebSocket(/\/parties\/widget\//, (ws) => ws.close());
+    page.on("request", (r) => {
+      if (r.url().endsWith("/messages") && r.method() === "POST") posted.push(r.url());
+    });
     const { key } = await shopAssistant(request, { config: { customization: { starterQuestions: [SHIPPING, DELIVERY] } } });
     await page.goto(`${host!.origin}/?${new URLSearchParams({ tala: baseURL!, key })}`);
     await page.locator("tala-widget").getByRole("button", { name: en.openChat, expanded: false }).click();
@@ -147,6 +154,7 @@ for (const [label, viewport] of [
     await expect(log).toContainText("Marrakech, Fes and Casablanca");
     await expect(chips).toHaveCount(0);
     await expect(dialog.getByRole("textbox", { name: en.messageLabel })).toBeFocused();
+    expect(posted).toHaveLength(blockSocket ? 1 : 0);
 
     // Reloaded, the conversation comes back, without the chips.
     await page.reload();

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { insightsLimits, publicAssistantUi, qaMessages, starterQuestionLimits as SQ } from "../../../../contract";
 import { errorMessage } from "../../lib/api";
 import { getInsights } from "../../lib/public-assistants-api";
+import { toast } from "../../stores/toast";
 import { Button } from "../ui/button";
 import { TextField } from "../ui/field";
 import { CloseIcon, PlusIcon } from "../ui/icons";
@@ -31,7 +32,6 @@ export function StarterQuestionsField({
 }) {
   const legendId = useId();
   const hintId = useId();
-  const [status, setStatus] = useState<{ text: string; failed?: boolean } | null>(null);
   const [suggesting, setSuggesting] = useState(false);
   const box = useRef<HTMLFieldSetElement>(null);
   const focusNext = useRef<number | null>(null);
@@ -61,14 +61,13 @@ export function StarterQuestionsField({
   const suggest = async () => {
     if (!assistantId || suggesting) return;
     setSuggesting(true);
-    setStatus(null);
     try {
       const insights = await getInsights(assistantId, SUGGEST_DAYS);
       const { questions, added } = suggestStarterQuestions(rows, insights.topQuestions.map((q) => q.question));
       if (added) onChange(questions);
-      setStatus({ text: added ? L.suggestedStarterQuestions(added) : L.noStarterSuggestions });
+      toast(added ? { variant: "success", description: L.suggestedStarterQuestions(added) } : { description: L.noStarterSuggestions });
     } catch (err) {
-      setStatus({ text: errorMessage(err, L.starterSuggestionsFailed), failed: true });
+      toast({ variant: "destructive", description: errorMessage(err, L.starterSuggestionsFailed) });
     } finally {
       setSuggesting(false);
     }
@@ -129,9 +128,6 @@ export function StarterQuestionsField({
         )}
         {full && <span className="text-xs text-muted">{qaMessages.tooManyStarterQuestions(SQ.maxQuestions)}</span>}
       </div>
-      <p role="status" className={`text-xs ${status?.failed ? "font-medium text-danger" : "text-muted"}`}>
-        {status?.text}
-      </p>
     </fieldset>
   );
 }
