@@ -126,6 +126,8 @@ export const publicAssistantDefaults = {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
       welcomeMessage: "Hello! How can I help you today?",
+      /** Chips the widget shows when a conversation has no message yet (starterQuestionLimits). */
+      starterQuestions: [] as string[],
     },
   },
   integration: {

@@ -53,6 +53,8 @@ export interface WidgetStrings {
   partFailed: string;
   /** Proof-of-work taking more than a second: the quiet status line. */
   challengeRequired: string;
+  /** The owner's starter questions offered as chips before the first message (their group's name). */
+  suggested: string;
 }
 
 /**
@@ -89,6 +91,7 @@ export const enWidgetStrings: WidgetStrings = {
   noConversations: "No earlier conversations.",
   partFailed: "Part of the chat could not load. Check your connection and try again.",
   challengeRequired: B.challengeRequired,
+  suggested: "Suggested questions",
 };
 
 export const frWidgetStrings: WidgetStrings = {
@@ -121,6 +124,7 @@ export const frWidgetStrings: WidgetStrings = {
   noConversations: "Aucune conversation précédente.",
   partFailed: "Une partie du chat n'a pas pu se charger. Vérifiez votre connexion et réessayez.",
   challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
+  suggested: "Questions suggérées",
 };
 
 export const arWidgetStrings: WidgetStrings = {
@@ -153,6 +157,7 @@ export const arWidgetStrings: WidgetStrings = {
   noConversations: "لا توجد محادثات سابقة.",
   partFailed: "تعذر تحميل جزء من المحادثة. تحقق من اتصالك وحاول مرة أخرى.",
   challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
+  suggested: "أسئلة مقترحة",
 };
 
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */

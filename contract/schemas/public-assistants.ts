@@ -7,6 +7,7 @@ import {
   publicAssistantFieldLimits as F,
   publicAssistantLimits as L,
   qaLimits,
+  starterQuestionLimits as SQ,
   visitorIdentity,
   widgetPositions,
   widgetSizes,
@@ -65,6 +66,20 @@ export const allowedOriginsSchema = z
   .max(F.maxAllowedOrigins, { error: M.tooManyOrigins(F.maxAllowedOrigins) })
   .transform((list) => [...new Set(list)]);
 
+/**
+ * The questions the widget offers as chips when a conversation has no message yet: trimmed, empty
+ * ones dropped, duplicates (case-insensitive) kept once, then at most `maxQuestions`.
+ */
+export const starterQuestionsSchema = z
+  .array(z.string({ error: qaMessages.starterQuestionsList }).trim().max(SQ.maxChars, { error: qaMessages.starterQuestionTooLong(SQ.maxChars) }), {
+    error: qaMessages.starterQuestionsList,
+  })
+  .transform((list) => {
+    const seen = new Set<string>();
+    return list.filter((q) => q.length > 0 && !seen.has(q.toLowerCase()) && seen.add(q.toLowerCase()));
+  })
+  .refine((list) => list.length <= SQ.maxQuestions, { error: qaMessages.tooManyStarterQuestions(SQ.maxQuestions) });
+
 // ---- Request bodies -------------------------------------------------------------------------
 
 const customizationInput = z.object(
@@ -72,6 +87,7 @@ const customizationInput = z.object(
     primaryColor: hexColorSchema.optional(),
     headerText: text("Header text", F.maxHeaderTextChars).optional(),
     welcomeMessage: text("Welcome message", F.maxWelcomeMessageChars).optional(),
+    starterQuestions: starterQuestionsSchema.optional(),
   },
   { error: M.mustBeObject("customization") },
 );
@@ -134,6 +150,8 @@ export const assistantCustomizationSchema = z.object({
   primaryColor: z.string(),
   headerText: z.string(),
   welcomeMessage: z.string(),
+  /** Empty when a config stored before them is read. */
+  starterQuestions: z.array(z.string()).default([]),
 });
 
 export const assistantConfigSchema = z.object({

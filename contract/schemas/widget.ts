@@ -68,6 +68,8 @@ export const widgetConfigResponse = z.object({
     size: z.enum(widgetSizes),
     allowAttachments: z.boolean(),
     showSources: z.boolean(),
+    /** Chips offered while the conversation has no message; absent from an older server. */
+    starterQuestions: z.array(z.string()).optional(),
   }),
   limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
 });

@@ -43,6 +43,7 @@ describe("widget config", () => {
         size: "large",
         allowAttachments: true,
         showSources: true,
+        starterQuestions: [],
       },
       limits: { maxMessagesPerSession: 7, dailyLimit: 50 },
     });

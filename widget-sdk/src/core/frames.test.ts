@@ -65,6 +65,12 @@ describe("frames: the widget's guards and the contract's parsers", () => {
     expect(widgetConfigResponse.safeParse(config).success).toBe(true);
     expect(isConfig(config)).toBe(true);
     expect(isConfig({ assistant: {}, limits: {} })).toBe(false);
+    // Starter questions: a list of text when present (an older server sends none).
+    const withQuestions = { ...config, assistant: { ...config.assistant, starterQuestions: ["Where is my order?"] } };
+    expect(widgetConfigResponse.safeParse(withQuestions).success).toBe(true);
+    expect(isConfig(withQuestions)).toBe(true);
+    expect(isConfig({ ...config, assistant: { ...config.assistant, starterQuestions: "Where is my order?" } })).toBe(false);
+    expect(isConfig({ ...config, assistant: { ...config.assistant, starterQuestions: [null] } })).toBe(false);
     const session = { sessionId: "s1", messages: [message], remaining: { session: 9, daily: 99 } };
     expect(widgetSessionResponse.safeParse(session).success).toBe(true);
     expect(isSession(session)).toBe(true);

@@ -64,6 +64,7 @@ export const isConfig = shape({
     size: isStr,
     allowAttachments: isBool,
     showSources: isBool,
+    starterQuestions: opt(list(isStr)),
   }),
 }) as (v: unknown) => v is WidgetConfigResponse;
 

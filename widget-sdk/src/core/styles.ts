@@ -39,6 +39,7 @@ pre{overflow-x:auto;background:#8882;padding:8px;border-radius:8px;direction:ltr
 blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 .src{border-top:1px solid var(--bd);padding-top:6px;display:flex;flex-wrap:wrap;align-items:center;gap:4px}
 .src .t,.src p{flex-basis:100%}.src a{display:block}
+.sq{border:0;margin:0;padding:0}.sq .cp{white-space:normal;text-align:start;padding:6px 12px;font-size:13px}
 .rt{display:flex;margin:4px -6px -4px}.rt>*+* svg{transform:rotate(180deg)}
 .src p,blockquote,.left{color:var(--mu)}
 .ty{color:var(--mu);animation:b 1.5s infinite}

@@ -2,6 +2,7 @@ import type { VNode } from "preact";
 import { describe, expect, it, vi } from "vitest";
 import { widgetStrings } from "../../../contract/widget-strings";
 import type { Controller, State, UiMessage } from "./controller";
+import "../chunks/ar";
 import { App, message } from "./view";
 
 type Props = Record<string, unknown>;
@@ -137,5 +138,44 @@ describe('the header\'s "+"', () => {
     click(buttons()[0]!);
     expect(c.newConversation).toHaveBeenCalledTimes(1);
     expect(bar()).toBeUndefined();
+  });
+});
+
+describe("starter questions", () => {
+  const questions = ["Where is my order?", "Do you ship to Spain?"];
+  const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false, starterQuestions: questions } as State["config"];
+  function app(state: Partial<State> = {}, locale = "en") {
+    const full = { config, hidden: false, open: true, dark: false, locale, messages: [], busy: false, remaining: null, notice: null, attachments: [], draft: "", verified: false, list: null, status: null, shown: null, ...state } as State;
+    const c = { state: full, send: vi.fn(async () => {}) } as unknown as Controller;
+    const a = new App({ c, root: {} as ShadowRoot, host: {} as HTMLElement });
+    const tree = elements(a.render(a.props));
+    const group = tree.find((e) => e.props.role === "group");
+    return { c, a, group, chips: elements(group?.props.children) };
+  }
+
+  it("are buttons under the welcome message in a named group, before the first message", () => {
+    const { group, chips } = app();
+    expect(group!.props["aria-label"]).toBe(t.suggested);
+    expect(chips.map((b) => [b.type, b.props.type, b.props.children])).toEqual(questions.map((q) => ["button", "button", q]));
+  });
+
+  it("send their question as the visitor's message, then give focus to the message box", () => {
+    const { c, a, chips } = app();
+    const focus = vi.fn();
+    (a.input as { current: unknown }).current = { focus };
+    (chips[1]!.props.onClick as () => void)();
+    expect(c.send).toHaveBeenCalledWith(questions[1]);
+    expect(focus).toHaveBeenCalled();
+  });
+
+  it("are gone once the conversation has a message, while the input is blocked, and when there are none", () => {
+    expect(app({ messages: [answer({ key: "u1", role: "user", text: "Hello" })] }).group).toBeUndefined();
+    expect(app({ notice: { text: t.dailyLimitReached, blocking: true } }).group).toBeUndefined();
+    expect(app({ config: { ...config!, starterQuestions: [] } }).group).toBeUndefined();
+    expect(app({ config: { ...config!, starterQuestions: undefined } }).group).toBeUndefined();
+  });
+
+  it("are named in the panel's language", () => {
+    expect(app({}, "ar").group!.props["aria-label"]).toBe(widgetStrings.ar.suggested);
   });
 });

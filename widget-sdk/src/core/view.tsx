@@ -239,6 +239,18 @@ export class App extends Component<AppProps> {
               }}
             >
               {cfg.welcomeMessage && message({ key: "", role: "assistant", text: cfg.welcomeMessage, files: [], status: "complete" }, t, false, dir)}
+              {/* Before the first message: the owner's questions, each sent as if typed (same path, same limits). */}
+              {!s.messages.length && !blocked && !!cfg.starterQuestions?.length && (
+                <div class="src sq" role="group" aria-label={t.suggested}>
+                  {cfg.starterQuestions.map((q) => (
+                    // The chip goes away once sent: focus moves to the message box, not to the page.
+                    // dir="auto": each question reads in its own direction (an English one in an Arabic panel).
+                    <button type="button" class="cp" dir="auto" onClick={() => (void c.send(q), this.input.current?.focus())}>
+                      {q}
+                    </button>
+                  ))}
+                </div>
+              )}
               {s.messages.map((m) =>
                 message(
                   m,

@@ -3,7 +3,10 @@ import type { WidgetConfigResponse } from "../../../contract";
 import type { AppEnv } from "../../http/context";
 import { keyHeader, widgetCaller } from "./caller";
 
-/** GET /config → what the widget needs to draw itself: looks, limits, whether it shows sources and takes files. */
+/**
+ * GET /config → what the widget needs to draw itself: looks, starter questions, limits, whether it
+ * shows sources and takes files. All from the assistant's row the key check already read.
+ */
 export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => {
   const { assistant } = await widgetCaller(c, keyHeader(c));
   const body: WidgetConfigResponse = {
@@ -12,6 +15,7 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
       name: assistant.name,
       headerText: assistant.config.customization.headerText,
       welcomeMessage: assistant.config.customization.welcomeMessage,
+      starterQuestions: assistant.config.customization.starterQuestions,
       primaryColor: assistant.config.customization.primaryColor,
       position: assistant.integration.widgetPosition,
       size: assistant.integration.widgetSize,

@@ -61,6 +61,7 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,
       welcomeMessage: changes?.customization?.welcomeMessage ?? base.customization.welcomeMessage,
+      starterQuestions: changes?.customization?.starterQuestions ?? base.customization.starterQuestions,
     },
   };
 }

@@ -24,6 +24,8 @@ export interface AssistantFormValues {
   primaryColor: string;
   headerText: string;
   welcomeMessage: string;
+  /** As typed, one per field (blank fields included; the server drops them). */
+  starterQuestions: string[];
   allowAttachments: boolean;
   /** Monthly visitor messages; empty = no budget. */
   monthlyBudget: string;
@@ -51,6 +53,7 @@ export const defaultFormValues: AssistantFormValues = {
   primaryColor: D.config.customization.primaryColor,
   headerText: D.config.customization.headerText,
   welcomeMessage: D.config.customization.welcomeMessage,
+  starterQuestions: [...D.config.customization.starterQuestions],
   allowAttachments: D.config.allowAttachments,
   monthlyBudget: "",
   budgetAction: D.config.budgetAction,
@@ -76,6 +79,7 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     primaryColor: config.customization.primaryColor,
     headerText: config.customization.headerText,
     welcomeMessage: config.customization.welcomeMessage,
+    starterQuestions: [...config.customization.starterQuestions],
     allowAttachments: config.allowAttachments,
     monthlyBudget: config.monthlyBudget === null ? "" : String(config.monthlyBudget),
     budgetAction: config.budgetAction,
@@ -121,7 +125,7 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       botDefence: v.botDefence,
       visitorLimitScope: v.visitorLimitScope,
       qaStrictness: v.qaStrictness,
-      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage },
+      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage, starterQuestions: v.starterQuestions },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
     instructions: v.instructions,
@@ -155,6 +159,7 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   primaryColor: "limits",
   headerText: "limits",
   welcomeMessage: "limits",
+  starterQuestions: "limits",
   allowAttachments: "limits",
   instructions: "limits",
   showSources: "limits",

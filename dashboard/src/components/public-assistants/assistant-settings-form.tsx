@@ -34,6 +34,8 @@ import {
   type AssistantFormValues,
 } from "./assistant-form";
 import { CornerVisual, RadioCards, SizeVisual, TextAreaField } from "./form-fields";
+import { cleanStarterQuestions } from "./starter-questions";
+import { StarterQuestionsField } from "./starter-questions-field";
 
 const L = publicAssistantUi.form;
 type Errors = Partial<Record<keyof AssistantFormValues, string>>;
@@ -62,6 +64,15 @@ function WidgetPreview({ values }: { values: AssistantFormValues }) {
       </div>
       <div className="space-y-2 p-3">
         <p className="w-fit max-w-[85%] rounded-2xl rounded-tl-sm bg-subtle px-3 py-2 text-xs text-fg">{values.welcomeMessage || "\u00a0"}</p>
+        {cleanStarterQuestions(values.starterQuestions).length > 0 && (
+          <div className="flex flex-wrap gap-1">
+            {cleanStarterQuestions(values.starterQuestions).map((q) => (
+              <span key={q} className="max-w-full truncate rounded-full border px-2 py-0.5 text-[11px] text-fg" style={{ borderColor: pickerColor(values.primaryColor) }}>
+                {q}
+              </span>
+            ))}
+          </div>
+        )}
         <p
           className="ml-auto w-fit max-w-[70%] rounded-2xl rounded-tr-sm px-3 py-2 text-xs text-white"
           style={{ backgroundColor: pickerColor(values.primaryColor) }}
@@ -109,7 +120,7 @@ export function useAssistantForm(assistant: PublicAssistant | null, onSaved: (sa
     }
   };
 
-  return { editing, values, set, tab, setTab, errors, saving, submit };
+  return { editing, assistantId: assistant?._id ?? null, values, set, tab, setTab, errors, saving, submit };
 }
 
 export type AssistantForm = ReturnType<typeof useAssistantForm>;
@@ -254,6 +265,12 @@ export function AssistantFormFields({
               </div>
               <TextField label={L.headerText} name="headerText" maxLength={F.maxHeaderTextChars} {...text("headerText")} />
               <TextAreaField label={L.welcomeMessage} name="welcomeMessage" rows={2} maxLength={F.maxWelcomeMessageChars} {...text("welcomeMessage")} />
+              <StarterQuestionsField
+                assistantId={form.assistantId}
+                value={values.starterQuestions}
+                onChange={(questions) => set("starterQuestions", questions)}
+                error={errors.starterQuestions}
+              />
             </div>
             {mockPreview && (
               <div>

@@ -14,6 +14,7 @@ describe("the embedded widget's config", () => {
       name: "Docs bot",
       headerText: "Help",
       welcomeMessage: "Hi!",
+      starterQuestions: [],
       primaryColor: "#FF0000",
       position: "top-left",
       size: "large",
@@ -29,6 +30,11 @@ describe("the embedded widget's config", () => {
     for (const change of [{ headerText: "Aide" }, { primaryColor: "#00FF00" }, { welcomeMessage: "" }, { widgetPosition: "bottom-right" as const }, { widgetSize: "small" as const }, { showSources: true }]) {
       expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, ...change }), widgetConfigOf(assistant))).toBe(true);
     }
+    // Starter questions: as the server would keep them (trimmed, blank and repeated ones dropped).
+    const typed = { ...values, starterQuestions: [" Where is my order? ", "", "where is my order?", "Can I pay later?"] };
+    expect(widgetConfigFromForm("pa_1", typed).starterQuestions).toEqual(["Where is my order?", "Can I pay later?"]);
+    expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", typed), widgetConfigOf(assistant))).toBe(true);
+    expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, starterQuestions: ["", " "] }), widgetConfigOf(assistant))).toBe(false);
     // Fields the widget does not show are not its business.
     expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, instructions: "Other", dailyLimit: "20", name: "New name" }), widgetConfigOf(assistant))).toBe(false);
   });

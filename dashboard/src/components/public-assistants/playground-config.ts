@@ -6,6 +6,7 @@
 import { api, playgroundPath, type PublicAssistant } from "../../../../contract";
 import type { PlaygroundConfig } from "../../../../widget-sdk/src/core/playground";
 import type { AssistantFormValues } from "./assistant-form";
+import { cleanStarterQuestions } from "./starter-questions";
 
 /** The saved settings, as the widget on a visitor's page gets them. */
 export function widgetConfigOf(assistant: PublicAssistant): PlaygroundConfig {
@@ -15,6 +16,7 @@ export function widgetConfigOf(assistant: PublicAssistant): PlaygroundConfig {
     name: assistant.name,
     headerText: config.customization.headerText,
     welcomeMessage: config.customization.welcomeMessage,
+    starterQuestions: config.customization.starterQuestions,
     primaryColor: config.customization.primaryColor,
     position: integration.widgetPosition,
     size: integration.widgetSize,
@@ -30,6 +32,7 @@ export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues
     name: v.name,
     headerText: v.headerText,
     welcomeMessage: v.welcomeMessage,
+    starterQuestions: cleanStarterQuestions(v.starterQuestions),
     primaryColor: v.primaryColor.trim(),
     position: v.widgetPosition,
     size: v.widgetSize,
@@ -40,7 +43,8 @@ export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues
 
 /** True when the widget would look or behave differently from the saved one. */
 export function widgetConfigDiffers(a: PlaygroundConfig, b: PlaygroundConfig): boolean {
-  return (Object.keys(a) as (keyof PlaygroundConfig)[]).some((k) => k !== "name" && a[k] !== b[k]);
+  // Compared as JSON: the starter questions are a list.
+  return (Object.keys(a) as (keyof PlaygroundConfig)[]).some((k) => k !== "name" && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
 /** The playground endpoint's URL, for the widget's playground transport. */
