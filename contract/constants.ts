@@ -663,6 +663,11 @@ export const qaLimits = {
   csvColumns: ["question", "answer", "variants"] as const,
   /** Variants in one CSV cell are separated by this character. */
   csvVariantSeparator: "|",
+  /**
+   * Phrasings whose vectors a turn compares with the question's (every pair's question first, then
+   * variants): a bound on the turn's work however many variants pairs have.
+   */
+  maxVectorPhrasings: 10_000,
 } as const;
 
 /** Text snippets: knowledge typed or pasted in the dashboard, indexed like a file. */

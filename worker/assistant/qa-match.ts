@@ -1,4 +1,4 @@
-import type { QaMode, QaStrictness } from "../../contract";
+import { qaLimits, type QaMode, type QaStrictness } from "../../contract";
 
 /**
  * Matching a visitor's question against an assistant's curated answers (Q&A pairs): pure, no I/O,
@@ -116,6 +116,8 @@ export interface QaMatchPair {
 
 interface Phrasing {
   pair: number;
+  /** The pair's question (else a variant). */
+  question: boolean;
   terms: string[];
   weight: number;
   vector: Float32Array | null;
@@ -148,6 +150,10 @@ export class QaIndex {
   private readonly idf = new Map<string, number>();
   private readonly grams = new Map<string, string[]>();
   private readonly defaultIdf: number;
+  /** Every stored vector in one block (row r is phrasing vectorOwner[r]'s pair), for one tight scan. */
+  private vectorBlock: Float32Array | null = null;
+  private vectorPairs: Int32Array | null = null;
+  private dimensions = 0;
 
   constructor(pairs: readonly QaMatchPair[]) {
     this.pairs = [...pairs];
@@ -159,7 +165,7 @@ export class QaIndex {
         const terms = questionTerms(text);
         if (!terms.length) return;
         const index = this.phrasings.length;
-        this.phrasings.push({ pair: p, terms, weight: 0, vector: pair.vectors?.[i] ?? null });
+        this.phrasings.push({ pair: p, question: i === 0, terms, weight: 0, vector: pair.vectors?.[i] ?? null });
         for (const t of terms) {
           const list = this.postings.get(t);
           if (list) list.push(index);
@@ -173,6 +179,7 @@ export class QaIndex {
     for (const [t, df] of docFreq) this.idf.set(t, Math.log(1 + n / df));
     this.defaultIdf = Math.log(1 + n);
     for (const ph of this.phrasings) ph.weight = ph.terms.reduce((sum, t) => sum + this.weightOf(t), 0);
+    this.packVectors();
     for (const t of this.postings.keys()) {
       if (t.length < 4) continue;
       for (const g of trigrams(t)) {
@@ -234,16 +241,44 @@ export class QaIndex {
     return best;
   }
 
-  /** The cosine of `vector` with every stored vector, best per pair. */
-  vectorScores(vector: Float32Array): Map<number, number> {
-    const best = new Map<number, number>();
-    for (const ph of this.phrasings) {
-      if (!ph.vector || ph.vector.length !== vector.length) continue;
+  private packVectors() {
+    const withVector = this.phrasings.filter((ph) => ph.vector);
+    const dimensions = withVector[0]?.vector?.length ?? 0;
+    // A bounded scan per turn: every pair's question first, then variants while room is left.
+    const rows = [...withVector.filter((ph) => ph.question), ...withVector.filter((ph) => !ph.question)]
+      .filter((ph) => ph.vector!.length === dimensions)
+      .slice(0, qaLimits.maxVectorPhrasings);
+    if (!rows.length) return;
+    this.dimensions = dimensions;
+    this.vectorBlock = new Float32Array(rows.length * dimensions);
+    this.vectorPairs = new Int32Array(rows.length);
+    rows.forEach((ph, r) => {
+      this.vectorBlock!.set(ph.vector!, r * dimensions);
+      this.vectorPairs![r] = ph.pair;
+    });
+  }
+
+  /** The two pairs whose stored vectors are closest to `vector` (cosine: vectors are unit length), best first. */
+  vectorTop(vector: Float32Array): [number, number][] {
+    const block = this.vectorBlock;
+    const owners = this.vectorPairs;
+    const d = this.dimensions;
+    if (!block || !owners || vector.length !== d) return [];
+    const perPair = new Float32Array(this.pairs.length).fill(-2);
+    for (let r = 0, base = 0; r < owners.length; r++, base += d) {
       let dot = 0;
-      for (let i = 0; i < vector.length; i++) dot += vector[i]! * ph.vector[i]!;
-      if (dot > (best.get(ph.pair) ?? -1)) best.set(ph.pair, dot);
+      for (let i = 0; i < d; i++) dot += vector[i]! * block[base + i]!;
+      const pair = owners[r]!;
+      if (dot > perPair[pair]!) perPair[pair] = dot;
     }
-    return best;
+    let first = -1;
+    let second = -1;
+    for (let p = 0; p < perPair.length; p++) {
+      if (perPair[p]! <= -2) continue;
+      if (first < 0 || perPair[p]! > perPair[first]!) [first, second] = [p, first];
+      else if (second < 0 || perPair[p]! > perPair[second]!) second = p;
+    }
+    return [first, second].filter((p) => p >= 0).map((p) => [p, perPair[p]!]);
   }
 
   /**
@@ -258,7 +293,7 @@ export class QaIndex {
     const [first, second] = lexical;
     if (first && first[1] >= t.lexical && first[1] - (second?.[1] ?? 0) >= t.margin) used = toMatch(first, "lexical");
     if (!used && vector) {
-      const [vFirst, vSecond] = ranked(this.vectorScores(vector));
+      const [vFirst, vSecond] = this.vectorTop(vector);
       if (vFirst && vFirst[1] >= t.vector && vFirst[1] - (vSecond?.[1] ?? 0) >= t.margin / 2) used = toMatch(vFirst, "vector");
     }
     const candidates = lexical
