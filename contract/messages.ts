@@ -672,7 +672,6 @@ export const qaUi = {
   },
   /** "Improve this answer" in History and Insights. */
   improve: "Improve this answer",
-  improveLabel: (question: string) => `Improve the answer to "${question}"`,
   resolved: "Resolved",
   resolvedHelp: "A curated answer now answers this question.",
   openPair: "Open curated answer",

@@ -6,6 +6,7 @@ import { Fragment, useId, type ReactNode } from "react";
 import { publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../contract";
 import { KnowledgeFileTable } from "./knowledge-file-table";
 import { KnowledgeSearch } from "./knowledge-search";
+import { QaPanel } from "./qa-panel";
 import { UploadButton, UploadFields, useKnowledgeUpload } from "./upload-panel";
 import { WebSourcesPanel } from "./web-sources-panel";
 
@@ -51,6 +52,7 @@ function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionP
 export const knowledgeSections: readonly KnowledgeSection[] = [
   { key: "documents", render: (props) => <DocumentsSection {...props} /> },
   { key: "websites", render: ({ assistant }) => <WebSourcesPanel assistantId={assistant._id} /> },
+  { key: "curated-answers", render: ({ assistant, reload }) => <QaPanel assistant={assistant} reload={reload} /> },
   { key: "search", render: ({ assistant }) => <KnowledgeSearch assistant={assistant} /> },
 ];
 
