@@ -131,7 +131,7 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
   const shapes = chartShapes(daily);
   const baseline = chartBox.height - chartBox.bottom;
   return (
-    <figure className="rounded-xl border border-line bg-surface p-4">
+    <figure className="relative overflow-hidden rounded-xl border border-line bg-surface p-4">
       <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted" aria-hidden="true">
         <span className="inline-flex items-center gap-1.5">
           <span className="size-2.5 rounded-sm bg-accent-text/65" />

@@ -38,6 +38,9 @@ export function QaEditor({ assistantId, pair, prefill, title, onClose, onSaved }
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const focusRow = useRef<number | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  /** After a refused save, the first field in error takes the focus (and is scrolled into view). */
+  const focusFirstError = () => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   const set = <K extends keyof QaDraft>(key: K, value: QaDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setVariant = (i: number, value: string) => setDraft((d) => ({ ...d, variants: d.variants.map((v, j) => (j === i ? value : v)) }));
@@ -57,6 +60,7 @@ export function QaEditor({ assistantId, pair, prefill, title, onClose, onSaved }
     const checked = checkDraft(draft);
     if (!checked.ok) {
       setFields(checked.fields);
+      focusFirstError();
       return;
     }
     setFields({});
@@ -70,6 +74,7 @@ export function QaEditor({ assistantId, pair, prefill, title, onClose, onSaved }
       const atFields = serverFieldErrors(err);
       setFields(atFields);
       if (Object.keys(atFields).length === 0) setError(errorMessage(err, E.saveFailed));
+      else focusFirstError();
     } finally {
       setBusy(false);
     }
@@ -97,7 +102,7 @@ export function QaEditor({ assistantId, pair, prefill, title, onClose, onSaved }
         </>
       }
     >
-      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
+      <form ref={form} id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
         <FormAlert message={error} />
         <TextField
           label={E.question}
@@ -195,10 +200,23 @@ export function QaEditor({ assistantId, pair, prefill, title, onClose, onSaved }
                   draft.mode === mode ? "border-accent bg-accent-soft/60" : "border-line-strong hover:bg-subtle"
                 }`}
               >
-                <input type="radio" name={`${id}-mode`} value={mode} checked={draft.mode === mode} onChange={() => set("mode", mode)} className="mt-0.5 accent-accent" />
+                <input
+                  type="radio"
+                  name={`${id}-mode`}
+                  value={mode}
+                  checked={draft.mode === mode}
+                  onChange={() => set("mode", mode)}
+                  aria-labelledby={`${id}-mode-${mode}`}
+                  aria-describedby={`${id}-mode-${mode}-help`}
+                  className="mt-0.5 accent-accent"
+                />
                 <span>
-                  <span className="block font-medium text-fg">{qaUi.modes[mode].choice}</span>
-                  <span className="mt-0.5 block text-xs text-muted">{qaUi.modes[mode].help}</span>
+                  <span id={`${id}-mode-${mode}`} className="block font-medium text-fg">
+                    {qaUi.modes[mode].choice}
+                  </span>
+                  <span id={`${id}-mode-${mode}-help`} className="mt-0.5 block text-xs text-muted">
+                    {qaUi.modes[mode].help}
+                  </span>
                 </span>
               </label>
             ))}

@@ -57,11 +57,17 @@ export function QaStrictnessSetting({ assistant, onSaved }: { assistant: PublicA
               checked={value === level}
               disabled={busy}
               onChange={() => void choose(level)}
+              aria-labelledby={`${id}-${level}`}
+              aria-describedby={`${id}-${level}-help`}
               className="mt-0.5 accent-accent"
             />
             <span>
-              <span className="block font-medium text-fg">{S.levels[level].label}</span>
-              <span className="mt-0.5 block text-xs text-muted">{S.levels[level].help}</span>
+              <span id={`${id}-${level}`} className="block font-medium text-fg">
+                {S.levels[level].label}
+              </span>
+              <span id={`${id}-${level}-help`} className="mt-0.5 block text-xs text-muted">
+                {S.levels[level].help}
+              </span>
             </span>
           </label>
         ))}
