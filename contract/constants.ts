@@ -50,6 +50,12 @@ export const realtime = {
   httpHeartbeatMs: 15_000,
   /** The longest a frames stream stays open (a reply's longest run); the client joins again after. */
   httpStreamMaxMs: 10 * 60_000,
+  /** Frames streams open at once in one room (a user's tabs); past it the oldest is ended. */
+  httpMaxStreams: 8,
+  /** Frames waiting for a client that stopped reading before its stream is ended. */
+  httpMaxQueuedFrames: 64,
+  /** The socket is tried again after socketRetryMs, then twice as long each time, up to this. */
+  socketRetryMaxMs: 5 * 60_000,
 } as const;
 
 export const layout = {
@@ -281,6 +287,12 @@ export const requestBodyLimits = {
   openAiBytes: 10 * 1024 * 1024,
   /** A chat frame sent over HTTP (POST /api/chat/frames): a socket frame's 1 MiB. */
   chatFrameBytes: 1024 * 1024,
+  /**
+   * Past its cap, how much more of a body without Content-Length is read and dropped before the
+   * 413, so the client finishes sending and its connection stays usable; a body longer still is
+   * cancelled.
+   */
+  drainBytes: 64 * 1024 * 1024,
 } as const;
 
 /**
@@ -471,10 +483,12 @@ export const widget = {
   sessionCounterWindowMs: 30 * 24 * 60 * 60 * 1000,
 } as const;
 
-/** POST /api/v1/chat/completions (chosen for Tala). */
+/** POST /api/v1/chat/completions and GET /api/v1/models (chosen for Tala). */
 export const openAiCompat = {
-  /** The model name answered when the request names none. */
+  /** The model name answered when the request names none, and the one model GET /api/v1/models lists (the key's assistant). */
   defaultModel: "tala-assistant",
+  /** `owned_by` of that model. */
+  modelOwner: "tala",
   maxMessages: 100,
   maxMessageChars: 32_000,
   /** Messages before the last user message sent to the model as history. */

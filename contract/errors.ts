@@ -6,6 +6,8 @@ export const errorCodes = [
   "UNAUTHORIZED",
   "FORBIDDEN",
   "NOT_FOUND",
+  /** The path exists with other methods; the `Allow` header names them. */
+  "METHOD_NOT_ALLOWED",
   "CONFLICT",
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
@@ -23,6 +25,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -11,10 +11,12 @@ import {
   type ErrorCode,
 } from "../contract";
 import { dbOf } from "./db/client";
+import { allowedMethods } from "./http/allowed-methods";
 import { AppError } from "./http/errors";
 import type { AppEnv } from "./http/context";
 import { apiRoutes } from "./routes";
 import { partyRoutes } from "./routes/parties";
+import { widgetCors } from "./routes/widget/cors";
 import { widgetSocketRoutes } from "./routes/widget/socket";
 import { serveStatic } from "./static";
 import { isLocal } from "./env";
@@ -80,8 +82,16 @@ export function createApp() {
   });
 
   app.route("/api", apiRoutes());
+  // A path that exists with other methods is a 405 naming them (Allow); one that exists with none, a 404.
   app.all("/api/*", (c) => {
-    const body: ErrorBody = { error: serverMessages.notFound, code: "NOT_FOUND", requestId: c.get("requestId") };
+    const requestId = c.get("requestId");
+    const allowed = allowedMethods(app, c.req.path, "/api/", widgetCors);
+    if (allowed.length && !allowed.includes(c.req.method)) {
+      c.header("allow", allowed.join(", "));
+      const body: ErrorBody = { error: serverMessages.methodNotAllowed(c.req.method, allowed), code: "METHOD_NOT_ALLOWED", requestId };
+      return c.json(body, 405);
+    }
+    const body: ErrorBody = { error: serverMessages.notFound, code: "NOT_FOUND", requestId };
     return c.json(body, 404);
   });
   app.route("/parties/widget", widgetSocketRoutes());

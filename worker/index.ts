@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { applyD1Latency } from "./db/latency";
+import { lastResortResponse } from "./http/last-resort";
 import { handleIngestBatch } from "./queues/ingest";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
@@ -10,9 +11,14 @@ export { AssistantHub } from "./durable-objects/assistant-hub";
 const app = createApp();
 
 export default {
-  fetch: (request, env, ctx) => {
-    applyD1Latency(env); // benches only: inert unless TALA_D1_DELAY_MS is set in local mode
-    return app.fetch(request, env, ctx);
+  // Whatever escapes the app still answers the envelope, not the runtime's plain-text error.
+  fetch: async (request, env, ctx) => {
+    try {
+      applyD1Latency(env); // benches only: inert unless TALA_D1_DELAY_MS is set in local mode
+      return await app.fetch(request, env, ctx);
+    } catch (error) {
+      return lastResortResponse(request, error);
+    }
   },
   queue: handleIngestBatch,
 } satisfies ExportedHandler<import("./env").Env>;

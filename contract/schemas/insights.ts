@@ -67,6 +67,6 @@ export const insightsResponse = z.object({
    */
   defence: z.object({ challenged: z.number().int(), refused: z.number().int(), required: z.boolean() }),
   /** Replies in the period a curated answer gave (exact) or guided (guide): 0 for data from before them. */
-  curatedAnswers: z.object({ exact: z.number().int(), guided: z.number().int() }).default({ exact: 0, guided: 0 }),
+  curatedAnswers: z.object({ exact: z.number().int(), guided: z.number().int() }).optional(),
 });
 export type InsightsResponse = z.infer<typeof insightsResponse>;

@@ -65,9 +65,24 @@ export const openAiChatCompletionChunk = z.object({
 });
 export type OpenAiChatCompletionChunk = z.infer<typeof openAiChatCompletionChunk>;
 
+export const openAiModelsPath = "/api/v1/models";
+
+/** GET /api/v1/models/{id}: one model; the key's assistant is the one Tala lists. `created`: unix seconds. */
+export const openAiModel = z.object({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+export type OpenAiModel = z.infer<typeof openAiModel>;
+
+/** GET /api/v1/models. */
+export const openAiModelList = z.object({ object: z.literal("list"), data: z.array(openAiModel) });
+export type OpenAiModelList = z.infer<typeof openAiModelList>;
+
 export const openAiErrorTypes = ["invalid_request_error", "authentication_error", "permission_error", "rate_limit_error", "api_error"] as const;
 
-/** Every refusal: OpenAI's error body, with a fitting status (400, 401, 403, 429, 500, 503). */
+/** Every refusal: OpenAI's error body, with a fitting status (400, 401, 403, 404, 429, 500, 503). */
 export const openAiErrorBody = z.object({
   error: z.object({
     message: z.string(),

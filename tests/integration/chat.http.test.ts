@@ -1,3 +1,4 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   chatDetailResponse,
@@ -7,11 +8,13 @@ import {
   clientFrames,
   guestQuota,
   parseServerFrame,
+  realtime,
   requestBodyLimits,
   serverMessages,
   userChatLimits,
   type ServerFrame,
 } from "../../contract";
+import { getChatRoom } from "../../worker/durable-objects/stubs";
 import { call, expectError, json } from "./helpers";
 import { chatGuest, chatUser, mockReply } from "./chat-helpers";
 
@@ -48,6 +51,11 @@ class FrameStream {
       }
     }
     for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** The client hangs up. */
+  cancel() {
+    void this.res.body?.cancel().catch(() => {});
   }
 
   /** Waits until a frame matches (or fails when the stream ends without one). */
@@ -198,5 +206,49 @@ describe("chat frames over HTTP: refusals", () => {
     expect((await call("/api/auth/logout", { method: "POST", token: user.token })).status).toBeLessThan(300);
     await sending.ended;
     expect(sending.frames.some(finalReply)).toBe(false);
+  });
+});
+
+describe("chat frames over HTTP: bounds", () => {
+  /** Resolves true when `p` settles within `ms`, false otherwise. */
+  const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+  /** How many HTTP frame streams the room holds open now. */
+  const openStreams = (roomId: string) =>
+    runInDurableObject(getChatRoom(env, roomId), (room) => (room as unknown as { httpSinks: Set<unknown> }).httpSinks.size);
+
+  it("a join that follows a reply ends when its chat is deleted mid-reply, not at the stream's time limit", async () => {
+    const user = await chatUser();
+    const sending = new FrameStream(await postFrame(clientFrames.sendMessage({ content: "[[tokens:400]] [[delay:20]]", clientMessageId: "d1", isGuest: false }), { token: user.token }));
+    const thinking = (await sending.until((f) => f.event === "thinking")) as Extract<ServerFrame, { event: "thinking" }>;
+    await sending.until((f) => f.event === "message-delta");
+    const joining = new FrameStream(await postFrame(clientFrames.join(thinking.data.chatId), { token: user.token }));
+    await joining.until((f) => f.event === "message-delta");
+    expect((await call(`/api/chats/${thinking.data.chatId}`, { method: "DELETE", token: user.token })).status).toBeLessThan(300);
+    expect(await settlesWithin(sending.ended, 5000)).toBe(true);
+    expect(await settlesWithin(joining.ended, 5000)).toBe(true);
+  }, 30_000);
+
+  it("one account holds a few streams open at most: past the bound the oldest ends", async () => {
+    const user = await chatUser();
+    const sending = new FrameStream(await postFrame(clientFrames.sendMessage({ content: "[[tokens:400]] [[delay:20]]", clientMessageId: "m1", isGuest: false }), { token: user.token }));
+    const thinking = (await sending.until((f) => f.event === "thinking")) as Extract<ServerFrame, { event: "thinking" }>;
+    const joins = await Promise.all(Array.from({ length: 40 }, async () => new FrameStream(await postFrame(clientFrames.join(thinking.data.chatId), { token: user.token }))));
+    await Promise.all(joins.map((j) => j.until((f) => f.event === "message-delta")));
+    const open = await openStreams(user.roomId);
+    for (const j of [...joins, sending]) j.cancel();
+    expect(open).toBeLessThanOrEqual(realtime.httpMaxStreams);
+    // The ended ones were told nothing was lost: their reply goes on, a join catches up on it.
+    expect(joins.slice(0, 10).every((j) => j.frames.some((f) => f.event === "message-delta"))).toBe(true);
+  }, 60_000);
+
+  it("a stream carries only its own chat's frames: a reply in another chat does not reach it", async () => {
+    const user = await chatUser();
+    const first = new FrameStream(await postFrame(clientFrames.sendMessage({ content: "first chat [[tokens:60]] [[delay:20]]", clientMessageId: "a1", isGuest: false }), { token: user.token }));
+    const second = new FrameStream(await postFrame(clientFrames.sendMessage({ content: "second chat [[tokens:60]] [[delay:20]]", clientMessageId: "b1", isGuest: false }), { token: user.token }));
+    await Promise.all([first.ended, second.ended]);
+    const chatsOf = (stream: FrameStream) => new Set(stream.frames.flatMap((f) => (f.event === "message-delta" || f.event === "thinking" ? [f.data.chatId] : f.event === "new-message" ? [f.data.message.chatId] : [])));
+    expect(chatsOf(first).size).toBe(1);
+    expect(chatsOf(second).size).toBe(1);
+    expect([...chatsOf(first)][0]).not.toBe([...chatsOf(second)][0]);
   });
 });

@@ -128,6 +128,28 @@ describe("POST /api/v1/chat/completions", () => {
     expect((await json(res, openAiErrorBody)).error.type).toBe("permission_error");
   });
 
+  it("names the field at fault in the error's param, as OpenAI does", async () => {
+    const { key } = await apiAssistant({}, { upload: false });
+    const user = { role: "user", content: "hi" };
+    const cases: [unknown, string, string][] = [
+      [{ model: 5, messages: [user] }, "model", openAiCompatMessages.invalidType("model", "a string")],
+      [{ stream: "yes", messages: [user] }, "stream", openAiCompatMessages.invalidType("stream", "a boolean")],
+      [{ model: "m" }, "messages", openAiCompatMessages.missingParameter("messages")],
+      [{ messages: [user, { role: "bot", content: "x" }] }, "messages[1].role", openAiCompatMessages.invalidValue("messages[1].role", ["system", "developer", "user", "assistant"])],
+      [{ messages: [{ role: "user", content: 7 }] }, "messages[0].content", openAiCompatMessages.invalidType("messages[0].content", "a string or an array of content parts")],
+    ];
+    for (const [body, param, message] of cases) {
+      const res = await completions(key, body);
+      expect(res.status).toBe(400);
+      expect((await json(res, openAiErrorBody)).error).toMatchObject({ type: "invalid_request_error", param, message });
+    }
+    // The official client surfaces it as OpenAI's would.
+    await expect(client(key).chat.completions.create({ model: "tala", stream: "yes" as unknown as false, messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+      status: 400,
+      param: "stream",
+    });
+  });
+
   it("shares the daily limit with the widget: L+k concurrent requests, exactly k refused with 429", async () => {
     const L = 10;
     const k = 3;

@@ -9,6 +9,7 @@ import {
   publicAssistantServerMessages,
   requestBodyLimits,
   requestMessages,
+  serverMessages,
   upload,
   validationMessages as m,
   widgetApiPaths,
@@ -100,8 +101,23 @@ describe("request body caps", () => {
     });
     const res = await call("/api/projects", { token, method: "POST", body: stream, headers: { "content-type": "application/json" } });
     await expectError(res, 413, requestMessages.bodyTooLarge(kb(requestBodyLimits.defaultBytes)));
-    // Refused once past the cap, not after reading everything.
-    expect(sent).toBeLessThan(requestBodyLimits.defaultBytes * 2);
+    // The rest was read and dropped before the answer: the client's upload ends, its connection stays usable.
+    expect(sent).toBeGreaterThan(requestBodyLimits.defaultBytes * 4);
+  });
+
+  it("cancels an endless streamed body once its cap and the drain bound are past", async () => {
+    const chunk = new Uint8Array(1024 * 1024);
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await call("/api/projects", { method: "POST", body: endless, headers: { "content-type": "application/json" } });
+    await expectError(res, 413, requestMessages.bodyTooLarge(kb(requestBodyLimits.defaultBytes)));
+    // Its reading stopped (worker/http/body-limit.test.ts checks the cancel itself).
+    expect(sent).toBeLessThan(requestBodyLimits.defaultBytes + requestBodyLimits.drainBytes + 4 * chunk.length);
   });
 
   it("caps even a body sent as another content type (the route would read it anyway)", async () => {
@@ -142,7 +158,8 @@ describe("request body caps", () => {
       headers: { "content-type": "multipart/form-data; boundary=zzz", [chatGuestSessionHeader]: newGuestId() },
     });
     await expectError(res, 413, knowledgeMessages.fileTooLarge("This file"));
-    expect(sent).toBeLessThan(limit + 2 * 1024 * 1024);
+    // Read to its end (within the drain bound) before the answer.
+    expect(sent).toBeGreaterThan(limit * 2);
   });
 
   it("gives the widget's routes their own, larger cap", async () => {
@@ -175,5 +192,43 @@ describe("security headers on the Worker's answers", () => {
     expect((await fetchOver("https://tala.example/api/health", "production")).headers.get("strict-transport-security")).toMatch(/^max-age=31536000/);
     expect((await fetchOver("http://tala.example/api/health", "production")).headers.get("strict-transport-security")).toBeNull();
     expect((await fetchOver("https://tala.example/api/health", "local")).headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+describe("a method a path does not have", () => {
+  it("answers 405 with Allow and the envelope for a path that exists with other methods", async () => {
+    const { token } = await registerUser();
+    const assistant = await createAssistant(token);
+    const res = await call(`/api/public-assistants/${assistant._id}`, { token, method: "PATCH", json: { name: "x" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, PUT, DELETE");
+    const body = await errorOf(res);
+    expect(body).toMatchObject({ code: "METHOD_NOT_ALLOWED", error: serverMessages.methodNotAllowed("PATCH", ["GET", "HEAD", "PUT", "DELETE"]) });
+    expect(body.requestId).toBeTruthy();
+    // The security headers every answer carries.
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it("names every method of the path, OPTIONS where a preflight is answered", async () => {
+    const cases: [string, string, string][] = [
+      ["GET", "/api/v1/chat/completions", "POST, OPTIONS"],
+      ["DELETE", "/api/v1/models", "GET, HEAD, OPTIONS"],
+      ["POST", "/api/health", "GET, HEAD"],
+      ["PUT", "/api/auth/login", "POST"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await call(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow);
+    }
+  });
+
+  it("keeps 404 for a path no method has", async () => {
+    for (const [method, path] of [["GET", "/api/nope"], ["PATCH", "/api/nope/deeper"], ["POST", "/api/nothing-here/x"]] as const) {
+      const res = await call(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers.get("allow")).toBeNull();
+      expect((await errorOf(res)).code).toBe("NOT_FOUND");
+    }
   });
 });

@@ -12,6 +12,8 @@ export interface ActiveReply {
    */
   regenerating?: ChatMessage;
   readonly controller: AbortController;
+  /** Settles once the reply is released (finished, stopped, failed, or its chat deleted). */
+  readonly released: Promise<void>;
 }
 
 /**
@@ -20,11 +22,15 @@ export interface ActiveReply {
  */
 export class ActiveReplies {
   private readonly byChat = new Map<string, ActiveReply>();
+  private readonly onRelease = new WeakMap<ActiveReply, () => void>();
 
   /** Claims the chat for a new reply; null when one is already being written there. */
   reserve(chatId: string): ActiveReply | null {
     if (this.byChat.has(chatId)) return null;
-    const reply: ActiveReply = { chatId, messageId: null, text: "", controller: new AbortController() };
+    let resolve!: () => void;
+    const released = new Promise<void>((r) => (resolve = r));
+    const reply: ActiveReply = { chatId, messageId: null, text: "", controller: new AbortController(), released };
+    this.onRelease.set(reply, resolve);
     this.byChat.set(chatId, reply);
     return reply;
   }
@@ -47,5 +53,6 @@ export class ActiveReplies {
 
   release(reply: ActiveReply): void {
     if (this.byChat.get(reply.chatId) === reply) this.byChat.delete(reply.chatId);
+    this.onRelease.get(reply)?.();
   }
 }

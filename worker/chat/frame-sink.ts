@@ -1,4 +1,4 @@
-import { chatLimits, formatChatSseFrame, realtime, type ServerFrame } from "../../contract";
+import { chatLimits, formatChatSseFrame, realtime, type parseClientFrame, type ServerFrame } from "../../contract";
 import type { ActiveReply } from "./active-replies";
 import type { RoomIdentity } from "./room-identity";
 
@@ -45,43 +45,67 @@ export function sendSnapshot(sink: FrameSink, reply: ActiveReply) {
   if (reply.text) sendFrame(sink, { event: "message-delta", data: { chatId: reply.chatId, messageId: reply.messageId, delta: reply.text, offset: 0 } });
 }
 
-/** The chat whose reply a frame ends (its final `new-message`, or a `message-error`), if any. */
-export function endedChat(frame: ServerFrame): string | undefined {
-  if (frame.event === "message-error") return frame.data.chatId;
-  const message = frame.event === "new-message" ? frame.data.message : null;
-  return message?.role === "assistant" && message.status !== "streaming" ? message.chatId : undefined;
+/** What a client frame sent over HTTP is about: its chat (if named) and its client message id. */
+export function frameTarget(parsed: ReturnType<typeof parseClientFrame>): { chatId?: string; clientMessageId?: string } {
+  if (!parsed.ok) return {};
+  const frame = parsed.frame;
+  if (frame.event === "join" || frame.event === "leave") return { chatId: frame.room };
+  if (frame.event === "stop") return { chatId: frame.data.chatId };
+  return { chatId: frame.data.chatId, clientMessageId: frame.data.clientMessageId };
 }
+
+/** The chat a server frame is about, if any. */
+function chatOf(frame: ServerFrame): string | undefined {
+  switch (frame.event) {
+    case "new-message":
+      return frame.data.message.chatId;
+    case "thinking":
+    case "message-delta":
+      return frame.data.chatId;
+    case "message-error":
+      return frame.data.chatId;
+    default:
+      return undefined;
+  }
+}
+
+/** The client message id a server frame answers, if any. */
+const answers = (frame: ServerFrame): string | undefined =>
+  frame.event === "new-message" || frame.event === "thinking" || frame.event === "message-error" ? frame.data.clientMessageId : undefined;
 
 export interface HttpFrameSink extends FrameSink {
   /** The answer to the POST: the frames as server-sent events. */
   readonly response: Response;
   readonly closed: Promise<void>;
-  /** Frames broadcast to the room while the stream is open (other tabs' replies included). */
+  /** A frame broadcast to the room: written when it is about this stream's chat (or a count of messages left). */
   deliver(frame: ServerFrame): void;
-  /** Ends the stream once the reply of `chatId` ends; `null`: at once. */
-  closeWhenDone(chatId: string | null): void;
+  /** Ends the stream when `done` settles; `null`: at once. */
+  closeAfter(done: Promise<void> | null): void;
 }
 
 /**
- * One HTTP request's event stream, for a client whose network blocks WebSockets: it gets the
- * frames its own work causes (refusals, the reply it asked for) and every frame broadcast while it
- * is open, as a socket would. A comment line every realtime.httpHeartbeatMs keeps proxies from
- * cutting a quiet stream; the stream ends at the latest after realtime.httpStreamMaxMs (the client
- * joins again). A client that goes away only closes its stream: the reply goes on and is saved.
+ * One HTTP request's event stream, for a client whose network blocks WebSockets. It carries the
+ * frames of the one chat its client frame is about: the frame's own chat, or the chat a new
+ * message created (known from the frame answering its `clientMessageId`), and the joined ones;
+ * plus the counts of messages left. So two streams of one tab never carry the same frame. A
+ * comment line every realtime.httpHeartbeatMs keeps proxies from cutting a quiet stream; a client
+ * that stops reading is dropped once realtime.httpMaxQueuedFrames wait; the stream ends at the
+ * latest after realtime.httpStreamMaxMs (the client joins again). A client that goes away only
+ * ends its stream: the reply goes on and is saved.
  */
-export function httpFrameSink(identity: RoomIdentity): HttpFrameSink {
+export function httpFrameSink(identity: RoomIdentity, request: { chatId?: string; clientMessageId?: string }): HttpFrameSink {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   const encoder = new TextEncoder();
   let state: ConnectionState | null = { identity, watching: [] };
   let open = true;
-  let following: string | null = null;
-  /** Chats whose reply ended while the stream was open (a join may learn of it late). */
-  const ended = new Set<string>();
+  let chatId = request.chatId;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const write = (text: string) => {
-    if (open) writer.write(encoder.encode(text)).catch(() => close());
+    if (!open) return;
+    if ((writer.desiredSize ?? 0) < -realtime.httpMaxQueuedFrames) return close();
+    writer.write(encoder.encode(text)).catch(() => close());
   };
   const heartbeat = setInterval(() => write(": keep-alive\n\n"), realtime.httpHeartbeatMs);
   const deadline = setTimeout(() => close(), realtime.httpStreamMaxMs);
@@ -92,13 +116,6 @@ export function httpFrameSink(identity: RoomIdentity): HttpFrameSink {
     clearTimeout(deadline);
     writer.close().catch(() => {});
     resolveClosed();
-  };
-  const deliver = (frame: ServerFrame) => {
-    write(formatChatSseFrame(frame));
-    const chatId = endedChat(frame);
-    if (!chatId) return;
-    ended.add(chatId);
-    if (chatId === following) close();
   };
   return {
     get state() {
@@ -112,11 +129,16 @@ export function httpFrameSink(identity: RoomIdentity): HttpFrameSink {
       write(`data: ${message}\n\n`);
     },
     close,
-    deliver,
+    deliver(frame) {
+      const about = chatOf(frame);
+      if (request.clientMessageId && answers(frame) === request.clientMessageId) chatId ??= about;
+      const ours = frame.event === "remaining-messages" || (about !== undefined && (about === chatId || state?.watching.includes(about)));
+      if (ours) write(formatChatSseFrame(frame));
+    },
     closed,
-    closeWhenDone(chatId) {
-      if (chatId === null || ended.has(chatId)) close();
-      else following = chatId;
+    closeAfter(done) {
+      if (done === null) close();
+      else void done.then(close);
     },
     response: new Response(readable, {
       headers: {

@@ -28,13 +28,16 @@ export type ApiCallAdmission =
   | { ok: false; retryAfter: number; budget?: true }
   | { ok: false; denied: ApiAccessDenied };
 
+export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id" | "createdAt"> } | { ok: false; denied: ApiAccessDenied };
+
 /**
  * One public assistant's own Durable Object, named by the assistant's id (SQLite-backed), reached
  * through `getAssistantHub(env, assistantId)` (durable-objects/stubs.ts).
  *
  * What must be one synchronous step stays a method here: a visitor turn is two short RPCs,
  * `beginTurn` (authorise, check the session, admit against the counters, read the history, save
- * the visitor's message) and `finishTurn` (save the answer), and `/v1` is `admitApiCall`. The
+ * the visitor's message) and `finishTurn` (save the answer), and `/v1` is `admitApiCall` (and
+ * `checkApiKey` for its model list). The
  * model streams in the caller (WidgetRoom, the SSE route, /v1), never here, so a popular
  * assistant's object only runs short local-SQLite work. The copy of the assistant that those
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
@@ -124,6 +127,19 @@ export class AssistantHub extends DurableObject<Env> {
     if (admitted) return admitted;
     const passages = input.query === undefined ? [] : await this.core.retrieve(input.query, input.question);
     return { ok: true, passages, assistant: { id: record.id, name: record.name, instructions: record.instructions } };
+  }
+
+  /**
+   * /v1/models: the caller's secret key (its hash) and Origin against the copy, as `admitApiCall`
+   * checks them, and nothing counted: the assistant's id and when it was created.
+   */
+  async checkApiKey(input: { keyHash: string; origin: string }): Promise<ApiKeyCheck | Gone> {
+    const opened = await this.core.open();
+    if (!opened) return gone;
+    const denied = apiAccess(opened.assistant, input.keyHash, input.origin);
+    if (denied) return { ok: false, denied };
+    const { record } = opened.assistant;
+    return { ok: true, assistant: { id: record.id, createdAt: record.createdAt } };
   }
 
   // ── The copy of the assistant, revocation, erasure ───────────────────────────────────────────

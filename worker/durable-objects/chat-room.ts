@@ -1,6 +1,6 @@
 import type { Connection, ConnectionContext, WSMessage } from "partyserver";
-import { chatMessages, chatSocketClose, parseClientFrame, publicRoutes, serverMessages, type ServerFrame } from "../../contract";
-import { sendFrame as send, sendSnapshot, httpFrameSink, watchChat, type ConnectionState, type FrameSink, type HttpFrameSink } from "../chat/frame-sink";
+import { chatMessages, chatSocketClose, parseClientFrame, publicRoutes, realtime, serverMessages, type ServerFrame } from "../../contract";
+import { frameTarget, sendFrame as send, sendSnapshot, httpFrameSink, watchChat, type ConnectionState, type FrameSink, type HttpFrameSink } from "../chat/frame-sink";
 import { consumeGuestMessage, peekGuestQuota } from "../chat/guest-quota";
 import { readIdentity, type RoomIdentity } from "../chat/room-identity";
 import type { RoomStore } from "../chat/room-store";
@@ -71,12 +71,15 @@ export class ChatRoom extends ChatRoomData {
   override async onRequest(request: Request): Promise<Response> {
     const identity = readIdentity(request, this.name);
     if (!identity || request.method !== "POST") return new Response(null, { status: 404 });
-    const sink = httpFrameSink(identity);
+    if (identity.kind === "user" && (await this.revocations.isRevoked(identity.tokenId))) return new Response(null, { status: 401 });
+    const raw = await request.text();
+    const sink = httpFrameSink(identity, frameTarget(parseClientFrame(raw)));
+    // A user's tabs hold a few streams at most: past the bound, the oldest ends (its client joins again).
+    if (this.httpSinks.size >= realtime.httpMaxStreams) this.httpSinks.values().next().value?.close();
     this.httpSinks.add(sink);
     void sink.closed.then(() => this.httpSinks.delete(sink));
-    const raw = await request.text();
     // The work done, the stream ends, unless a chat it joined has a reply still being written.
-    void this.onFrame(sink, raw).finally(() => sink.closeWhenDone(sink.state?.watching.find((chatId) => this.active.get(chatId)) ?? null));
+    void this.onFrame(sink, raw).finally(() => sink.closeAfter(sink.state?.watching.map((chatId) => this.active.get(chatId)?.released).find(Boolean) ?? null));
     return sink.response;
   }
 
@@ -134,6 +137,8 @@ export class ChatRoom extends ChatRoomData {
       const tokenId = identity?.kind === "user" ? identity.tokenId : undefined;
       if (!input.everyConnection && !(tokenId && revoked.has(tokenId))) continue;
       const close = tokenId && tokenId === input.replacedTokenId ? chatSocketClose.credentialsReplaced : chatSocketClose.signedOut;
+      // A frame stream has no close code: it is told why in a last frame.
+      if (this.httpSinks.has(connection as HttpFrameSink)) send(connection, { event: "message-error", data: { error: close.reason } });
       try {
         connection.close(close.code, close.reason);
         closed += 1;

@@ -1,5 +1,4 @@
 import type { Context, Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { knowledgeMessages, knowledgeUpload, publicAssistantServerMessages, requestBodyLimits, requestMessages, upload } from "../../contract";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
@@ -49,10 +48,64 @@ export function bodyCapFor(method: string, path: string): BodyCap {
  * Caps every /api request body: a declared Content-Length over the cap is refused before a byte
  * is read; a body without one (chunked) is counted while it streams and refused once past the cap,
  * uploads included (their routes then read the counted copy). Either way the answer is 413 with
- * the envelope and a message naming the limit.
+ * the envelope and a message naming the limit. A chunked body past its cap is read to its end
+ * (`readCapped`, to a bound) before the 413: answered while the client is still sending, the
+ * upload breaks, and wrangler dev then fails the next request with its plain-text 503. A declared
+ * length needs none of that: the 413 is sent before the body, which is never read (cancelling it
+ * would reset the connection before the client reads the 413).
  */
 export async function capRequestBody(c: Context<AppEnv>, next: Next) {
-  if (!c.req.raw.body) return next();
+  const body = c.req.raw.body;
+  if (!body) return next();
   const cap = bodyCapFor(c.req.method, c.req.path);
-  return bodyLimit({ maxSize: cap.bytes, onError: () => Promise.reject(cap.error()) })(c, next);
+  const declared = c.req.raw.headers.get("content-length");
+  if (declared !== null && !c.req.raw.headers.has("transfer-encoding")) {
+    if (Number.parseInt(declared, 10) > cap.bytes) throw cap.error();
+    return next();
+  }
+  const bytes = await readCapped(body, cap.bytes);
+  if (!bytes) throw cap.error();
+  c.req.raw = new Request(c.req.raw, { body: bytes });
+  return next();
+}
+
+/**
+ * The whole body when it is at most `maxBytes`; null past that, once the rest of it is read and
+ * dropped (at most `drainBytes` more, then it is cancelled).
+ */
+export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, drainBytes: number = requestBodyLimits.drainBytes): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await drain(reader, drainBytes);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Reads and drops the rest of a body, at most `maxBytes` of it; a longer one is cancelled. Never throws. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  try {
+    for (let dropped = 0; dropped <= maxBytes; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      dropped += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing left to keep usable.
+  }
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { accountMessages, api, httpClientMessages, storageKeys } from "../../../contract";
+import { accountMessages, api, httpClientMessages, serverMessages, storageKeys } from "../../../contract";
 import { installMemoryStorage } from "../test/memory-storage";
 import { ApiError, authorizationHeader, createApiClient, errorMessage } from "./api";
 
@@ -98,6 +98,29 @@ describe("api client: retries", () => {
     });
     await expect(c.post("/auth/logout", undefined, { signal: controller.signal })).rejects.toBeTruthy();
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("api client: a 5xx without the envelope", () => {
+  const plain503 = () =>
+    new Response("Your worker restarted mid-request. Please try sending the request again.", { status: 503, headers: { "content-type": "text/plain;charset=UTF-8" } });
+
+  it("retries a plain-text 503 as it retries a JSON one, and succeeds when the server recovers", async () => {
+    const { c, calls, waits } = client([plain503(), json(200, { ok: true })]);
+    await expect(c.post("/thing", { a: 1 }, { schema: ok })).resolves.toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+    expect(waits).toEqual([1000]);
+  });
+
+  it("after the last retry, shows the contract's message, as for the server's own 500", async () => {
+    const plain = client(Array.from({ length: 4 }, plain503));
+    const plainErr = (await plain.c.get("/thing").catch((e: unknown) => e)) as ApiError;
+    expect(plain.waits).toEqual([...api.retryDelaysMs]);
+    const enveloped = client(Array.from({ length: 4 }, () => envelope(500, serverMessages.internal, "INTERNAL_ERROR")));
+    const envelopedErr = (await enveloped.c.get("/thing").catch((e: unknown) => e)) as ApiError;
+    expect(plainErr).toMatchObject({ status: 503, code: "SERVICE_UNAVAILABLE", fromServer: true });
+    expect(errorMessage(plainErr, "fallback")).toBe(errorMessage(envelopedErr, "fallback"));
+    expect(errorMessage(plainErr, "fallback")).toBe(serverMessages.internal);
   });
 });
 

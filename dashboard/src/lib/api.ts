@@ -11,7 +11,7 @@
  * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
  */
 import type { z } from "zod";
-import { api, chatGuestSessionHeader, errorBodySchema, httpClientMessages, storageKeys, type ErrorCode } from "../../../contract";
+import { api, chatGuestSessionHeader, errorBodySchema, httpClientMessages, serverMessages, storageKeys, type ErrorCode } from "../../../contract";
 import { readGuestSessionId, readLocalThenSession } from "./storage";
 
 /** Codes of failures that never reached a server answer, next to the contract's server codes. */
@@ -27,7 +27,10 @@ export class ApiError extends Error {
   readonly fields: Record<string, string> | undefined;
   readonly retryAfter: number | undefined;
   readonly requestId: string | undefined;
-  /** True when `message` is the server's `error` field (what the spec's catalogue shows first). */
+  /**
+   * True when `message` is the server's `error` field (what the spec's catalogue shows first), or
+   * the contract's message for a 5xx that came without one (errorFromBody).
+   */
   readonly fromServer: boolean;
 
   constructor(init: {
@@ -195,21 +198,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /** Turns a non-2xx response into an ApiError, reading the contract's error envelope when present. */
   async function toApiError(res: Response): Promise<ApiError> {
-    const raw: unknown = await res.json().catch(() => null);
-    const parsed = errorBodySchema.safeParse(raw);
-    if (parsed.success) {
-      const b = parsed.data;
-      return new ApiError({
-        message: b.error,
-        status: res.status,
-        code: b.code,
-        fields: b.fields,
-        retryAfter: b.retryAfter,
-        requestId: b.requestId,
-        fromServer: true,
-      });
-    }
-    return new ApiError({ message: `Request failed with status code ${res.status}`, status: res.status, code: "HTTP_ERROR" });
+    return errorFromBody(res.status, await res.json().catch(() => null));
   }
 
   async function request<T = void>(method: Method, path: string, opts: RequestOptions<T> = {}): Promise<T> {
@@ -245,6 +234,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
     patch: <T = void>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>("PATCH", path, { ...opts, body }),
     delete: <T = void>(path: string, opts?: RequestOptions<T>) => request<T>("DELETE", path, opts),
   };
+}
+
+/**
+ * The ApiError of a failed answer: the server's envelope when it sent one. A 5xx without it (a
+ * plain-text page of a proxy or the runtime, a worker restarting) reads as the server's own 5xx
+ * would: the contract's message, shown to the user, and retried alike by its status.
+ */
+export function errorFromBody(status: number, raw: unknown, retryAfter?: number): ApiError {
+  const parsed = errorBodySchema.safeParse(raw);
+  if (parsed.success) {
+    const b = parsed.data;
+    return new ApiError({ message: b.error, status, code: b.code, fields: b.fields, retryAfter: retryAfter ?? b.retryAfter, requestId: b.requestId, fromServer: true });
+  }
+  if (status === 0) return new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
+  if (status >= 500) return new ApiError({ message: serverMessages.internal, status, code: status === 503 ? "SERVICE_UNAVAILABLE" : "INTERNAL_ERROR", retryAfter, fromServer: true });
+  return new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
 }
 
 /** Parses a successful body with the contract schema; a mismatch is an error, never trusted. */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, createApiClient } from "./api";
+import { serverMessages } from "../../../contract";
+import { ApiError, createApiClient, errorMessage } from "./api";
 import { createPublicAssistantsApi, exportFileName, readUploadResponse } from "./public-assistants-api";
 
 const uploadBody = {
@@ -32,7 +33,19 @@ describe("readUploadResponse", () => {
   });
   it("names a network failure and a bare error status like the HTTP client", () => {
     expect(() => readUploadResponse(0, "")).toThrow("Network Error");
-    expect(() => readUploadResponse(502, "<html>")).toThrow("Request failed with status code 502");
+    expect(() => readUploadResponse(418, "<html>")).toThrow("Request failed with status code 418");
+  });
+  it("reads a plain-text 5xx (a proxy's or the runtime's page) as the server's own 5xx: the contract's message, shown", () => {
+    const plain = (() => {
+      try {
+        readUploadResponse(503, "Your worker restarted mid-request. Please try sending the request again.");
+      } catch (err) {
+        return err as ApiError;
+      }
+    })()!;
+    expect(plain).toMatchObject({ status: 503, code: "SERVICE_UNAVAILABLE", message: serverMessages.internal });
+    expect(errorMessage(plain, "fallback")).toBe(serverMessages.internal);
+    expect(() => readUploadResponse(502, "<html>")).toThrow(serverMessages.internal);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   chatHistoryExport,
   chatHistoryResponse,
   createdSecretKeyResponse,
-  errorBodySchema,
   httpClientMessages,
   identitySecretCreated,
   identitySecretStatus,
@@ -46,7 +45,7 @@ import {
   type VisitorSession,
   insightsLimits,
 } from "../../../contract";
-import { ApiError, apiClient, authorizationHeader, type ApiClient } from "./api";
+import { ApiError, apiClient, authorizationHeader, errorFromBody, type ApiClient } from "./api";
 
 const base = "/public-assistants";
 const path = (id: string, rest = "") => `${base}/${encodeURIComponent(id)}${rest}`;
@@ -87,15 +86,9 @@ export function readFormResponse<T>(schema: z.ZodType<T>, status: number, text: 
   throw errorFromResponse(status, raw);
 }
 
-/** The ApiError of a failed answer read outside the shared client: the server's envelope when it sent one. */
+/** The ApiError of a failed answer read outside the shared client: the same as the shared client's (api.ts errorFromBody). */
 export function errorFromResponse(status: number, raw: unknown, retryAfter?: number): ApiError {
-  const envelope = errorBodySchema.safeParse(raw);
-  if (envelope.success) {
-    const b = envelope.data;
-    return new ApiError({ message: b.error, status, code: b.code, fields: b.fields, requestId: b.requestId, retryAfter, fromServer: true });
-  }
-  if (status === 0) return new ApiError({ message: httpClientMessages.networkError, status: 0, code: "NETWORK_ERROR" });
-  return new ApiError({ message: `Request failed with status code ${status}`, status, code: "HTTP_ERROR" });
+  return errorFromBody(status, raw, retryAfter);
 }
 
 /**

@@ -218,7 +218,7 @@ describe("createChatConnection", () => {
       expect(server.posts.map((p) => p.body)).toEqual([{ event: "join-chat-1", data: {} }]);
       expect(server.posts[0]!.headers).toMatchObject({ authorization: "Token tala_abc" });
 
-      expect(connection.sendMessage({ content: "hi", files: [] }).ok).toBe(true);
+      expect(connection.sendMessage({ chatId: "c", content: "hi", files: [] }).ok).toBe(true);
       await tick();
       expect(server.posts.at(-1)!.body).toMatchObject({ event: "send-message", data: { content: "hi", userId: "u1" } });
       expect(frames.map((f) => f.event)).toEqual(["thinking", "message-delta"]);

@@ -66,14 +66,25 @@ export interface ChatConnection {
   stop(chatId: string): SendResult;
   /** Try again after a failure (resets the attempt count). */
   reconnect(): void;
-  /** Closes for good (logout, auth change): no more status callbacks. */
-  close(): void;
+  /**
+   * Closes for good (logout, auth change): no more status callbacks. Returns the frames still held
+   * for the first socket (never sent), for the connection that replaces this one.
+   */
+  close(): ClientFrame[];
+  /** Sends a frame another connection held (close()). */
+  forward(frame: ClientFrame): SendResult;
 }
 
 const OPEN = 1;
+/** The chat a server frame is about, and the client message id it answers. */
+const chatOfFrame = (frame: ServerFrame): string | undefined =>
+  frame.event === "new-message" ? frame.data.message.chatId : frame.event === "remaining-messages" ? undefined : frame.data.chatId;
+const answersOf = (frame: ServerFrame): string | undefined =>
+  frame.event === "new-message" || frame.event === "thinking" || frame.event === "message-error" ? frame.data.clientMessageId : undefined;
+
 /** How long a frame sent before the first socket is up waits for it before going over HTTP. */
 const HOLD_MS = 3000;
-type ClientFrame = ReturnType<(typeof clientFrames)[keyof typeof clientFrames]>;
+export type ClientFrame = ReturnType<(typeof clientFrames)[keyof typeof clientFrames]>;
 
 export function createChatConnection(options: ChatConnectionOptions): ChatConnection {
   const isGuest = !options.token;
@@ -101,6 +112,9 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   const held: ClientFrame[] = [];
   let holdTimer: ReturnType<typeof setTimeout> | undefined;
   let socketRetry: ReturnType<typeof setTimeout> | undefined;
+  let socketRetries = 0;
+  /** The HTTP streams open now: ended when the socket opens (it gets every frame of the room). */
+  const streams = new Set<AbortController>();
   const aborter = new AbortController();
   const http: HttpFramesOptions = {
     origin: `${protocol === "wss" ? "https" : "http"}://${host}`,
@@ -136,26 +150,41 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
    * server) is caught up on by joining its chat again.
    */
   const sendOverHttp = (frame: ClientFrame) => {
+    // A reply this frame is about is caught up on if its stream ends before the reply does.
     const replying = new Set<string>();
-    postFrame(http, frame, (received) => {
+    const named = "data" in frame && "chatId" in frame.data ? frame.data.chatId : undefined;
+    if (named && frame.event !== "stop") replying.add(named);
+    const stream = new AbortController();
+    streams.add(stream);
+    const mine = "data" in frame && "clientMessageId" in frame.data ? frame.data.clientMessageId : undefined;
+    let chat = named;
+    postFrame({ ...http, signal: stream.signal }, frame, (received) => {
+      if (stream.signal.aborted) return;
+      if (received.event === "message-error" && !received.data.chatId && received.data.error === chatSocketClose.signedOut.reason) return giveUp("auth");
+      // Only this frame's chat (named, or made by this message) and the counts: another stream carries the others.
+      const about = chatOfFrame(received);
+      if (mine !== undefined && answersOf(received) === mine) chat ??= about;
+      if (received.event !== "remaining-messages" && about !== chat && !(about === undefined && answersOf(received) === mine)) return;
       if (received.event === "thinking") replying.add(received.data.chatId);
       if (received.event === "new-message" && received.data.message.status !== "streaming") replying.delete(received.data.message.chatId);
       if (received.event === "message-error" && received.data.chatId) replying.delete(received.data.chatId);
       if (!closed) options.onEvent(received);
-    }).then(
-      () => catchUp(replying),
-      (error: unknown) => {
-        if (closed) return;
-        if (error instanceof FramePostError) {
-          if (error.status === 401) return giveUp("auth");
-          return refuseLocally(frame, error.message && error.status !== null ? error.message : realtimeMessages.noActiveConnection);
-        }
-        catchUp(replying);
-      },
-    );
+    })
+      .then(
+        () => catchUp(replying),
+        (error: unknown) => {
+          if (closed || stream.signal.aborted) return;
+          if (error instanceof FramePostError) {
+            if (error.status === 401) return giveUp("auth");
+            return refuseLocally(frame, error.message && error.status !== null ? error.message : realtimeMessages.noActiveConnection);
+          }
+          catchUp(replying);
+        },
+      )
+      .finally(() => streams.delete(stream));
   };
   const catchUp = (chats: Set<string>) => {
-    for (const chatId of chats) setTimeout(() => !closed && route(clientFrames.join(chatId)), realtime.reconnectDelayMinMs);
+    for (const chatId of chats) setTimeout(() => !closed && socket.readyState !== OPEN && route(clientFrames.join(chatId)), realtime.reconnectDelayMinMs);
   };
 
   /** Where a frame goes: the open socket, else held for the first socket, else HTTP. */
@@ -192,6 +221,8 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   };
   const retrySocketLater = () => {
     clearTimeout(socketRetry);
+    const wait = Math.min(realtime.socketRetryMaxMs, realtime.socketRetryMs * 2 ** socketRetries);
+    socketRetries += 1;
     socketRetry = setTimeout(() => {
       if (closed || !overHttp) return;
       failures = 0;
@@ -201,7 +232,7 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
       } finally {
         restarting = false;
       }
-    }, realtime.socketRetryMs);
+    }, wait);
   };
 
   /** One plain GET of the room's address: why did the socket not open? */
@@ -224,8 +255,9 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
     const reconnected = everOpened && !overHttp;
     everOpened = wasOpen = true;
     overHttp = probed = false;
-    failures = 0;
+    failures = socketRetries = 0;
     clearTimeout(socketRetry);
+    for (const stream of streams) stream.abort();
     for (const room of watching) socket.send(JSON.stringify(clientFrames.join(room)));
     releaseHeld();
     setStatus({ state: "open", reconnected });
@@ -323,14 +355,20 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
         restarting = false;
       }
     },
+    forward(frame) {
+      return sendFrame(frame);
+    },
     close() {
-      if (closed) return;
+      if (closed) return [];
       closed = true;
+      const unsent = held.splice(0);
       clearTimeout(holdTimer);
       clearTimeout(socketRetry);
       aborter.abort();
+      for (const stream of streams) stream.abort();
       socket.close();
       setStatus({ state: "closed" });
+      return unsent;
     },
   };
 }

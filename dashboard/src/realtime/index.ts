@@ -1,4 +1,4 @@
-export { createChatConnection, type ChatConnection, type ChatConnectionOptions, type OutgoingMessage, type SendResult } from "./connection";
+export { createChatConnection, type ChatConnection, type ClientFrame, type ChatConnectionOptions, type OutgoingMessage, type SendResult } from "./connection";
 export {
   classifyProbe,
   messageErrorToast,

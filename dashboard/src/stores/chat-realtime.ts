@@ -111,8 +111,10 @@ function applyAuth(auth: AuthState) {
   connectionKey = key;
 
   const previous = connection;
+  const previousIdentity = getState().identity;
   connection = null;
-  previous?.close();
+  // Messages still waiting for the first socket go on the new connection when it is the same person's.
+  const unsent = previous?.close() ?? [];
 
   const before = getState().identity;
   if (identity !== before) {
@@ -141,6 +143,7 @@ function applyAuth(auth: AuthState) {
   });
   connection = next;
   for (const chatId of watched) next.join(chatId);
+  if (identity === previousIdentity) for (const frame of unsent) next.forward(frame);
 }
 
 /** Starts following the auth state (idempotent): the chat screen calls it when it first shows. */

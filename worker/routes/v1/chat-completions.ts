@@ -4,7 +4,7 @@ import { serviceContext } from "../../http/service-context";
 import { admitChatCompletion, type ChatCompletionBody } from "../../services/openai-compat/admit-chat-completion";
 import { refuseCorsOrigin } from "../widget/cors";
 import { answerChatCompletion } from "./chat-completion-answer";
-import { openAiError } from "./openai-errors";
+import { refusalResponse } from "./openai-errors";
 
 /**
  * POST /chat/completions: OpenAI's Chat Completions, answered by the public assistant whose secret
@@ -25,7 +25,7 @@ export const chatCompletionsRoute = new Hono<AppEnv>().post("/chat/completions",
   if (admitted.outcome === "refused") {
     // A refused browser Origin is not reflected by CORS.
     if (admitted.originRefused) refuseCorsOrigin(c);
-    return openAiError(admitted.status, admitted.type, admitted.message, admitted.code, admitted.headers);
+    return refusalResponse(admitted);
   }
   return answerChatCompletion(c, admitted);
 });

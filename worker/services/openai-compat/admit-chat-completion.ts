@@ -1,14 +1,15 @@
-import { isGone, type Gone } from "../../assistant/gone";
+import type { Gone } from "../../assistant/gone";
+import type { ApiCallAdmission } from "../../durable-objects/assistant-hub";
 import { budgetMessages, openAiCompatMessages as M } from "../../../contract";
 import type { Passage } from "../../widget/prompt";
-import { assistantHubUnavailable, getAssistantHub } from "../../durable-objects/stubs";
 import { retrievalQuery } from "../../widget/prompt";
 import type { PublicAssistantRecord } from "../public-assistants/to-public-assistant";
 import type { ServiceContext } from "../context";
 import { touchSecretKey } from "../secret-keys/authorize-secret-key-call";
-import { deniedBy, isRefusal, refuse, type ChatCompletionRefusal } from "./chat-completion-refusal";
+import { isRefusal, refuse, type ChatCompletionRefusal } from "./chat-completion-refusal";
 import { readChatRequest, type ChatCompletionBody, type ChatRequest, type Conversation } from "./read-chat-request";
 import { readAgain, recheck, identifyCaller, type ApiCaller } from "./secret-key-caller";
+import { askSettled } from "./settled-on-hub";
 
 export type { ChatCompletionRefusal } from "./chat-completion-refusal";
 export type { ChatCompletionBody } from "./read-chat-request";
@@ -63,52 +64,16 @@ export async function admitChatCompletion({
 }
 
 /**
- * The object's admission, its refusal of the key settled: the key revoked, the assistant switched
- * off or deleted, the Origin taken off the allowlist: D1's exact refusal for a remembered key (it
- * is forgotten), else the object's. Returns the object's admission or its counters' refusal.
- */
-async function admitSettled(ctx: ServiceContext, caller: ApiCaller, conversation: Conversation) {
-  const { assistantId } = caller.key;
-  const hub = getAssistantHub(ctx.env, assistantId);
-  const admission = await admitOnHub(hub, caller, conversation);
-  if (settled(admission)) return admission;
-  const refused = await recheck(ctx, caller);
-  if (refused) return refused;
-  // D1 lets the call through and the object's copy does not: the copy missed a change made
-  // without telling it (a worker version before it, during a deployment). It reads D1 again, once.
-  try {
-    await hub.configChanged();
-  } catch (error) {
-    console.error(JSON.stringify({ event: "assistant-copy-refresh-failed", assistantId, error: String(error) }));
-  }
-  const again = await admitOnHub(hub, caller, conversation);
-  if (settled(again)) return again;
-  return deniedBy(isGone(again) ? "invalid-key" : again.denied);
-}
-
-type HubAdmission = Exclude<Awaited<ReturnType<typeof admitOnHub>>, ChatCompletionRefusal>;
-
-/** Whether the object's answer is final here: a refusal, an admission, or its counters' refusal (not a key it refused, not gone). */
-function settled<A extends HubAdmission | ChatCompletionRefusal>(answer: A): answer is Exclude<A, Gone | { denied: unknown }> {
-  return isRefusal(answer) || (!isGone(answer) && (answer.ok || !("denied" in answer)));
-}
-
-/**
  * The one call to the assistant's own object: the key against its copy, its daily counter (no
- * session, no network share) and the retrieval. An object that does not answer is a retryable
- * 503, as OpenAI's own are.
+ * session, no network share) and the retrieval; its refusal of the key settled (settled-on-hub.ts).
  */
-async function admitOnHub(hub: ReturnType<typeof getAssistantHub>, caller: ApiCaller, conversation: Conversation) {
-  const { assistantId } = caller.key;
-  try {
-    return await hub.admitApiCall({
+function admitSettled(ctx: ServiceContext, caller: ApiCaller, conversation: Conversation) {
+  return askSettled<ApiCallAdmission | Gone>(ctx, caller, "admitApiCall", async (hub) =>
+    await hub.admitApiCall({
       keyHash: caller.keyHash,
       origin: caller.origin,
       query: retrievalQuery(conversation.question, conversation.history),
       question: conversation.question,
-    });
-  } catch (error) {
-    const { extra } = assistantHubUnavailable(assistantId, "admitApiCall", error, M.assistantUnreachable);
-    return refuse(503, "api_error", M.assistantUnreachable, "service_unavailable", { "retry-after": String(extra.retryAfter) });
-  }
+    }),
+  );
 }

@@ -5,19 +5,29 @@ import { OriginNotAllowedError } from "../widget/authorize-widget-call";
 
 export type OpenAiErrorType = (typeof openAiErrorTypes)[number];
 
-/** A /v1 call refused: what the route answers as OpenAI's error body. `originRefused`: the response must not reflect the Origin (CORS). */
+/**
+ * A /v1 call refused: what the route answers as OpenAI's error body. `param`: the request field
+ * at fault, named as OpenAI names it ("model", "messages[0].role"). `originRefused`: the response
+ * must not reflect the Origin (CORS).
+ */
 export interface ChatCompletionRefusal {
   outcome: "refused";
   status: number;
   type: OpenAiErrorType;
   message: string;
   code: string | null;
+  param: string | null;
   headers: Record<string, string>;
   originRefused: boolean;
 }
 
 export function refuse(status: number, type: OpenAiErrorType, message: string, code: string | null = null, headers: Record<string, string> = {}): ChatCompletionRefusal {
-  return { outcome: "refused", status, type, message, code, headers, originRefused: false };
+  return { outcome: "refused", status, type, message, code, param: null, headers, originRefused: false };
+}
+
+/** A 400 for one request field (`param`). */
+export function refuseParam(param: string, message: string, code: string): ChatCompletionRefusal {
+  return { ...refuse(400, "invalid_request_error", message, code), param };
 }
 
 export const isRefusal = <T extends object>(value: T | ChatCompletionRefusal): value is ChatCompletionRefusal =>

@@ -214,7 +214,10 @@ function onFrame(state: ChatState, frame: ServerFrame): ChatState {
     case "message-delta": {
       const { chatId, messageId, delta, offset } = frame.data;
       return withConversation(state, chatId, (conv) => {
-        const base = conv.messages.find((m) => m.id === messageId) ?? replyPlaceholder(conv, chatId, messageId);
+        const known = conv.messages.find((m) => m.id === messageId);
+        // A late copy of a delta (a second stream, a socket and HTTP at once) never reopens a finished reply.
+        if (known && known.status !== "streaming") return conv;
+        const base = known ?? replyPlaceholder(conv, chatId, messageId);
         const text = applyDelta(base.content.data, delta, offset);
         if (text === null) return { ...conv, gap: true, streaming: { messageId } };
         const updated: UiMessage = { ...base, content: { type: "text", data: text }, status: "streaming" };

@@ -9,6 +9,7 @@ import {
   type PublicAssistantBody,
   type BotDefenceMode,
   type BudgetAction,
+  type QaStrictness,
   type VisitorLimitScope,
   type WidgetPosition,
   type WidgetSize,
@@ -29,6 +30,8 @@ export interface AssistantFormValues {
   budgetAction: BudgetAction;
   botDefence: BotDefenceMode;
   visitorLimitScope: VisitorLimitScope;
+  /** Curated answers' strictness (set from the Knowledge tab's curated answers). */
+  qaStrictness: QaStrictness;
   instructions: string;
   showSources: boolean;
   widgetPosition: WidgetPosition;
@@ -53,6 +56,7 @@ export const defaultFormValues: AssistantFormValues = {
   budgetAction: D.config.budgetAction,
   botDefence: D.config.botDefence,
   visitorLimitScope: D.config.visitorLimitScope,
+  qaStrictness: D.config.qaStrictness,
   instructions: "",
   showSources: true,
   widgetPosition: D.integration.widgetPosition,
@@ -77,6 +81,7 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     budgetAction: config.budgetAction,
     botDefence: config.botDefence,
     visitorLimitScope: config.visitorLimitScope,
+    qaStrictness: config.qaStrictness,
     instructions: assistant.instructions,
     showSources: assistant.showSources,
     widgetPosition: integration.widgetPosition,
@@ -115,6 +120,7 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       budgetAction: v.budgetAction,
       botDefence: v.botDefence,
       visitorLimitScope: v.visitorLimitScope,
+      qaStrictness: v.qaStrictness,
       customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
@@ -145,6 +151,7 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   budgetAction: "limits",
   botDefence: "limits",
   visitorLimitScope: "limits",
+  qaStrictness: "limits",
   primaryColor: "limits",
   headerText: "limits",
   welcomeMessage: "limits",

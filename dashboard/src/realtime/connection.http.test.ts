@@ -1,0 +1,217 @@
+/**
+ * Review of the HTTP fallback (connection.ts): tests that fail on main and show a defect.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ChatMessage, ServerFrame } from "../../../contract";
+import { chatReducer, initialChatState, streamingReply } from "../components/chat/chat-reducer";
+import { createChatConnection } from "./connection";
+import type { ConnectionStatus } from "./policy";
+
+class FakeSocket extends EventTarget {
+  static all: FakeSocket[] = [];
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  readyState = 0;
+  binaryType = "blob";
+  sent: string[] = [];
+  constructor(readonly url: string) {
+    super();
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
+  receive(data: string) {
+    this.dispatchEvent(new MessageEvent("message", { data }));
+  }
+  drop(code = 1006, reason = "") {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
+  }
+}
+const latest = () => FakeSocket.all.at(-1)!;
+const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
+const sse = (f: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(f)}\n\n`);
+
+/**
+ * A server that answers HTTP while sockets fail; each POST's answer is a stream the test writes
+ * to (`streams[i].push(frame)`, `.end()`), as the room's sinks do.
+ */
+function httpServer() {
+  const posts: unknown[] = [];
+  const streams: { push: (f: unknown) => void; end: () => void; cut: () => void }[] = [];
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(url)).pathname;
+    if (path === "/api/chat/frames" && init?.method === "POST") {
+      posts.push(JSON.parse(String(init.body)));
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+      streams.push({ push: (f) => controller.enqueue(sse(f)), end: () => controller.close(), cut: () => controller.error(new TypeError("network error")) });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    return new Response(null, { status: path === "/api/chat/frames" ? 204 : 400 });
+  });
+  return { fetch, posts, streams };
+}
+
+function connect(fetch: unknown) {
+  const frames: ServerFrame[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const connection = createChatConnection({
+    host: "tala.test",
+    protocol: "wss",
+    roomId: "user-u1",
+    token: "tala_abc",
+    onEvent: (f) => frames.push(f),
+    onStatus: (s) => statuses.push(s),
+    WebSocket: FakeSocket,
+    fetch: fetch as typeof globalThis.fetch,
+  });
+  return { connection, frames, statuses };
+}
+
+const reply = (over: Partial<ChatMessage>): ChatMessage => ({
+  id: "rA",
+  chatId: "A",
+  role: "assistant",
+  content: { type: "text", data: "" },
+  files: [],
+  timestamp: 2,
+  status: "streaming",
+  error: null,
+  ...over,
+});
+
+describe("review: the HTTP fallback", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("two frame streams open at once (two chats replying over HTTP) do not hand the UI every broadcast frame twice", async () => {
+    // The room writes every broadcast frame to every open sink (chat-room.ts broadcastFrame), and
+    // connection.ts sendOverHttp passes every frame of every stream to onEvent: with two streams
+    // open, chat A's frames arrive twice, in an order the two streams do not agree on.
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    await tick();
+    latest().drop();
+    await tick();
+    connection.sendMessage({ chatId: "A", content: "in A", files: [] });
+    connection.sendMessage({ chatId: "B", content: "in B", files: [] });
+    await tick();
+    expect(server.streams).toHaveLength(2);
+    const [a, b] = server.streams as [(typeof server.streams)[0], (typeof server.streams)[0]];
+    const failed = { event: "message-error", data: { error: "The model is unavailable", chatId: "A", messageId: "rA" } } as const;
+    // Both sinks are open when A's reply fails: both carry the broadcast.
+    a.push(failed);
+    b.push(failed);
+    await tick();
+    // One failure, one 'Message Error' toast (chat-realtime.ts onEvent toasts every message-error).
+    expect(frames.filter((f) => f.event === "message-error")).toHaveLength(1);
+    connection.close();
+  });
+
+  it("a copy of a delta that arrives on the other stream after the reply ended does not leave the reply 'streaming' and cut", async () => {
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    await tick();
+    latest().drop();
+    await tick();
+    connection.sendMessage({ chatId: "A", content: "in A", files: [] });
+    connection.sendMessage({ chatId: "B", content: "in B", files: [] });
+    await tick();
+    const [a, b] = server.streams as [(typeof server.streams)[0], (typeof server.streams)[0]];
+    // A's reply, on A's stream, to its end.
+    a.push({ event: "thinking", data: { chatId: "A", messageId: "rA" } });
+    a.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } });
+    a.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "lo", offset: 3 } });
+    a.push({ event: "new-message", data: { message: reply({ content: { type: "text", data: "Hello" }, status: "complete" }) } });
+    a.end();
+    await tick();
+    // B's stream (refused at once: B has a reply running) carried A's first delta, broadcast while
+    // it was open; its bytes come in later than A's stream (another connection, a proxy's buffer).
+    b.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } });
+    b.push({ event: "message-error", data: { error: "A reply is already being written", chatId: "B", clientMessageId: "x" } });
+    b.end();
+    await tick();
+
+    const state = frames.reduce((s, frame) => chatReducer(s, { type: "frame", frame }), initialChatState());
+    const conv = state.conversations.A!;
+    expect(conv.messages.find((m) => m.id === "rA")).toMatchObject({ status: "complete", content: { data: "Hello" } });
+    // Not stuck busy (Stop button, no Send in this chat) until a reload.
+    expect(streamingReply(conv)).toBeNull();
+    connection.close();
+  });
+
+  it("going back to the socket does not leave the HTTP stream of a running reply feeding the UI beside the socket", async () => {
+    // connection.ts socket "open": the watched chats are joined on the socket, but the HTTP
+    // streams still open are neither aborted nor muted: every frame of the reply comes twice.
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    connection.join("A");
+    await tick();
+    latest().drop();
+    await tick();
+    connection.sendMessage({ chatId: "A", content: "in A", files: [] });
+    await tick();
+    const sending = server.streams.at(-1)!;
+    sending.push({ event: "thinking", data: { chatId: "A", messageId: "rA" } });
+    // The socket is tried again and opens.
+    for (let i = 0; i < 200 && latest().readyState !== 0; i++) await tick(500);
+    latest().open();
+    latest().receive(JSON.stringify({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } }));
+    sending.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } });
+    await tick();
+    expect(frames.filter((f) => f.event === "message-delta")).toHaveLength(1);
+    connection.close();
+  });
+
+  it("a message held for the first socket is not dropped silently when the connection is closed (an auth change rebuilds it)", async () => {
+    // connection.ts close(): clearTimeout(holdTimer) and nothing else; `held` is forgotten. The UI
+    // already shows the message as sent, its chat busy (streaming: { messageId: null }) for good.
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    const sent = connection.sendMessage({ content: "typed quickly", files: [] });
+    expect(sent.ok).toBe(true);
+    await tick(100);
+    const unsent = connection.close();
+    await tick(5000);
+    const refused = frames.some((f) => f.event === "message-error" && sent.ok && f.data.clientMessageId === sent.clientMessageId);
+    const handedBack = unsent.some((f) => f.event === "send-message" && "clientMessageId" in f.data && sent.ok && f.data.clientMessageId === sent.clientMessageId);
+    // It left (over HTTP), the caller was told it did not, or it is handed back for the next connection.
+    expect(server.posts.length > 0 || refused || handedBack).toBe(true);
+  });
+
+  it("a send whose stream is cut before its first frame is caught up on (or failed), not left waiting for good", async () => {
+    // connection.ts sendOverHttp: after a cut stream only the chats that sent `thinking` on it are
+    // joined again (`replying`); a stream cut before that (the turn may well be running) leaves the
+    // message optimistic and its chat busy, with nothing to end the wait. On a socket, the
+    // reconnect's join of every watched chat would catch up.
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    connection.join("A");
+    await tick();
+    latest().drop();
+    await tick();
+    const sent = connection.sendMessage({ chatId: "A", content: "in A", files: [] });
+    await tick();
+    const before = server.posts.length;
+    server.streams.at(-1)!.cut();
+    await tick(5000);
+    const rejoined = server.posts.slice(before).some((p) => (p as { event: string }).event === "join-A");
+    const refused = frames.some((f) => f.event === "message-error" && sent.ok && f.data.clientMessageId === sent.clientMessageId);
+    expect(rejoined || refused).toBe(true);
+    connection.close();
+  });
+});
