@@ -225,7 +225,7 @@ function Feedback({ feedback }: { feedback: InsightsResponse["feedback"] }) {
 }
 
 /** Replies curated answers gave word for word (exact) and guided (guide) in the period. */
-function CuratedAnswers({ counts }: { counts: InsightsResponse["curatedAnswers"] }) {
+function CuratedAnswers({ counts = { exact: 0, guided: 0 } }: { counts: InsightsResponse["curatedAnswers"] }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="rounded-xl border border-line bg-surface p-4">
