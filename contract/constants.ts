@@ -667,6 +667,8 @@ export const qaLimits = {
 export const knowledgeTextLimits = {
   maxTitleChars: 200,
   maxContentChars: 50_000,
+  /** The body cap of POST/PUT …/texts: the longest content even when every character is a JSON \uXXXX escape (6 bytes), so the limit's 400 is what answers. */
+  maxRequestBytes: 512 * 1024,
 } as const;
 
 /** Starter questions shown as chips when the widget opens. */

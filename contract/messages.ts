@@ -1240,3 +1240,30 @@ export const qaMessages = {
   tooManyStarterQuestions: (max: number) => `At most ${max} starter questions.`,
   starterQuestionTooLong: (max: number) => `Each starter question must be at most ${max} characters.`,
 } as const;
+
+/** Text snippets in the Knowledge tab: knowledge typed or pasted, edited in place. */
+export const knowledgeTextUi = {
+  add: "Add text",
+  addTitle: "Add text",
+  editTitle: "Edit text",
+  description: "Type or paste knowledge your assistant should use, like a policy or an FAQ. Markdown headings and lists are kept.",
+  titleLabel: "Title",
+  titleHint: "Visitors see it as the answer's source.",
+  contentLabel: "Text",
+  /** The character counter under the text, against the limit. */
+  counter: (used: number, max: number) => `${used.toLocaleString("en")} / ${max.toLocaleString("en")} characters`,
+  save: "Save",
+  cancel: "Cancel",
+  edit: "Edit",
+  editLabel: (title: string) => `Edit ${title}`,
+  /** The type a text's row shows in the files table. */
+  badge: "Text",
+  loading: "Loading the text…",
+  loadFailed: "The text could not be loaded. Please try again.",
+  retry: "Try again",
+  saveFailed: "The text could not be saved. Please try again.",
+  added: "Text added",
+  saved: "Text saved",
+  /** 503 of PUT …/texts/{id}: the old vectors could not be removed, so nothing changed. */
+  indexUnavailable: "The knowledge index could not be reached, so the text was not changed. Please try again in a minute.",
+} as const;

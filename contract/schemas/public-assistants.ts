@@ -168,6 +168,8 @@ export const knowledgeFileSchema = z.object({
   status: z.enum(knowledgeFileStatuses),
   error: z.string().nullable(),
   chunkCount: z.number().int(),
+  /** "text": a snippet typed in the dashboard (`name` is its title; GET/PUT …/texts/{id} edit it). Absent: an uploaded file. */
+  kind: z.enum(["file", "text"]).optional(),
 });
 export type KnowledgeFile = z.infer<typeof knowledgeFileSchema>;
 
@@ -264,7 +266,19 @@ export const visitorMessageSchema = z.object({
   content: z.object({ type: z.string(), data: z.string() }),
   files: z.array(z.object({ name: z.string() })),
   timestamp: z.number(),
-  sources: z.array(z.object({ fileId: z.string(), name: z.string(), excerpt: z.string().optional(), url: z.string().optional() })).optional(),
+  sources: z
+    .array(
+      z.object({
+        fileId: z.string(),
+        name: z.string(),
+        excerpt: z.string().optional(),
+        url: z.string().optional(),
+        /** "qa": a curated answer (`qaId`, schemas/qa.ts) gave or guided the reply; absent: a file or web page. */
+        kind: z.enum(["file", "qa"]).optional(),
+        qaId: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** The visitor's rating of an answer, when they gave one. */
   rating: z.enum(["up", "down"]).optional(),
 });

@@ -98,8 +98,17 @@ export const createWidgetSessionBody = z.object({
 export type CreateWidgetSessionBody = z.input<typeof createWidgetSessionBody>;
 
 /** A knowledge file or web page an answer drew on; `excerpt` is the passage used, `url` a web page's address. */
-export const widgetSourceSchema = z.object({ fileId: z.string(), name: z.string(), excerpt: z.string(), url: z.string().optional() });
+export const widgetFileSourceSchema = z.object({ kind: z.literal("file").optional(), fileId: z.string(), name: z.string(), excerpt: z.string(), url: z.string().optional() });
+/**
+ * A curated answer (Q&A pair, schemas/qa.ts) the reply gave or drew on: the site's own answer,
+ * shown as such (`name` is qaMessages.sourceLabel), never a file. It carries `fileId` (`qa:<qaId>`)
+ * and `excerpt` too, so widgets that predate it still read it as a source.
+ */
+export const widgetQaSourceSchema = z.object({ kind: z.literal("qa"), qaId: z.string(), name: z.string(), fileId: z.string(), excerpt: z.string() });
+/** The qa shape is tried first: a file source has no `kind` (or "file"). */
+export const widgetSourceSchema = z.union([widgetQaSourceSchema, widgetFileSourceSchema]);
 export type WidgetSource = z.infer<typeof widgetSourceSchema>;
+export type WidgetQaSource = z.infer<typeof widgetQaSourceSchema>;
 
 /**
  * A visitor session's message: the chat message shape (`chatId` is the visitor session id, role

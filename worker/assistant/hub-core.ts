@@ -1,4 +1,4 @@
-import type { VisitorSession } from "../../contract";
+import { qaLimits, type VisitorSession } from "../../contract";
 import { monthKey } from "../budgets/budget-math";
 import { BudgetNotices, deliverBudgetNotices } from "../budgets/budget-notices";
 import { OwnerBudgetReports } from "../budgets/owner-report";
@@ -10,7 +10,8 @@ import { enqueueCrawl } from "../services/web-sources/enqueue-crawl";
 import type { Passage } from "../widget/prompt";
 import { HubGate, type OpenedHub } from "./hub-gate";
 import { HubSockets } from "./hub-sockets";
-import { retrieveNearIndex, type BudgetStep } from "./hub-visitor-turn";
+import { retrieveNearIndex, retrieveWithCurated, type BudgetStep } from "./hub-visitor-turn";
+import { exactLexicalMatch, HubQa } from "./hub-qa";
 import { HubIdentity } from "./identity-secrets";
 import type { VisitorSessionRow, VisitorStore } from "./visitor-store";
 import { WebSourceStore } from "./web-source-store";
@@ -36,6 +37,8 @@ export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "i
 export class HubCore {
   readonly gate: HubGate;
   readonly identity: HubIdentity;
+  /** The curated answers' matcher, kept in memory between turns (hub-qa.ts). */
+  readonly qa = new HubQa();
   readonly sockets: HubSockets;
   readonly alarms: AlarmScheduler<HubAlarm>;
   private readonly ownerReports: OwnerBudgetReports;
@@ -93,6 +96,13 @@ export class HubCore {
   /** The gate of every data call: null when the assistant no longer exists. */
   open(): Promise<OpenedHub | null> {
     return this.gate.open(this.assistantId);
+  }
+
+  /** The Playground's passages and curated answer for `question` at the assistant's strictness, counting nothing (not even the pair's uses). */
+  async retrieveWithCurated(record: PublicAssistantRecord, query: string, question: string) {
+    const strictness = record.config.qaStrictness ?? qaLimits.defaultStrictness;
+    const exact = exactLexicalMatch(this.storage, this.qa, question, strictness);
+    return retrieveWithCurated(this.env, this.storage, this.qa, { assistantId: this.assistantId, query, question, strictness, skipKnowledge: exact !== null, countUse: false });
   }
 
   /** The passages for `query` next to the index (null when retrieval failed). */

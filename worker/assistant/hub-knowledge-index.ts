@@ -20,6 +20,7 @@ export function hubKnowledgeIndex(env: Pick<Env, "ASSISTANT_HUB">, assistantId: 
   return {
     file: (fileId) => call(knowledge().file(fileId)),
     insertChunks: (fileId, rows, createdAt) => call(knowledge().insertChunks(fileId, rows, createdAt)),
+    replaceChunks: (fileId, rows, createdAt, changes) => call(knowledge().replaceChunks(fileId, rows, createdAt, changes)),
     markReady: (fileId, chunkCount) => call(knowledge().markReady(fileId, chunkCount)),
     markFailed: (fileId, error) => call(knowledge().markFailed(fileId, error)),
     chunkIds: (fileId) => call(knowledge().chunkIds(fileId)),
@@ -39,6 +40,7 @@ export function localKnowledgeIndex(store: KnowledgeStore): KnowledgeIndex {
   return {
     file: async (fileId) => store.file(fileId),
     insertChunks: async (fileId, rows, createdAt) => store.insertChunks(fileId, rows, createdAt),
+    replaceChunks: async (fileId, rows, createdAt, changes) => store.replaceChunks(fileId, rows, createdAt, changes),
     markReady: async (fileId, chunkCount) => store.markReady(fileId, chunkCount),
     markFailed: async (fileId, error) => store.markFailed(fileId, error),
     chunkIds: async (fileId) => store.chunkIds(fileId),

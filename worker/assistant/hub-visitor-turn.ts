@@ -1,6 +1,6 @@
-import { knowledgeSearch, visitorIdentityMessages, widget, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
-import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits } from "../knowledge";
+import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits, type EmbeddingProvider } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import { consumeIpMessage } from "../services/ip-throttle";
@@ -11,6 +11,7 @@ import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import { BotDefenceStore } from "./bot-defence-store";
 import type { OpenedHub } from "./hub-gate";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
+import { curatedStep, embedTurnTexts, exactLexicalMatch, type CuratedAnswer, type HubQa } from "./hub-qa";
 import type { HubIdentity } from "./identity-secrets";
 import { InsightsStore } from "./insights-store";
 import { KnowledgeStore } from "./knowledge-store";
@@ -67,6 +68,8 @@ export type BeginTurnResult =
       remaining: WidgetRemaining;
       /** The passages for the question (hybrid search next to the index); null when retrieval failed. */
       passages: Passage[] | null;
+      /** The curated answer the question matched (hub-qa.ts): `exact` is the reply itself, no model. */
+      curated: CuratedAnswer | null;
     };
 
 /**
@@ -83,7 +86,7 @@ export async function beginVisitorTurn(
   storage: DurableObjectStorage,
   opened: OpenedHub | null,
   input: BeginTurnInput,
-  parts: { identity: Pick<HubIdentity, "verify"> },
+  parts: { identity: Pick<HubIdentity, "verify">; qa: HubQa },
   onBudget: (step: BudgetStep) => void = () => {},
 ): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
@@ -105,7 +108,12 @@ export async function beginVisitorTurn(
   if (!session) return { outcome: "no-session" };
   const now = Date.now();
   const budget = new AssistantBudget(storage);
-  const paused = budgetGate(budget, record, now, onBudget);
+  // A question a curated answer replies to word for word calls no model: it takes no monthly budget
+  // and is answered when the budget paused the assistant (vector matches are known only after the
+  // await below: those count).
+  const strictness = record.config.qaStrictness ?? qaLimits.defaultStrictness;
+  const exact = guardedMatch(input.assistantId, () => exactLexicalMatch(storage, parts.qa, input.message.content, strictness));
+  const paused = exact ? null : budgetGate(budget, record, now, onBudget);
   if (paused) return { outcome: "refused", refusal: paused };
   const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
   const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits, userSub }));
@@ -116,7 +124,7 @@ export async function beginVisitorTurn(
   } catch (error) {
     console.error(JSON.stringify({ event: "bot-defence-count-failed", assistantId: input.assistantId, error: String(error) }));
   }
-  countBudget(budget, record, now, onBudget);
+  if (!exact) countBudget(budget, record, now, onBudget);
   const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
   const saved = store.saveMessage({
     sessionId: session.id,
@@ -128,13 +136,17 @@ export async function beginVisitorTurn(
   });
   const insights = new InsightsStore(storage);
   countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
-  const passages = await retrieveNearIndex(env, storage, input.assistantId, {
+  const { passages, curated } = await retrieveWithCurated(env, storage, parts.qa, {
+    assistantId: input.assistantId,
     query: retrievalQuery(input.message.content, history),
     question: input.message.content,
+    strictness,
+    skipKnowledge: exact !== null,
   });
+  if (curated) countInsight(input.assistantId, () => insights.countCurated(saved.createdAt, curated.mode));
   // null: retrieval failed, which says nothing about the knowledge (not a gap); [] found nothing.
   countInsight(input.assistantId, () =>
-    insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: passages !== null && passages.length === 0 }),
+    insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: !curated && passages !== null && passages.length === 0 }),
   );
   return {
     outcome: "admitted",
@@ -144,6 +156,7 @@ export async function beginVisitorTurn(
     saved: toWidgetMessage(saved, record.showSources),
     remaining: admission.remaining,
     passages,
+    curated,
   };
 }
 
@@ -181,6 +194,35 @@ async function visitorRefusal(identity: Pick<HubIdentity, "verify">, input: Begi
   return verified.visitor.id === sessionSub ? null : refuse(visitorIdentityMessages.tokenRequired);
 }
 
+/** The exact lexical match before the counters; a failure (a bug, never an input) is logged and the turn goes on without it. */
+function guardedMatch<T>(assistantId: string, match: () => T): T | null {
+  try {
+    return match();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "qa-match-failed", assistantId, error: String(error) }));
+    return null;
+  }
+}
+
+/**
+ * The knowledge passages and the curated answer of a question, next to both: one embedder call
+ * for the retrieval query and the question (when pairs have vectors), hybrid search (skipped when
+ * an exact curated answer replies), then the pairs matched (hub-qa.ts `curatedStep`). A matching
+ * failure leaves the knowledge passages as they are.
+ */
+export async function retrieveWithCurated(
+  env: Env,
+  storage: DurableObjectStorage,
+  qa: HubQa,
+  input: { assistantId: string; query: string; question: string; strictness: QaStrictness; skipKnowledge?: boolean; countUse?: boolean },
+): Promise<{ passages: Passage[] | null; curated: CuratedAnswer | null }> {
+  const wantVector = !input.skipKnowledge && (guardedMatch(input.assistantId, () => qa.hasVectors(storage)) ?? false);
+  const vectors = input.skipKnowledge ? null : await embedTurnTexts(env, input.assistantId, input, wantVector);
+  const passages = input.skipKnowledge ? [] : await retrieveNearIndex(env, storage, input.assistantId, input, vectors ?? undefined);
+  const step = guardedMatch(input.assistantId, () => curatedStep(storage, qa, { question: input.question, strictness: input.strictness, vector: vectors?.question ?? null, passages, countUse: input.countUse }));
+  return step ?? { passages, curated: null };
+}
+
 /** Runs one insights count; a failure (a bug, never an input) is logged, never thrown into the turn. */
 function countInsight(assistantId: string, count: () => void) {
   try {
@@ -203,12 +245,14 @@ export async function retrieveNearIndex(
   storage: DurableObjectStorage,
   assistantId: string,
   input: { query: string; question: string },
+  embedded?: { embedder: EmbeddingProvider | null; query: Float32Array | null },
 ): Promise<Passage[] | null> {
   try {
     const index = localKnowledgeIndex(new KnowledgeStore(storage));
     const vectors = env.VECTORIZE ? new VectorizeStore(env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
+    const embedder = embedded ? embedded.embedder : embeddingProviderFromEnv(env);
     // More candidates than the prompt takes, so passages under the floor do not crowd out one above it.
-    const found = await hybridSearch({ index, assistantId, query: input.query, embedder: embeddingProviderFromEnv(env), vectors, k: knowledgeSearch.maxResults });
+    const found = await hybridSearch({ index, assistantId, query: input.query, embedder, vectors, k: knowledgeSearch.maxResults, queryVector: embedded?.query ?? null });
     if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
     const relevant = relevantHits(found.hits, input.question, knowledgeSearch.relevanceFloor, input.query).slice(0, widget.retrievalResults);
     return relevant.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content, ...(h.url ? { url: h.url } : {}) }));

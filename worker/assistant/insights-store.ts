@@ -57,6 +57,12 @@ export class InsightsStore {
     this.addToDay(utcDay(at), firstOfSession ? 1 : 0, 1);
   }
 
+  /** A reply a curated answer gave (`exact`) or guided (`guide`), on its day (its row exists: the visitor's message made it). */
+  countCurated(at: number, mode: "exact" | "guide"): void {
+    const column = mode === "exact" ? "curated_exact" : "curated_guided";
+    this.sql.exec(`UPDATE insight_days SET ${column} = ${column} + 1 WHERE day = ?`, utcDay(at));
+  }
+
   /**
    * Sessions moved in from the legacy D1 tables (legacy-import.ts), counted as the migration's
    * backfill counts stored ones: each visitor message on its day, the session on its first's.
@@ -156,6 +162,9 @@ export class InsightsStore {
         .map((r) => [num(r.day), { conversations: num(r.conversations), messages: num(r.messages) }]),
     );
     const daily = Array.from({ length: days }, (_, i) => ({ date: dayDate(first + i), ...(counted.get(first + i) ?? { conversations: 0, messages: 0 }) }));
+    const [curated] = this.sql
+      .exec("SELECT coalesce(sum(curated_exact), 0) AS exact, coalesce(sum(curated_guided), 0) AS guided FROM insight_days WHERE day >= ? AND day <= ?", first, today)
+      .toArray();
     const feedback = { up: 0, down: 0 };
     for (const r of this.sql.exec("SELECT rating, count(*) AS n FROM visitor_messages WHERE rated_at >= ? GROUP BY rating", since).toArray()) {
       if (isRating(r.rating)) feedback[r.rating] = num(r.n);
@@ -167,7 +176,7 @@ export class InsightsStore {
       ratedAnswers: this.ratedAnswers(since),
       gaps: this.questions(first, "gaps"),
       topQuestions: this.questions(first, "asked"),
-      curatedAnswers: { exact: 0, guided: 0 },
+      curatedAnswers: { exact: num(curated?.exact), guided: num(curated?.guided) },
     };
   }
 

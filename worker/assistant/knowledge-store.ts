@@ -1,4 +1,4 @@
-import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeFileStatus } from "../knowledge/knowledge-index";
+import type { ChunkInsert, IndexedChunk, KnowledgeFileChanges, KnowledgeFileRecord, KnowledgeFileStatus } from "../knowledge/knowledge-index";
 import { blobToVector, cosine, vectorToBlob } from "../knowledge/vectors";
 
 /**
@@ -34,6 +34,7 @@ export const toFileRecord = (r: Row): KnowledgeFileRecord => ({
   error: r.error === null || r.error === undefined ? null : String(r.error),
   chunkCount: Number(r.chunk_count),
   uploadedAt: Number(r.uploaded_at),
+  kind: r.kind === "text" ? "text" : "file",
 });
 
 /** Vectors read per page by `nearest` (~4 KB each at 1024 dimensions). */
@@ -59,13 +60,14 @@ export class KnowledgeStore {
   /** Adds a file record (status processing); false when a file with this id exists already. */
   addFile(file: Omit<KnowledgeFileRecord, "status" | "error" | "chunkCount">): boolean {
     const cursor = this.sql.exec(
-      "INSERT OR IGNORE INTO knowledge_files (id, name, size, mime_type, r2_key, status, uploaded_at) VALUES (?, ?, ?, ?, ?, 'processing', ?)",
+      "INSERT OR IGNORE INTO knowledge_files (id, name, size, mime_type, r2_key, status, uploaded_at, kind) VALUES (?, ?, ?, ?, ?, 'processing', ?, ?)",
       file.id,
       file.name,
       file.size,
       file.mimeType,
       file.r2Key,
       file.uploadedAt,
+      file.kind ?? "file",
     );
     return cursor.rowsWritten > 0;
   }
@@ -79,19 +81,34 @@ export class KnowledgeStore {
   }
 
   insertChunks(fileId: string, rows: ChunkInsert[], createdAt: number) {
-    this.storage.transactionSync(() => {
-      for (const [ordinal, heading, content, tokenCount] of rows) {
-        this.sql.exec(
-          "INSERT INTO knowledge_chunks (file_id, ordinal, heading, content, token_count, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-          fileId,
-          ordinal,
-          heading,
-          content,
-          tokenCount,
-          createdAt,
-        );
-      }
+    this.storage.transactionSync(() => this.#insert(fileId, rows, createdAt));
+  }
+
+  /** Chunks swapped, record changed and marked ready in one transaction (see KnowledgeIndex.replaceChunks). */
+  replaceChunks(fileId: string, rows: ChunkInsert[], createdAt: number, changes?: KnowledgeFileChanges): { previousR2Key: string } | null {
+    return this.storage.transactionSync(() => {
+      const [row] = this.sql.exec("SELECT r2_key FROM knowledge_files WHERE id = ?", fileId).toArray();
+      if (!row) return null;
+      this.sql.exec("DELETE FROM knowledge_chunks WHERE file_id = ?", fileId);
+      this.#insert(fileId, rows, createdAt);
+      if (changes) this.sql.exec("UPDATE knowledge_files SET name = ?, size = ?, r2_key = ? WHERE id = ?", changes.name, changes.size, changes.r2Key, fileId);
+      this.sql.exec("UPDATE knowledge_files SET status = 'ready', error = NULL, chunk_count = ? WHERE id = ?", rows.length, fileId);
+      return { previousR2Key: String(row.r2_key) };
     });
+  }
+
+  #insert(fileId: string, rows: ChunkInsert[], createdAt: number) {
+    for (const [ordinal, heading, content, tokenCount] of rows) {
+      this.sql.exec(
+        "INSERT INTO knowledge_chunks (file_id, ordinal, heading, content, token_count, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        fileId,
+        ordinal,
+        heading,
+        content,
+        tokenCount,
+        createdAt,
+      );
+    }
   }
 
   markReady(fileId: string, chunkCount: number): boolean {

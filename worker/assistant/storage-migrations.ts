@@ -299,6 +299,44 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
     id: "0012_drop_ip_message_leases",
     sql: `DROP TABLE IF EXISTS ip_message_leases;`,
   },
+  {
+    // Text snippets: knowledge the owner typed in the dashboard, a file record of kind 'text'
+    // (its title is the name, its content the R2 object at r2_key) that can be edited in place.
+    id: "0013_knowledge_texts",
+    sql: `ALTER TABLE knowledge_files ADD COLUMN kind TEXT NOT NULL DEFAULT 'file';`,
+  },
+  {
+    // Curated answers (Q&A pairs, qa-store.ts): each pair, and each of its phrasings (the question,
+    // then its variants) with its normalised text (duplicates are refused on it) and, when an
+    // embedder is configured, its vector; `qa_state` counts the writes, so the turn's in-memory
+    // matcher (hub-qa.ts) knows when to rebuild. The replies curated answers gave, per day.
+    id: "0014_qa_pairs",
+    sql: `
+      CREATE TABLE qa_pairs (
+        id TEXT PRIMARY KEY,
+        question TEXT NOT NULL,
+        variants TEXT NOT NULL DEFAULT '[]',
+        answer TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        uses INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX qa_pairs_created_idx ON qa_pairs (created_at DESC, id DESC);
+      CREATE TABLE qa_phrasings (
+        pair_id TEXT NOT NULL REFERENCES qa_pairs (id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        normalized TEXT NOT NULL,
+        embedding BLOB,
+        PRIMARY KEY (pair_id, ordinal)
+      ) WITHOUT ROWID;
+      CREATE INDEX qa_phrasings_normalized_idx ON qa_phrasings (normalized);
+      CREATE TABLE qa_state (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
+      INSERT INTO qa_state (id, revision) VALUES (1, 0);
+      ALTER TABLE insight_days ADD COLUMN curated_exact INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE insight_days ADD COLUMN curated_guided INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

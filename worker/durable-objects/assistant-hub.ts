@@ -6,6 +6,7 @@ import { HistoryFacet } from "../assistant/facets/history";
 import { IdentityFacet } from "../assistant/facets/identity";
 import { InsightsFacet } from "../assistant/facets/insights";
 import { KnowledgeFacet } from "../assistant/facets/knowledge";
+import { QaFacet } from "../assistant/facets/qa";
 import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
@@ -43,7 +44,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -63,7 +64,7 @@ export class AssistantHub extends DurableObject<Env> {
   async beginTurn(input: TurnRequest): Promise<BeginTurnResult> {
     const opened = await this.core.open();
     const steps: BudgetStep[] = [];
-    const begun = await beginVisitorTurn(this.env, this.ctx.storage, opened, { ...input, assistantId: this.core.assistantId }, { identity: this.core.identity }, (step) => steps.push(step));
+    const begun = await beginVisitorTurn(this.env, this.ctx.storage, opened, { ...input, assistantId: this.core.assistantId }, { identity: this.core.identity, qa: this.core.qa }, (step) => steps.push(step));
     for (const step of steps) await this.core.afterBudget(opened?.assistant.record, step);
     return begun;
   }
@@ -202,6 +203,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   sockets(): SocketsFacet {
     return new SocketsFacet(this.core);
+  }
+  qa(): QaFacet {
+    return new QaFacet(this.core);
   }
 
   /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */

@@ -1,5 +1,15 @@
 import type { Context, Next } from "hono";
-import { knowledgeMessages, knowledgeUpload, publicAssistantServerMessages, requestBodyLimits, requestMessages, upload } from "../../contract";
+import {
+  knowledgeMessages,
+  knowledgeTextLimits,
+  knowledgeUpload,
+  publicAssistantServerMessages,
+  qaLimits,
+  qaMessages,
+  requestBodyLimits,
+  requestMessages,
+  upload,
+} from "../../contract";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
 
@@ -20,6 +30,10 @@ const knowledgeUploadCap: BodyCap = {
   bytes: knowledgeUpload.maxRequestBytes,
   error: () => new AppError("PAYLOAD_TOO_LARGE", publicAssistantServerMessages.uploadTooLarge(Math.floor(knowledgeUpload.maxRequestBytes / (1024 * 1024)))),
 };
+const qaImportCap: BodyCap = {
+  bytes: qaLimits.maxImportBytes + MULTIPART_SLACK_BYTES,
+  error: () => new AppError("PAYLOAD_TOO_LARGE", qaMessages.importTooLarge(Math.floor(qaLimits.maxImportBytes / (1024 * 1024)))),
+};
 const chatAttachmentCap: BodyCap = {
   bytes: upload.maxFileBytes + MULTIPART_SLACK_BYTES,
   error: () => new AppError("PAYLOAD_TOO_LARGE", knowledgeMessages.fileTooLarge("This file")),
@@ -29,17 +43,20 @@ const chatAttachmentCap: BodyCap = {
  * The cap of a request's body, by its path under /api, whatever its declared content type: a
  * route reads its body whatever the client declared (a JSON route sent `multipart/form-data`, a
  * CORS-safelisted type, still parses it as JSON), so the type never lifts a cap. Only the two
- * upload routes get larger caps (contract `knowledgeUpload`, `upload`); the widget's messages and
+ * upload routes and the curated answers' CSV import get larger caps (contract `knowledgeUpload`, `upload`, `qaLimits`); the widget's messages and
  * the owner's Playground the widget's.
  */
 export function bodyCapFor(method: string, path: string): BodyCap {
   if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/files\/?$/.test(path)) return knowledgeUploadCap;
   if (method === "POST" && /^\/api\/chat\/attachments\/?$/.test(path)) return chatAttachmentCap;
+  if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/qa\/import\/?$/.test(path)) return qaImportCap;
   // A widget message carries its attachments' text; the owner's Playground sends the same message plus its earlier turns.
   if (path.startsWith("/api/widget/") || (method === "POST" && /^\/api\/public-assistants\/[^/]+\/playground\/?$/.test(path))) {
     return jsonCap(requestBodyLimits.widgetBytes);
   }
   if (path.startsWith("/api/v1/")) return jsonCap(requestBodyLimits.openAiBytes);
+  // A text snippet's content at its character limit may weigh more than the default cap.
+  if ((method === "POST" || method === "PUT") && /^\/api\/public-assistants\/[^/]+\/texts(\/[^/]+)?\/?$/.test(path)) return jsonCap(knowledgeTextLimits.maxRequestBytes);
   if (method === "POST" && /^\/api\/chat\/frames\/?$/.test(path)) return jsonCap(requestBodyLimits.chatFrameBytes);
   return jsonCap(requestBodyLimits.defaultBytes);
 }

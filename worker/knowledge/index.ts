@@ -26,7 +26,8 @@ export {
   type WorkersAiBinding,
 } from "./embeddings";
 export { IndexVectorStore, MemoryVectorStore, VectorizeStore, type VectorMatch, type VectorRecord, type VectorStore, type VectorizeLike } from "./vectors";
-export type { ChunkInsert, IndexedChunk, KnowledgeFileRecord, KnowledgeFileStatus, KnowledgeIndex } from "./knowledge-index";
+export type { ChunkInsert, IndexedChunk, KnowledgeFileChanges, KnowledgeFileKind, KnowledgeFileRecord, KnowledgeFileStatus, KnowledgeIndex } from "./knowledge-index";
+export { ingestText, knowledgeTextMimeType, reindexText, textChunks, type IngestTextInput, type ReindexTextResult } from "./ingest-text";
 export {
   deleteAssistantKnowledge,
   deleteFileKnowledge,

@@ -27,8 +27,8 @@ export type IngestResult =
   | {
       ok: true;
       fileId: string;
-      /** "web": a page of a website source (`ingestBlocks`). */
-      kind: KnowledgeKind | "web";
+      /** "web": a page of a website source (`ingestBlocks`); "text": a snippet (`ingestText`). */
+      kind: KnowledgeKind | "web" | "text";
       chunkCount: number;
       /** A limit cut the text short: `warning` says so in the owner's words. */
       truncated: boolean;
@@ -74,11 +74,14 @@ export async function ingestBlocks(input: IngestBlocksInput): Promise<IngestResu
   });
 }
 
-/** The steps after reading: replace the record's chunks, mark it ready, embed; on failure remove it all and mark it failed. */
-async function ingestWith(
+/**
+ * The steps after reading: replace the record's chunks, mark it ready, embed; on failure remove it
+ * all and mark it failed. Shared by files, web pages and text snippets (ingest-text.ts).
+ */
+export async function ingestWith(
   input: Omit<IngestInput, "files" | "bytes">,
   name: string,
-  read: () => Promise<{ kind: KnowledgeKind | "web"; chunks: Chunk[]; truncated: boolean }>,
+  read: () => Promise<{ kind: KnowledgeKind | "web" | "text"; chunks: Chunk[]; truncated: boolean }>,
 ): Promise<IngestResult> {
   const { index, assistantId, fileId } = input;
   const now = input.now ?? Date.now;
@@ -86,9 +89,7 @@ async function ingestWith(
     const { kind, chunks, truncated } = await read();
     if (chunks.length === 0) throw new KnowledgeError("no_text", knowledgeMessages.empty(name));
 
-    await index.deleteChunks(fileId);
-    await insertChunks(index, fileId, chunks, now());
-    const marked = await index.markReady(fileId, chunks.length);
+    const marked = await writeChunks(index, fileId, chunks, now());
     // The record vanished while we worked (the owner deleted the file): leave nothing behind.
     if (!marked) throw new KnowledgeError("missing", knowledgeMessages.missing(name));
 
@@ -143,25 +144,37 @@ async function readStoredFile(input: IngestInput, name: string): Promise<Uint8Ar
 }
 
 /**
- * Sends the chunks to the assistant's object in calls of at most ROWS_PER_CALL rows and about
- * MAX_CALL_BYTES (never one call per chunk, never one giant call); each call is one transaction
- * there, and ids ascend with ordinals. Only one call's rows exist at a time.
+ * Replaces a file's chunks and marks it ready; false when the record is gone. Chunks that fit one
+ * call (ROWS_PER_CALL rows, about MAX_CALL_BYTES) are swapped in one transaction there
+ * (`replaceChunks`: a re-indexed file never shows both versions, nor none). More are deleted, then
+ * sent in calls of that size (never one call per chunk, never one giant call; ids ascend with
+ * ordinals; the rows share the chunks' strings), then the record is marked ready.
  */
-async function insertChunks(index: KnowledgeIndex, fileId: string, chunks: Chunk[], createdAt: number) {
+async function writeChunks(index: KnowledgeIndex, fileId: string, chunks: Chunk[], createdAt: number): Promise<boolean> {
+  const calls = chunkCalls(chunks);
+  if (calls.length <= 1) return (await index.replaceChunks(fileId, calls[0] ?? [], createdAt)) !== null;
+  await index.deleteChunks(fileId);
+  for (const rows of calls) await index.insertChunks(fileId, rows, createdAt);
+  return index.markReady(fileId, chunks.length);
+}
+
+/** Chunks as rows, grouped into calls of at most ROWS_PER_CALL rows and about MAX_CALL_BYTES. */
+export function chunkCalls(chunks: readonly Chunk[]): ChunkInsert[][] {
+  const calls: ChunkInsert[][] = [];
   let rows: ChunkInsert[] = [];
   let bytes = 0;
-  const flush = async () => {
-    if (rows.length) await index.insertChunks(fileId, rows, createdAt);
-    rows = [];
-    bytes = 0;
-  };
   for (const chunk of chunks) {
     const size = (chunk.content.length + chunk.heading.length) * 3 + 32;
-    if (rows.length >= ROWS_PER_CALL || bytes + size > MAX_CALL_BYTES) await flush();
+    if (rows.length >= ROWS_PER_CALL || bytes + size > MAX_CALL_BYTES) {
+      calls.push(rows);
+      rows = [];
+      bytes = 0;
+    }
     rows.push([chunk.ordinal, chunk.heading, chunk.content, chunk.tokenCount]);
     bytes += size;
   }
-  await flush();
+  if (rows.length) calls.push(rows);
+  return calls;
 }
 
 export interface EmbedFileChunksInput {

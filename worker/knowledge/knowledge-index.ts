@@ -7,6 +7,8 @@
  */
 
 export type KnowledgeFileStatus = "processing" | "ready" | "failed";
+/** "file": uploaded (or a web page's record); "text": a snippet typed in the dashboard, editable in place. */
+export type KnowledgeFileKind = "file" | "text";
 
 export interface KnowledgeFileRecord {
   id: string;
@@ -18,6 +20,15 @@ export interface KnowledgeFileRecord {
   error: string | null;
   chunkCount: number;
   uploadedAt: number;
+  /** Absent: "file" (records written before snippets existed read as files). */
+  kind?: KnowledgeFileKind;
+}
+
+/** What a re-index may change on the record in the same step as its chunks (a snippet's title, size and text). */
+export interface KnowledgeFileChanges {
+  name: string;
+  size: number;
+  r2Key: string;
 }
 
 /** A chunk as search returns it (from ready files only). */
@@ -40,6 +51,13 @@ export interface KnowledgeIndex {
   file(fileId: string): Promise<KnowledgeFileRecord | null>;
   /** Appends chunks to a file (ids ascend with the order given). */
   insertChunks(fileId: string, rows: ChunkInsert[], createdAt: number): Promise<void>;
+  /**
+   * In one transaction: the file's chunks replaced by `rows` (ids ascend with the order given),
+   * `changes` applied to its record, and the record marked ready with their count. A search sees
+   * the old passages or the new, never both nor neither. Null when the file is gone (nothing
+   * written); else the record's r2Key before the change.
+   */
+  replaceChunks(fileId: string, rows: ChunkInsert[], createdAt: number, changes?: KnowledgeFileChanges): Promise<{ previousR2Key: string } | null>;
   /** Marks the file ready with its chunk count; false when the file is gone. */
   markReady(fileId: string, chunkCount: number): Promise<boolean>;
   markFailed(fileId: string, error: string): Promise<void>;

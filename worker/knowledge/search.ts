@@ -102,6 +102,8 @@ export interface HybridSearchInput {
   candidates?: number;
   /** Vector matches below this cosine similarity are ignored (default: none). */
   minVectorScore?: number;
+  /** The query's embedding when the caller has it already (embedded with other texts in one call). */
+  queryVector?: Float32Array | null;
 }
 
 export interface HybridSearchResult {
@@ -124,7 +126,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
 
   let vectorMatches: { chunkId: number; score: number }[];
   try {
-    const [vector] = await input.embedder.embed([input.query]);
+    const [vector] = input.queryVector ? [input.queryVector] : await input.embedder.embed([input.query]);
     vectorMatches = vector ? await input.vectors.query(input.assistantId, vector, candidates) : [];
   } catch (error) {
     return { hits: lexical.slice(0, k), mode: "lexical", vectorError: error instanceof Error ? error.message : String(error) };

@@ -9,6 +9,8 @@ export interface Passage {
   content: string;
   /** A web page's address (website sources). */
   url?: string;
+  /** A curated answer (Q&A pair): `fileName` is qaMessages.sourceLabel, `heading` its question, `content` its answer. */
+  qaId?: string;
 }
 
 export interface HistoryTurn {
@@ -45,7 +47,9 @@ export function excerptOf(text: string, max: number = knowledgeSearch.excerptCha
 export function sourcesOf(passages: readonly Passage[]): WidgetSource[] {
   const seen = new Map<string, WidgetSource>();
   for (const p of passages) {
-    if (!seen.has(p.fileId)) seen.set(p.fileId, { fileId: p.fileId, name: p.fileName, excerpt: excerptOf(p.content), ...(p.url ? { url: p.url } : {}) });
+    if (seen.has(p.fileId)) continue;
+    if (p.qaId) seen.set(p.fileId, { kind: "qa", qaId: p.qaId, name: p.fileName, fileId: p.fileId, excerpt: excerptOf(p.content) });
+    else seen.set(p.fileId, { fileId: p.fileId, name: p.fileName, excerpt: excerptOf(p.content), ...(p.url ? { url: p.url } : {}) });
   }
   return [...seen.values()];
 }
@@ -102,6 +106,8 @@ export function systemPrompt(input: KnowledgePromptInput): string {
   if (caller) parts.push(`Additional instructions from the API caller:\n${caller}`);
   if (input.passages.length) {
     const docs = input.passages.map((p, i) => {
+      // A curated answer the owner wrote for this question: authoritative, and whole (bounded by qaLimits).
+      if (p.qaId) return `[${i + 1}] ${p.fileName} (the website owner's own answer: authoritative, prefer it over the documents) to "${p.heading.trim()}"\n${p.content}`;
       const heading = p.heading.trim() ? ` — ${p.heading.trim()}` : "";
       const what = p.url ? `Web page: ${p.fileName} (${p.url})` : `Document: ${p.fileName}`;
       return `[${i + 1}] ${what}${heading}\n${p.content.slice(0, widget.passageChars)}`;

@@ -3,7 +3,9 @@ import { widgetMessages, type WidgetMessage, type WidgetServerFrame, type Widget
 import type { BeginTurnResult } from "../assistant/hub-visitor-turn";
 import type { Env } from "../env";
 import { remainingFrame } from "../services/widget/widget-limits";
-import { answerFromKnowledge } from "./answer";
+import { answerFromKnowledge, type KnowledgeAnswer } from "./answer";
+import { sourcesOf } from "./prompt";
+import { qaPassage } from "../assistant/hub-qa";
 
 export type VisitorMessageInput = z.output<typeof widgetSendMessageData>;
 
@@ -17,6 +19,8 @@ export type AdmittedTurn = Extract<BeginTurnResult, { outcome: "admitted" }>;
  */
 export interface AnswerTurn extends Pick<AdmittedTurn, "assistant" | "session" | "history" | "saved" | "passages"> {
   remaining: { remaining: number; limit: number };
+  /** The curated answer the question matched; `exact`: its answer is the reply, streamed, with no model call. */
+  curated?: AdmittedTurn["curated"] | undefined;
 }
 
 /** A visitor's admitted turn, ending with what is left of the session's and the day's messages. */
@@ -55,7 +59,7 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
     emit({ event: "new-message", data: { message: turn.saved, clientMessageId } });
     const messageId = crypto.randomUUID();
     emit({ event: "thinking", data: { chatId: session.id, messageId, clientMessageId } });
-    const answer = await answerFromKnowledge({
+    const answer = turn.curated?.mode === "exact" ? curatedReply(turn.curated, (delta, offset) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } })) : await answerFromKnowledge({
       env: deps.env,
       assistant,
       question: message.content,
@@ -91,4 +95,22 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
   } finally {
     emit({ event: "remaining-messages", data: turn.remaining });
   }
+}
+
+/** Characters per delta of a curated reply: streamed like a model's, so every client shows it the same way. */
+const CURATED_DELTA_CHARS = 48;
+
+/**
+ * A curated answer's reply: its text, sent in deltas cut after a space, and its source, the
+ * site's own answer (`{ kind: "qa", qaId }`). No model, so it costs nothing and works offline.
+ */
+export function curatedReply(curated: NonNullable<AnswerTurn["curated"]>, onDelta: (delta: string, offset: number) => void): KnowledgeAnswer {
+  const text = curated.answer;
+  for (let at = 0; at < text.length; ) {
+    const space = text.indexOf(" ", at + CURATED_DELTA_CHARS);
+    const end = space === -1 ? text.length : space + 1;
+    onDelta(text.slice(at, end), at);
+    at = end;
+  }
+  return { text, sources: sourcesOf([qaPassage({ id: curated.qaId, question: curated.question, answer: text })]), outcome: { status: "complete" }, offline: false };
 }

@@ -1,45 +1,15 @@
 /**
- * Review of the HTTP fallback (connection.ts): tests that fail on main and show a defect.
+ * The HTTP fallback (connection.ts) with streams the test writes to: frames that could reach the
+ * UI twice (two streams, a stream and the socket), a held message when the connection is rebuilt,
+ * a stream cut before its first frame.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatMessage, ServerFrame } from "../../../contract";
 import { chatReducer, initialChatState, streamingReply } from "../components/chat/chat-reducer";
 import { createChatConnection } from "./connection";
+import { FakeSocket, latest, tick } from "./fake-socket";
 import type { ConnectionStatus } from "./policy";
 
-class FakeSocket extends EventTarget {
-  static all: FakeSocket[] = [];
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSING = 2;
-  static readonly CLOSED = 3;
-  readyState = 0;
-  binaryType = "blob";
-  sent: string[] = [];
-  constructor(readonly url: string) {
-    super();
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
-  }
-  receive(data: string) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-  drop(code = 1006, reason = "") {
-    this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
-  }
-}
-const latest = () => FakeSocket.all.at(-1)!;
-const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
 const sse = (f: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(f)}\n\n`);
 
 /**
@@ -91,7 +61,7 @@ const reply = (over: Partial<ChatMessage>): ChatMessage => ({
   ...over,
 });
 
-describe("review: the HTTP fallback", () => {
+describe("the HTTP fallback, frame by frame", () => {
   beforeEach(() => {
     vi.useFakeTimers();
     FakeSocket.all = [];
@@ -99,9 +69,7 @@ describe("review: the HTTP fallback", () => {
   afterEach(() => vi.useRealTimers());
 
   it("two frame streams open at once (two chats replying over HTTP) do not hand the UI every broadcast frame twice", async () => {
-    // The room writes every broadcast frame to every open sink (chat-room.ts broadcastFrame), and
-    // connection.ts sendOverHttp passes every frame of every stream to onEvent: with two streams
-    // open, chat A's frames arrive twice, in an order the two streams do not agree on.
+    // Should a stream carry another chat's frame (an older server), only the stream of that chat hands it on.
     const server = httpServer();
     const { connection, frames } = connect(server.fetch);
     await tick();
@@ -155,8 +123,7 @@ describe("review: the HTTP fallback", () => {
   });
 
   it("going back to the socket does not leave the HTTP stream of a running reply feeding the UI beside the socket", async () => {
-    // connection.ts socket "open": the watched chats are joined on the socket, but the HTTP
-    // streams still open are neither aborted nor muted: every frame of the reply comes twice.
+    // Once the socket is back it carries every frame of the room: the HTTP streams go quiet.
     const server = httpServer();
     const { connection, frames } = connect(server.fetch);
     connection.join("A");
@@ -178,8 +145,7 @@ describe("review: the HTTP fallback", () => {
   });
 
   it("a message held for the first socket is not dropped silently when the connection is closed (an auth change rebuilds it)", async () => {
-    // connection.ts close(): clearTimeout(holdTimer) and nothing else; `held` is forgotten. The UI
-    // already shows the message as sent, its chat busy (streaming: { messageId: null }) for good.
+    // The UI already shows the message as sent: it must leave, fail, or go on the next connection.
     const server = httpServer();
     const { connection, frames } = connect(server.fetch);
     const sent = connection.sendMessage({ content: "typed quickly", files: [] });
@@ -194,10 +160,7 @@ describe("review: the HTTP fallback", () => {
   });
 
   it("a send whose stream is cut before its first frame is caught up on (or failed), not left waiting for good", async () => {
-    // connection.ts sendOverHttp: after a cut stream only the chats that sent `thinking` on it are
-    // joined again (`replying`); a stream cut before that (the turn may well be running) leaves the
-    // message optimistic and its chat busy, with nothing to end the wait. On a socket, the
-    // reconnect's join of every watched chat would catch up.
+    // The turn may well be running on the server: its chat is joined again, as a socket's reconnect would.
     const server = httpServer();
     const { connection, frames } = connect(server.fetch);
     connection.join("A");

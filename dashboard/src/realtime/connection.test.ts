@@ -1,42 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chatSocketClose, realtimeMessages, type ServerFrame } from "../../../contract";
 import { createChatConnection } from "./connection";
+import { FakeSocket, latest, tick } from "./fake-socket";
 import type { ConnectionStatus } from "./policy";
 
-/** A WebSocket double the test drives: open(), receive(), drop(). */
-class FakeSocket extends EventTarget {
-  static all: FakeSocket[] = [];
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSING = 2;
-  static readonly CLOSED = 3;
-  readyState = 0;
-  binaryType = "blob";
-  sent: string[] = [];
-  constructor(readonly url: string) {
-    super();
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
-  }
-  receive(data: string) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-  drop(code = 1006, reason = "") {
-    this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
-  }
-}
-
-const latest = () => FakeSocket.all.at(-1)!;
 const response = (status: number) => Promise.resolve(new Response(null, { status }));
 
 function connect(over: Partial<Parameters<typeof createChatConnection>[0]> = {}) {
@@ -57,8 +24,6 @@ function connect(over: Partial<Parameters<typeof createChatConnection>[0]> = {})
   return { connection, frames, statuses, fetch };
 }
 
-/** Lets partysocket's zero-delay first attempt (and any timers up to `ms`) run. */
-const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
 
 describe("createChatConnection", () => {
   beforeEach(() => {

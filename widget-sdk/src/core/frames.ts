@@ -18,7 +18,8 @@ const list = (check: Check) => (v: unknown) => Array.isArray(v) && v.every(check
 /** An object whose listed fields pass their checks (other fields are not looked at). */
 const shape = (fields: Record<string, Check>) => (v: unknown) => isObj(v) && Object.entries(fields).every(([k, check]) => check(v[k]));
 
-const isSources = opt(list(shape({ fileId: isStr, name: isStr, excerpt: isStr, url: opt(isStr) })));
+/** A file or web page (no `kind`), or a curated answer (`kind: "qa"`, which carries `fileId` and `excerpt` too). */
+const isSources = opt(list(shape({ fileId: isStr, name: isStr, excerpt: isStr, url: opt(isStr), kind: opt(isStr), qaId: opt(isStr) })));
 
 export const isMessage = shape({
   id: isStr,

@@ -61,6 +61,8 @@ export function message(
           <div class="src">
             <span class="t">{t.sources}</span>
             {m.sources.map((s, i) => {
+              // A curated answer is the site's own answer: named, not a file to open.
+              if (s.kind === "qa") return <span class="t">{s.name}</span>;
               const href = s.url && safeHref(s.url, true);
               const id = `${m.key}-${i}`;
               return (

@@ -1,5 +1,5 @@
 import { RpcTarget } from "cloudflare:workers";
-import type { FeedbackRating, InsightsResponse } from "../../../contract";
+import { qaLimits, type FeedbackRating, type InsightQuestion, type InsightsResponse, type QaStrictness } from "../../../contract";
 import { BotDefenceStore } from "../bot-defence-store";
 import type { Gone } from "../gone";
 import type { HubCore } from "../hub-core";
@@ -49,7 +49,18 @@ export class InsightsFacet extends RpcTarget {
     return guarded(this.#core, "insights", (opened) => {
       const required = opened.assistant.record.config.botDefence === "always";
       const insights = new InsightsStore(this.#core.storage).insights(days);
-      return { ok: true as const, insights: { ...insights, defence: { ...new BotDefenceStore(this.#core.storage).totals(insights.days), required } } };
+      const gaps = resolvedGaps(this.#core, insights.gaps, opened.assistant.record.config.qaStrictness ?? qaLimits.defaultStrictness);
+      return { ok: true as const, insights: { ...insights, gaps, defence: { ...new BotDefenceStore(this.#core.storage).totals(insights.days), required } } };
     });
   }
+}
+
+/** Each gap a saved curated answer now matches at the assistant's strictness carries that pair's id (`resolvedBy`). */
+function resolvedGaps(core: HubCore, gaps: InsightQuestion[], strictness: QaStrictness): InsightQuestion[] {
+  const index = core.qa.index(core.storage);
+  if (!index.size) return gaps;
+  return gaps.map((gap) => {
+    const { used } = index.match(gap.question, strictness);
+    return used ? { ...gap, resolvedBy: used.qaId } : gap;
+  });
 }

@@ -1,8 +1,9 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { Gone } from "../gone";
 import type { HubCore } from "../hub-core";
-import type { ChunkInsert, IndexedChunk, KnowledgeFileRecord } from "../../knowledge/knowledge-index";
+import type { ChunkInsert, IndexedChunk, KnowledgeFileChanges, KnowledgeFileRecord } from "../../knowledge/knowledge-index";
 import type { Passage } from "../../widget/prompt";
+import type { CuratedAnswer } from "../hub-qa";
 import { KnowledgeStore } from "../knowledge-store";
 import { whenOpen } from "./run";
 
@@ -36,9 +37,9 @@ export class KnowledgeFacet extends RpcTarget {
   removeFile(fileId: string): Promise<void | Gone> {
     return this.#with((s) => s.removeFile(fileId));
   }
-  /** The Playground's passages for `query`, counting nothing (null: retrieval failed). */
-  retrieve(input: { query: string; question?: string | undefined }): Promise<{ passages: Passage[] | null } | Gone> {
-    return whenOpen(this.#core, async () => ({ passages: await this.#core.retrieve(input.query, input.question) }));
+  /** The Playground's passages for `query` and the curated answer its question gets, counting nothing (null passages: retrieval failed). */
+  retrieve(input: { query: string; question?: string | undefined }): Promise<{ passages: Passage[] | null; curated: CuratedAnswer | null } | Gone> {
+    return whenOpen(this.#core, (opened) => this.#core.retrieveWithCurated(opened.assistant.record, input.query, input.question ?? input.query));
   }
 
   // The `KnowledgeIndex` operations (knowledge/knowledge-index.ts), for ingestion and search.
@@ -47,6 +48,9 @@ export class KnowledgeFacet extends RpcTarget {
   }
   insertChunks(fileId: string, rows: ChunkInsert[], createdAt: number): Promise<void | Gone> {
     return this.#with((s) => s.insertChunks(fileId, rows, createdAt));
+  }
+  replaceChunks(fileId: string, rows: ChunkInsert[], createdAt: number, changes?: KnowledgeFileChanges): Promise<{ previousR2Key: string } | null | Gone> {
+    return this.#with((s) => s.replaceChunks(fileId, rows, createdAt, changes));
   }
   markReady(fileId: string, chunkCount: number): Promise<boolean | Gone> {
     return this.#with((s) => s.markReady(fileId, chunkCount));

@@ -10,9 +10,11 @@ import { identitySecretRoutes } from "./identity-secret";
 import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
+import { qaRoutes } from "./qa";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
 import { sourceRoutes } from "./sources";
+import { textRoutes } from "./texts";
 import { updatePublicAssistantRoute } from "./update";
 
 /**
@@ -31,9 +33,11 @@ export function publicAssistantRoutes() {
     .route("/", secretKeyRoutes)
     .route("/", identitySecretRoutes)
     .route("/", fileRoutes)
+    .route("/", textRoutes)
     .route("/", searchRoute)
     .route("/", sourceRoutes)
     .route("/", chatRoutes)
     .route("/", playgroundRoute)
-    .route("/", insightsRoute);
+    .route("/", insightsRoute)
+    .route("/", qaRoutes);
 }

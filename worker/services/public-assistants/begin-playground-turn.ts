@@ -64,6 +64,7 @@ export async function beginPlaygroundTurn({
     history: message.history,
     saved,
     passages: found.passages,
+    curated: found.curated,
     remaining: { remaining: counted.remaining, limit: playground.throttle.limit },
   };
   const finish: VisitorTurnDeps["finish"] = async (answer) => ({

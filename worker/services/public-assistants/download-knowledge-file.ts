@@ -15,5 +15,7 @@ export async function downloadKnowledgeFile({
   if (!file) throw notFound();
   const object = await ctx.env.FILES.get(file.r2Key);
   if (!object) throw new AppError("NOT_FOUND", knowledgeMessages.missing(file.name));
-  return { name: file.name, mimeType: file.mimeType, size: object.size, body: object.body };
+  // A text's name is its title: its original downloads as the Markdown it is stored as.
+  const name = file.kind === "text" ? `${file.name}.md` : file.name;
+  return { name, mimeType: file.mimeType, size: object.size, body: object.body };
 }

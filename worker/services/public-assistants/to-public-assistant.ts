@@ -114,7 +114,9 @@ export function toPublicAssistantRecord(row: PublicAssistantRow): PublicAssistan
   };
 }
 
-export function toKnowledgeFile(row: Pick<KnowledgeFileRow, "id" | "name" | "size" | "uploadedAt" | "status" | "error" | "chunkCount">): KnowledgeFile {
+export function toKnowledgeFile(
+  row: Pick<KnowledgeFileRow, "id" | "name" | "size" | "uploadedAt" | "status" | "error" | "chunkCount"> & { kind?: "file" | "text" },
+): KnowledgeFile {
   return {
     _id: row.id,
     name: row.name,
@@ -123,6 +125,8 @@ export function toKnowledgeFile(row: Pick<KnowledgeFileRow, "id" | "name" | "siz
     status: row.status,
     error: row.error ?? null,
     chunkCount: row.chunkCount,
+    // Only a snippet says what it is: an uploaded file's shape is as it always was.
+    ...(row.kind === "text" ? { kind: "text" as const } : {}),
   };
 }
 

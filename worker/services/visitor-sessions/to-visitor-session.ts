@@ -16,8 +16,9 @@ const str = (value: unknown) => (typeof value === "string" ? value : "");
 export function toVisitorMessage(row: MessageRow): VisitorMessage {
   const files = jsonArray(row.files).map((f) => ({ name: str((f as { name?: unknown })?.name) }));
   const sources = jsonArray(row.sources).map((s) => {
-    const source = (s ?? {}) as { fileId?: unknown; name?: unknown; excerpt?: unknown; url?: unknown };
+    const source = (s ?? {}) as { fileId?: unknown; name?: unknown; excerpt?: unknown; url?: unknown; kind?: unknown; qaId?: unknown };
     return {
+      ...(source.kind === "qa" && typeof source.qaId === "string" ? { kind: "qa" as const, qaId: source.qaId } : {}),
       fileId: str(source.fileId),
       name: str(source.name),
       ...(typeof source.excerpt === "string" ? { excerpt: source.excerpt } : {}),

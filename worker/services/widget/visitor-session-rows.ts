@@ -1,4 +1,4 @@
-import type { WidgetMessage } from "../../../contract";
+import type { WidgetMessage, WidgetSource } from "../../../contract";
 import type { VisitorMessageRow } from "../../assistant/visitor-store";
 import { toVisitorMessage } from "../visitor-sessions/to-visitor-session";
 
@@ -10,7 +10,11 @@ import { toVisitorMessage } from "../visitor-sessions/to-visitor-session";
 /** A stored visitor message in the widget's shape; sources only when the owner shows them. */
 export function toWidgetMessage(row: VisitorMessageRow, showSources: boolean): WidgetMessage {
   const stored = toVisitorMessage(row);
-  const sources = (stored.sources ?? []).map((s) => ({ fileId: s.fileId, name: s.name, excerpt: s.excerpt ?? "", ...(s.url ? { url: s.url } : {}) }));
+  const sources = (stored.sources ?? []).map((s): WidgetSource =>
+    s.kind === "qa" && s.qaId
+      ? { kind: "qa", qaId: s.qaId, name: s.name, fileId: s.fileId, excerpt: s.excerpt ?? "" }
+      : { fileId: s.fileId, name: s.name, excerpt: s.excerpt ?? "", ...(s.url ? { url: s.url } : {}) },
+  );
   return {
     id: row.id,
     chatId: row.sessionId,

@@ -1,12 +1,13 @@
 /**
  * The knowledge files of an assistant, on its page's Knowledge tab: a table of name, size
  * (B / KB / MB as fits), upload date and time, status (the reason when it failed), passages, remove.
+ * A text snippet's row says it is a text and has Edit (`onEdit`); a row being saved (`busy`) has no actions.
  * On a narrow screen the table scrolls sideways inside its own focusable region; the page does not.
  * The card on the grid shows only an overview line (assistant-card.tsx).
  */
-import { publicAssistantUi, type KnowledgeFile } from "../../../../contract";
+import { knowledgeTextUi, publicAssistantUi, type KnowledgeFile } from "../../../../contract";
 import { formatBytes, formatTime } from "../../lib/format";
-import { AlertIcon, CheckIcon, FileIcon, TrashIcon } from "../ui/icons";
+import { AlertIcon, CheckIcon, FileIcon, PencilIcon, TrashIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { Tooltip } from "../ui/tooltip";
 
@@ -31,7 +32,19 @@ function StatusBadge({ status }: { status: KnowledgeFile["status"] }) {
 const th = "px-3 py-2 text-left text-xs font-medium whitespace-nowrap text-muted";
 const td = "px-3 py-2.5 align-top";
 
-export function KnowledgeFileTable({ files, onRemove }: { files: readonly KnowledgeFile[]; onRemove: (file: KnowledgeFile) => void }) {
+export function KnowledgeFileTable({
+  files,
+  onRemove,
+  onEdit,
+  busy,
+}: {
+  files: readonly KnowledgeFile[];
+  onRemove: (file: KnowledgeFile) => void;
+  /** Opens a text snippet to edit (texts only). */
+  onEdit?: (file: KnowledgeFile) => void;
+  /** Rows being saved: shown processing, without actions. */
+  busy?: (file: KnowledgeFile) => boolean;
+}) {
   if (!files.length) return <p className="rounded-lg border border-dashed border-line-strong px-3 py-3 text-xs text-muted">{L.noFiles}</p>;
   return (
     // A keyboard user can scroll the region too (tabIndex), and a screen reader hears what it holds.
@@ -65,10 +78,13 @@ export function KnowledgeFileTable({ files, onRemove }: { files: readonly Knowle
             <tr key={file._id}>
               <th scope="row" className={`${td} text-left font-medium text-fg`}>
                 <span className="flex min-w-0 items-start gap-2">
-                  <FileIcon size={16} className="mt-0.5 shrink-0 text-faint" />
+                  {file.kind === "text" ? <PencilIcon size={16} className="mt-0.5 shrink-0 text-faint" /> : <FileIcon size={16} className="mt-0.5 shrink-0 text-faint" />}
                   <span className="block max-w-36 truncate sm:max-w-64" title={file.name}>
                     {file.name}
                   </span>
+                  {file.kind === "text" ? (
+                    <span className="mt-px shrink-0 rounded bg-accent-soft px-1.5 py-px text-[11px] font-medium text-accent-text">{knowledgeTextUi.badge}</span>
+                  ) : null}
                 </span>
               </th>
               <td className={`${td} text-right whitespace-nowrap text-muted tabular-nums`}>{formatBytes(file.size)}</td>
@@ -80,17 +96,31 @@ export function KnowledgeFileTable({ files, onRemove }: { files: readonly Knowle
                 {file.status === "failed" && file.error ? <p className="mt-1 max-w-56 text-xs text-danger">{file.error}</p> : null}
               </td>
               <td className={`${td} text-right text-muted tabular-nums`}>{file.status === "ready" ? file.chunkCount : "—"}</td>
-              <td className="px-2 py-1.5 text-right align-top">
-                <Tooltip label={L.removeFile(file.name)}>
-                  <button
-                    type="button"
-                    onClick={() => onRemove(file)}
-                    aria-label={L.removeFile(file.name)}
-                    className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-faint hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
-                  >
-                    <TrashIcon size={15} />
-                  </button>
-                </Tooltip>
+              <td className="px-2 py-1.5 text-right align-top whitespace-nowrap">
+                {busy?.(file) ? null : (
+                  <>
+                    {file.kind === "text" && onEdit ? (
+                      <button
+                        type="button"
+                        onClick={() => onEdit(file)}
+                        aria-label={knowledgeTextUi.editLabel(file.name)}
+                        className="mr-1 inline-flex h-8 items-center gap-1.5 rounded-lg px-2 text-xs font-medium text-muted hover:bg-subtle hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
+                      >
+                        <PencilIcon size={14} /> {knowledgeTextUi.edit}
+                      </button>
+                    ) : null}
+                    <Tooltip label={L.removeFile(file.name)}>
+                      <button
+                        type="button"
+                        onClick={() => onRemove(file)}
+                        aria-label={L.removeFile(file.name)}
+                        className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-faint hover:bg-danger-soft hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
+                      >
+                        <TrashIcon size={15} />
+                      </button>
+                    </Tooltip>
+                  </>
+                )}
               </td>
             </tr>
           ))}

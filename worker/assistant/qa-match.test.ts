@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { qaLimits } from "../../contract";
+import { evaluate, shopPairs } from "../../tests/fixtures/qa-shop/evaluate";
+import { QaIndex, normaliseQuestion, questionTerms, withinOneEdit } from "./qa-match";
+
+describe("curated answers: the labelled shop set", () => {
+  const index = new QaIndex(shopPairs);
+
+  it("gives no question a wrong pair at the default strictness", () => {
+    const result = evaluate(index, qaLimits.defaultStrictness);
+    expect(result.questions).toBeGreaterThanOrEqual(300);
+    expect(result.wrong).toEqual([]);
+    // Precision first, but it still answers most paraphrases (figures: bench/results/qa-matching.json).
+    expect(result.paraphrasesMatched / result.paraphrases).toBeGreaterThan(0.75);
+  });
+
+  it("gives no question a wrong pair when strict, and strict answers no more than the default", () => {
+    const strict = evaluate(index, "strict");
+    expect(strict.wrong).toEqual([]);
+    expect(strict.paraphrasesMatched).toBeLessThanOrEqual(evaluate(index, "balanced").paraphrasesMatched);
+  });
+
+  it("tells a return of an item from a return to the home page", () => {
+    expect(index.match("how do i return an item", "balanced").used?.qaId).toBe("return-item");
+    expect(index.match("how do I return to the home page", "balanced").used).toBeNull();
+  });
+});
+
+describe("curated answers: the matcher", () => {
+  it("normalises case, accents, punctuation, whitespace and Arabic letter forms", () => {
+    expect(normaliseQuestion("  Où   est MA Commande ?! ")).toBe("ou est ma commande");
+    expect(normaliseQuestion("أين طلبي؟")).toBe(normaliseQuestion("اين طلبي"));
+  });
+
+  it("drops stop words and stems", () => {
+    expect(questionTerms("How long does shipping take?")).toEqual(["long", "ship", "tak"]);
+  });
+
+  it("takes a word one edit away (a swap counts one) for a typo", () => {
+    expect(withinOneEdit("retrun", "return")).toBe(true);
+    expect(withinOneEdit("trak", "track")).toBe(true);
+    expect(withinOneEdit("order", "other")).toBe(false);
+    const index = new QaIndex([{ id: "a", mode: "exact", question: "How do I return an item?", variants: [] }]);
+    expect(index.match("how do I retrun an item", "balanced").used?.qaId).toBe("a");
+  });
+
+  it("matches by vector when the question's is close enough, and offers near pairs as candidates", () => {
+    const v = (x: number, y: number) => Float32Array.from([x, y]);
+    const index = new QaIndex([
+      { id: "a", mode: "guide", question: "parcel lockers", variants: [], vectors: [v(1, 0)] },
+      { id: "b", mode: "exact", question: "gift wrapping for my order", variants: [], vectors: [v(0, 1)] },
+    ]);
+    expect(index.match("colis en point relais", "balanced", v(0.999, 0.04)).used).toMatchObject({ qaId: "a", by: "vector" });
+    expect(index.match("colis en point relais", "balanced", v(0.6, 0.8)).used).toBeNull();
+    expect(index.match("gift wrapping options", "balanced").candidates.map((c) => c.qaId)).toEqual(["b"]);
+  });
+
+  it("answers nothing with no pairs", () => {
+    expect(new QaIndex([]).match("anything", "loose")).toEqual({ used: null, candidates: [] });
+  });
+});
