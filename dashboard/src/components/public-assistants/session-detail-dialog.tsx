@@ -9,7 +9,7 @@ import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/co
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
 import { MarkdownView } from "../chat/markdown-view";
-import { ExternalLinkIcon, FileIcon, PencilIcon } from "../ui/icons";
+import { ExternalLinkIcon, FileIcon, MessageIcon, PencilIcon } from "../ui/icons";
 import { questionBefore } from "./qa-draft";
 import { useQaEditor } from "./qa-editor";
 import { sourceHref } from "./source-link";
@@ -43,7 +43,7 @@ export function SourceChips({ sources }: { sources: Source[] }) {
                 open === i ? "border-accent bg-accent-soft" : "border-line bg-surface hover:bg-subtle"
               }`}
             >
-              <FileIcon size={11} className="shrink-0 text-faint" />
+              {s.kind === "qa" ? <MessageIcon size={11} className="shrink-0 text-faint" /> : <FileIcon size={11} className="shrink-0 text-faint" />}
               <span className="truncate">{s.name}</span>
             </button>
             {href && (
