@@ -603,6 +603,97 @@ export const widgetMessages = {
     "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
 } as const;
 
+/**
+ * Curated answers in the dashboard: the Knowledge tab's section, the editor, and "Improve this
+ * answer" in History and Insights. Chosen for Tala. E2E tests find controls by these.
+ */
+export const qaUi = {
+  title: "Curated answers",
+  description: "Answers you write yourself, for the questions that matter. When a visitor asks one of them, your answer wins.",
+  emptyTitle: "No curated answers yet",
+  emptyText:
+    "A curated answer is a question, other ways visitors ask it, and the answer you want them to get. Use it to fix a wrong answer, or to give the exact words for prices, policies and anything that must not vary.",
+  add: "Add answer",
+  importCsv: "Import CSV",
+  importHint: (maxRows: number, separator: string) =>
+    `A CSV file with the columns question, answer, variants (variants separated by "${separator}"), up to ${maxRows.toLocaleString("en")} rows.`,
+  importing: (percent: number) => (percent >= 100 ? "Importing…" : `Uploading… ${percent}%`),
+  imported: (n: number) => `${n.toLocaleString("en")} imported`,
+  importFailedRows: (n: number) => (n === 1 ? "1 row was not imported:" : `${n.toLocaleString("en")} rows were not imported:`),
+  importLine: (line: number) => `Line ${line}`,
+  importFailed: "The CSV file could not be imported.",
+  dismiss: "Dismiss",
+  exportCsv: "Export CSV",
+  exportFileName: (assistantId: string) => `curated-answers-${assistantId}.csv`,
+  exportFailed: "The curated answers could not be exported.",
+  searchLabel: "Search curated answers",
+  searchPlaceholder: "Search questions, variants and answers",
+  count: (n: number) => (n === 1 ? "1 curated answer" : `${n.toLocaleString("en")} curated answers`),
+  noMatches: (q: string) => `No curated answer matches "${q}".`,
+  listLabel: "Curated answers",
+  columns: { question: "Question", variants: "Variants", mode: "Mode", uses: "Uses", updated: "Updated", actions: "Actions" },
+  variantCount: (n: number) => (n === 1 ? "1 variant" : `${n} variants`),
+  usesCount: (n: number) => (n === 1 ? "used once" : `used ${n.toLocaleString("en")} times`),
+  modes: {
+    exact: { label: "Exact", choice: "This answer is the reply", help: "Sent word for word, without the model: it works even with no model configured." },
+    guide: { label: "Guide", choice: "The assistant uses this answer", help: "Given to the model first, as the authority: it replies in its own words." },
+  },
+  edit: "Edit",
+  editLabel: (question: string) => `Edit "${question}"`,
+  delete: "Delete",
+  deleteLabel: (question: string) => `Delete "${question}"`,
+  deleteTitle: "Delete curated answer?",
+  deleteConfirm: (question: string) => `Delete the curated answer to "${question}"? The assistant answers this question from its knowledge again.`,
+  deleted: "Curated answer deleted.",
+  deleteFailed: "The curated answer could not be deleted.",
+  cancel: "Cancel",
+  loadFailed: "The curated answers could not be loaded.",
+  retry: "Try again",
+  previous: "Previous",
+  next: "Next",
+  pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+  strictness: {
+    label: "When to use a curated answer",
+    levels: {
+      strict: { label: "Strict", help: "Only when the question is nearly the same as yours or a variant. The fewest surprises." },
+      balanced: { label: "Balanced", help: "When the question means the same in other words. Recommended." },
+      loose: { label: "Loose", help: "Whenever the question is close. Answers more, with more risk of a wrong match." },
+    },
+    saved: "Strictness saved.",
+    saveFailed: "The strictness could not be saved.",
+  },
+  editor: {
+    addTitle: "Add curated answer",
+    editTitle: "Edit curated answer",
+    improveTitle: "Improve this answer",
+    description: "Write the answer visitors should get to this question.",
+    question: "Question",
+    questionHint: "As a visitor would ask it.",
+    variants: "Other ways to ask it",
+    variantsHint: (max: number) => `Optional, up to ${max}. Different words for the same question.`,
+    variantLabel: (n: number) => `Variant ${n}`,
+    addVariant: "Add a variant",
+    removeVariant: (n: number) => `Remove variant ${n}`,
+    answer: "Answer",
+    answerHint: "Markdown: **bold**, lists, [links](https://example.com).",
+    counter: (n: number, max: number) => `${n.toLocaleString("en")} / ${max.toLocaleString("en")}`,
+    mode: "How it is used",
+    save: "Save",
+    created: "Curated answer saved.",
+    updated: "Curated answer updated.",
+    saveFailed: "The curated answer could not be saved.",
+  },
+  /** "Improve this answer" in History and Insights. */
+  improve: "Improve this answer",
+  resolved: "Resolved",
+  resolvedHelp: "A curated answer now answers this question.",
+  openPair: "Open curated answer",
+  pairNotFound: "That curated answer no longer exists.",
+  insightsTitle: "Curated answers",
+  insightsExact: "Replies given",
+  insightsGuided: "Replies guided",
+} as const;
+
 /** The owner's Playground (POST /api/public-assistants/{id}/playground): errors of its body. Chosen for Tala. */
 export const playgroundMessages = {
   tooManyTurns: (max: number) => `Send at most ${max} earlier messages of the conversation.`,

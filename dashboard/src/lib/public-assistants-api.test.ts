@@ -81,7 +81,7 @@ describe("public assistants API paths", () => {
   });
 
   it("asks for the insights of a period, and refuses an answer that does not match the contract", async () => {
-    const body = { days: 7, daily: [], feedback: { up: 1, down: 0 }, ratedAnswers: [], gaps: [], topQuestions: [], defence: { challenged: 2, refused: 1, required: false } };
+    const body = { days: 7, daily: [], feedback: { up: 1, down: 0 }, ratedAnswers: [], gaps: [], topQuestions: [], defence: { challenged: 2, refused: 1, required: false }, curatedAnswers: { exact: 3, guided: 1 } };
     const { fetch, api } = setup(body);
     expect(await api.getInsights("pa 1", 7)).toEqual(body);
     expect(call(fetch)[0]).toBe("/api/public-assistants/pa%201/insights?days=7");

@@ -67,6 +67,11 @@ export const exportFileName = (id: string) => `chat-history-${id}.json`;
  * carrying the server's `error` when the envelope is there.
  */
 export function readUploadResponse(status: number, text: string): KnowledgeUploadResponse {
+  return readFormResponse(knowledgeUploadResponse, status, text);
+}
+
+/** Reads the answer of a multipart POST sent with XHR: a 2xx body parsed with `schema`, else the ApiError. */
+export function readFormResponse<T>(schema: z.ZodType<T>, status: number, text: string): T {
   let raw: unknown;
   try {
     raw = text ? JSON.parse(text) : null;
@@ -74,7 +79,7 @@ export function readUploadResponse(status: number, text: string): KnowledgeUploa
     raw = null;
   }
   if (status >= 200 && status < 300) {
-    const parsed = knowledgeUploadResponse.safeParse(raw);
+    const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
     throw new ApiError({ message: httpClientMessages.invalidResponse, status, code: "INVALID_RESPONSE" });
   }
@@ -92,9 +97,14 @@ export function errorFromResponse(status: number, raw: unknown, retryAfter?: num
  * the files before it answers, which takes longer than that for a large PDF.
  */
 export function uploadWithProgress(url: string, files: readonly File[], options: UploadOptions = {}): Promise<KnowledgeUploadResponse> {
+  const form = new FormData();
+  for (const file of files) form.append(knowledgeUpload.fieldName, file, file.name);
+  return postFormWithProgress(url, form, knowledgeUploadResponse, options);
+}
+
+/** POST a multipart form with XHR (upload progress, the stored credential, no retry, no timeout); the answer parsed with `schema`. */
+export function postFormWithProgress<T>(url: string, form: FormData, schema: z.ZodType<T>, options: UploadOptions = {}): Promise<T> {
   return new Promise((resolve, reject) => {
-    const form = new FormData();
-    for (const file of files) form.append(knowledgeUpload.fieldName, file, file.name);
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.withCredentials = true;
@@ -104,7 +114,7 @@ export function uploadWithProgress(url: string, files: readonly File[], options:
     xhr.upload.onprogress = (e) => options.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
     xhr.onload = () => {
       try {
-        resolve(readUploadResponse(xhr.status, xhr.responseText));
+        resolve(readFormResponse(schema, xhr.status, xhr.responseText));
       } catch (err) {
         reject(err);
       }

@@ -290,7 +290,7 @@ export function ChatHistoryPanel({
           </Button>
         </nav>
       )}
-      {selected && <SessionDetailDialog session={selected} primaryColor={assistant.config.customization.primaryColor} onClose={() => onSelect(null)} />}
+      {selected && <SessionDetailDialog session={selected} primaryColor={assistant.config.customization.primaryColor} assistantId={assistant._id} onClose={() => onSelect(null)} />}
     </div>
   );
 }

@@ -7,14 +7,19 @@
  * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
  */
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { appMessages, botDefenceUi as D, insightsLimits, insightsUi as L, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { appMessages, botDefenceUi as D, insightsLimits, insightsUi as L, qaUi, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { errorMessage } from "../../lib/api";
 import { formatTime } from "../../lib/format";
 import { getInsights, type InsightsPeriod } from "../../lib/public-assistants-api";
+import { findPair, qaApi } from "../../lib/qa-api";
+import { toast } from "../../stores/toast";
 import { RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
+import { CheckIcon, PencilIcon } from "../ui/icons";
 import { chartShapes, chartBox, ratingShare, shortDate, totals, type DailyRow } from "./insights-chart";
+import { useQaEditor, type QaEditorTarget } from "./qa-editor";
 
 type Load = { state: "loading" } | { state: "error" } | { state: "ready"; data: InsightsResponse };
 
@@ -26,6 +31,20 @@ export function InsightsPanel({ assistantId, onOpenConversation }: { assistantId
   const [attempt, setAttempt] = useState(0);
   const ids = useTabIds();
   const headingId = useId();
+  // A saved curated answer may resolve a gap: read the insights again.
+  const editor = useQaEditor(assistantId, () => setAttempt((n) => n + 1));
+  const improve: Improve = {
+    open: (target) => editor.open(target),
+    openPair: async (qaId, question) => {
+      try {
+        const pair = await findPair(qaApi, assistantId, qaId, question);
+        if (pair) editor.open({ pair });
+        else toast({ title: qaUi.pairNotFound, variant: "destructive" });
+      } catch (err) {
+        toast({ title: errorMessage(err, qaUi.loadFailed), variant: "destructive" });
+      }
+    },
+  };
 
   useEffect(() => {
     const controller = new AbortController();
@@ -50,15 +69,22 @@ export function InsightsPanel({ assistantId, onOpenConversation }: { assistantId
       <TabPanels>
         {periods.map((p) => (
           <TabPanel key={p.key} tabKey={p.key} ids={ids} inactive={p.key !== String(days)}>
-            {p.key === String(days) && <PeriodView load={load} onRetry={() => setAttempt((n) => n + 1)} onOpenConversation={onOpenConversation} />}
+            {p.key === String(days) && <PeriodView load={load} onRetry={() => setAttempt((n) => n + 1)} onOpenConversation={onOpenConversation} improve={improve} />}
           </TabPanel>
         ))}
       </TabPanels>
+      {editor.element}
     </section>
   );
 }
 
-function PeriodView({ load, onRetry, onOpenConversation }: { load: Load; onRetry: () => void; onOpenConversation: (sessionId: string) => void }) {
+/** "Improve this answer": the editor on a new pair (prefilled), or on the pair that resolved a gap. */
+interface Improve {
+  open: (target: QaEditorTarget) => void;
+  openPair: (qaId: string, question: string) => Promise<void>;
+}
+
+function PeriodView({ load, onRetry, onOpenConversation, improve }: { load: Load; onRetry: () => void; onOpenConversation: (sessionId: string) => void; improve: Improve }) {
   if (load.state === "loading") {
     return (
       <div role="status" className="flex min-h-48 items-center justify-center gap-2 text-muted">
@@ -72,16 +98,19 @@ function PeriodView({ load, onRetry, onOpenConversation }: { load: Load; onRetry
   return (
     <div className="space-y-6">
       <DailyChart days={data.days} daily={data.daily} />
-      <Feedback feedback={data.feedback} />
+      <div className="grid gap-6 md:grid-cols-2">
+        <Feedback feedback={data.feedback} />
+        <CuratedAnswers counts={data.curatedAnswers} />
+      </div>
       <BotDefence days={data.days} defence={data.defence} />
       <Section title={L.ratedAnswers} empty={data.ratedAnswers.length ? null : L.noRatings}>
         {data.ratedAnswers.map((r) => (
-          <RatedRow key={r.messageId} answer={r} onOpen={onOpenConversation} />
+          <RatedRow key={r.messageId} answer={r} onOpen={onOpenConversation} improve={improve} />
         ))}
       </Section>
       <Section title={L.gaps} help={L.gapsHelp} empty={data.gaps.length ? null : L.noGaps}>
         {data.gaps.map((q, i) => (
-          <QuestionRow key={`${i}-${q.question}`} question={q} onOpen={onOpenConversation} />
+          <QuestionRow key={`${i}-${q.question}`} question={q} onOpen={onOpenConversation} improve={improve} />
         ))}
       </Section>
       <Section title={L.topQuestions} empty={data.topQuestions.length ? null : L.noQuestions}>
@@ -102,7 +131,7 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
   const shapes = chartShapes(daily);
   const baseline = chartBox.height - chartBox.bottom;
   return (
-    <figure className="rounded-xl border border-line bg-surface p-4">
+    <figure className="relative overflow-hidden rounded-xl border border-line bg-surface p-4">
       <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted" aria-hidden="true">
         <span className="inline-flex items-center gap-1.5">
           <span className="size-2.5 rounded-sm bg-accent-text/65" />
@@ -195,6 +224,28 @@ function Feedback({ feedback }: { feedback: InsightsResponse["feedback"] }) {
   );
 }
 
+/** Replies curated answers gave word for word (exact) and guided (guide) in the period. */
+function CuratedAnswers({ counts = { exact: 0, guided: 0 } }: { counts: InsightsResponse["curatedAnswers"] }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="rounded-xl border border-line bg-surface p-4">
+      <h3 id={headingId} className="text-sm font-semibold text-fg">
+        {qaUi.insightsTitle}
+      </h3>
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
+        <div>
+          <dt className="text-muted">{qaUi.insightsExact}</dt>
+          <dd className="font-semibold text-fg tabular-nums">{counts.exact.toLocaleString("en")}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">{qaUi.insightsGuided}</dt>
+          <dd className="font-semibold text-fg tabular-nums">{counts.guided.toLocaleString("en")}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 /** How many new conversations had to pass the browser check, how many failed it, and when it runs. */
 function BotDefence({ days, defence }: { days: number; defence: InsightsResponse["defence"] }) {
   const headingId = useId();
@@ -232,7 +283,16 @@ function OpenButton({ sessionId, describedBy, onOpen }: { sessionId: string | un
   );
 }
 
-function RatedRow({ answer, onOpen }: { answer: RatedAnswer; onOpen: (sessionId: string) => void }) {
+function ImproveButton({ describedBy, onClick }: { describedBy: string; onClick: () => void }) {
+  return (
+    <Button variant="secondary" size="sm" aria-describedby={describedBy} onClick={onClick} className="shrink-0">
+      <PencilIcon size={13} />
+      {qaUi.improve}
+    </Button>
+  );
+}
+
+function RatedRow({ answer, onOpen, improve }: { answer: RatedAnswer; onOpen: (sessionId: string) => void; improve: Improve }) {
   const id = useId();
   const helpful = answer.rating === "up";
   return (
@@ -249,25 +309,61 @@ function RatedRow({ answer, onOpen }: { answer: RatedAnswer; onOpen: (sessionId:
         </p>
         <p className="line-clamp-2 text-sm break-words text-muted">{answer.answer}</p>
       </div>
-      <OpenButton sessionId={answer.sessionId} describedBy={id} onOpen={onOpen} />
+      <div className="flex shrink-0 flex-wrap gap-2">
+        {!helpful && (
+          <ImproveButton
+            describedBy={id}
+            onClick={() => improve.open({ title: qaUi.improve, prefill: { question: answer.question, answer: answer.answer } })}
+          />
+        )}
+        <OpenButton sessionId={answer.sessionId} describedBy={id} onOpen={onOpen} />
+      </div>
     </li>
   );
 }
 
-function QuestionRow({ question, onOpen }: { question: InsightQuestion; onOpen: (sessionId: string) => void }) {
+/** A question asked; with `improve` (a knowledge gap), "Improve this answer", or "Resolved" once a curated answer covers it. */
+function QuestionRow({ question, onOpen, improve }: { question: InsightQuestion; onOpen: (sessionId: string) => void; improve?: Improve }) {
   const id = useId();
+  const [opening, setOpening] = useState(false);
+  const resolvedBy = question.resolvedBy;
   return (
     <li className="flex flex-col gap-2 px-3 py-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
         <p id={id} className="text-sm font-medium break-words text-fg">
           {question.question}
         </p>
-        <p className="text-xs text-muted">
+        <p className="flex flex-wrap items-center gap-x-1 text-xs text-muted">
+          {improve && resolvedBy && (
+            <span className="mr-1 inline-flex items-center gap-1 rounded-full bg-success-soft px-2 py-0.5 font-medium text-success" title={qaUi.resolvedHelp}>
+              <CheckIcon size={11} />
+              {qaUi.resolved}
+            </span>
+          )}
           {L.asked(question.count)} · <time dateTime={new Date(question.lastAskedAt).toISOString()}>{formatTime(question.lastAskedAt)}</time>
         </p>
       </div>
-      {/* The newest conversation where it was asked. */}
-      <OpenButton sessionId={question.sessionIds[0]} describedBy={id} onOpen={onOpen} />
+      <div className="flex shrink-0 flex-wrap gap-2">
+        {improve &&
+          (resolvedBy ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-describedby={id}
+              busy={opening}
+              onClick={() => {
+                setOpening(true);
+                void improve.openPair(resolvedBy, question.question).finally(() => setOpening(false));
+              }}
+            >
+              {qaUi.openPair}
+            </Button>
+          ) : (
+            <ImproveButton describedBy={id} onClick={() => improve.open({ title: qaUi.improve, prefill: { question: question.question } })} />
+          ))}
+        {/* The newest conversation where it was asked. */}
+        <OpenButton sessionId={question.sessionIds[0]} describedBy={id} onOpen={onOpen} />
+      </div>
     </li>
   );
 }

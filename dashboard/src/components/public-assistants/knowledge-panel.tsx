@@ -10,6 +10,7 @@ import { PencilIcon } from "../ui/icons";
 import { KnowledgeFileTable } from "./knowledge-file-table";
 import { KnowledgeTextDialog, type KnowledgeTextTarget } from "./knowledge-text-dialog";
 import { KnowledgeSearch } from "./knowledge-search";
+import { QaPanel } from "./qa-panel";
 import { UploadButton, UploadFields, useKnowledgeUpload } from "./upload-panel";
 import { WebSourcesPanel } from "./web-sources-panel";
 
@@ -92,6 +93,7 @@ function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionP
 export const knowledgeSections: readonly KnowledgeSection[] = [
   { key: "documents", render: (props) => <DocumentsSection {...props} /> },
   { key: "websites", render: ({ assistant }) => <WebSourcesPanel assistantId={assistant._id} /> },
+  { key: "curated-answers", render: ({ assistant, reload }) => <QaPanel assistant={assistant} reload={reload} /> },
   { key: "search", render: ({ assistant }) => <KnowledgeSearch assistant={assistant} /> },
 ];
 

@@ -4,12 +4,14 @@
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
 import { useState, type ReactNode } from "react";
-import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, timeFormat, visitorIdentityUi, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, qaUi, timeFormat, visitorIdentityUi, type VisitorMessage, type VisitorSession } from "../../../../contract";
 import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
 import { MarkdownView } from "../chat/markdown-view";
-import { ExternalLinkIcon, FileIcon } from "../ui/icons";
+import { ExternalLinkIcon, FileIcon, MessageIcon, PencilIcon } from "../ui/icons";
+import { questionBefore } from "./qa-draft";
+import { useQaEditor } from "./qa-editor";
 import { sourceHref } from "./source-link";
 
 const L = publicAssistantUi.session;
@@ -41,7 +43,7 @@ export function SourceChips({ sources }: { sources: Source[] }) {
                 open === i ? "border-accent bg-accent-soft" : "border-line bg-surface hover:bg-subtle"
               }`}
             >
-              <FileIcon size={11} className="shrink-0 text-faint" />
+              {s.kind === "qa" ? <MessageIcon size={11} className="shrink-0 text-faint" /> : <FileIcon size={11} className="shrink-0 text-faint" />}
               <span className="truncate">{s.name}</span>
             </button>
             {href && (
@@ -133,8 +135,17 @@ export function bubbleColor(primaryColor: string | undefined) {
   return { background, color: readableTextColor(background) };
 }
 
-export function SessionDetailDialog({ session, primaryColor, onClose }: { session: VisitorSession; primaryColor?: string; onClose: () => void }) {
+/**
+ * `assistantId` offers "Improve this answer" under each reply: the editor opens with the visitor's
+ * question and the reply, and saving makes a curated answer.
+ */
+export function SessionDetailDialog({ session, primaryColor, assistantId, onClose }: { session: VisitorSession; primaryColor?: string; assistantId?: string; onClose: () => void }) {
   const color = bubbleColor(primaryColor);
+  const editor = useQaEditor(assistantId ?? "");
+  const improve = (index: number) => {
+    const reply = session.messages[index]!;
+    editor.open({ title: qaUi.improve, prefill: { question: questionBefore(session.messages, index), answer: reply.content.type === "text" ? reply.content.data : "" } });
+  };
   return (
     <Modal
       open
@@ -179,10 +190,27 @@ export function SessionDetailDialog({ session, primaryColor, onClose }: { sessio
       ) : (
         <ol className="space-y-4">
           {session.messages.map((m, i) => (
-            <MessageBubble key={`${m.timestamp}-${i}`} message={m} color={color} />
+            <MessageBubble
+              key={`${m.timestamp}-${i}`}
+              message={m}
+              color={color}
+              note={
+                assistantId && m.role === "assistant" ? (
+                  <button
+                    type="button"
+                    onClick={() => improve(i)}
+                    className="mt-1 inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-accent-text hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-accent"
+                  >
+                    <PencilIcon size={12} />
+                    {qaUi.improve}
+                  </button>
+                ) : undefined
+              }
+            />
           ))}
         </ol>
       )}
+      {editor.element}
     </Modal>
   );
 }
