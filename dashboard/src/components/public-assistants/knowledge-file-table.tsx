@@ -48,7 +48,7 @@ export function KnowledgeFileTable({
   if (!files.length) return <p className="rounded-lg border border-dashed border-line-strong px-3 py-3 text-xs text-muted">{L.noFiles}</p>;
   return (
     // A keyboard user can scroll the region too (tabIndex), and a screen reader hears what it holds.
-    <div role="region" aria-label={L.knowledgeBase} tabIndex={0} className="overflow-x-auto rounded-lg border border-line focus-visible:outline-2 focus-visible:outline-accent">
+    <div role="region" aria-label={L.knowledgeBase} tabIndex={0} className="relative overflow-x-auto rounded-lg border border-line focus-visible:outline-2 focus-visible:outline-accent">
       <table className="w-full min-w-[36rem] border-collapse text-sm">
         <caption className="sr-only">{L.knowledgeBase}</caption>
         <thead className="bg-subtle">
