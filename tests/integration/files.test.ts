@@ -86,7 +86,7 @@ describe("POST /api/public-assistants/:id/files", () => {
     expect(found.results[0]!.excerpt).toContain("Marrakesh");
     expect((await search(token, assistantId, "Quasimodo")).results[0]?.fileName).toBe("returns.pdf");
     expect((await search(token, assistantId, "zephyrine")).results[0]?.fileName).toBe("warranty.txt");
-  });
+  }, 20_000); // parses a real PDF and Word file: seconds under a loaded machine
 
   it("a corrupt docx fails alone with its reason while a good txt lands", async () => {
     const { token, assistantId } = await setup();
