@@ -3,11 +3,28 @@ import { outboxResponse } from "../../contract";
 
 export { expect };
 
+/**
+ * The address a spec file's API calls come from (`cf-connecting-ip`, which the local runtime keeps
+ * when the client sets it): each file is its own client, as separate people are, so the files'
+ * owners do not share one address's registration limit. The browser's own requests keep the
+ * loopback address.
+ */
+function clientAddressOf(file: string): string {
+  let hash = 0;
+  for (const ch of file) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return `10.77.${(hash >>> 8) % 250}.${(hash % 250) + 1}`;
+}
+
 /** Every test gets the server started by global-setup.ts as its baseURL. */
 export const test = base.extend({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
+  },
+  request: async ({ playwright, baseURL }, use, testInfo) => {
+    const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "cf-connecting-ip": clientAddressOf(testInfo.file) } });
+    await use(request);
+    await request.dispose();
   },
 });
 

@@ -177,4 +177,28 @@ describe("the HTTP fallback, frame by frame", () => {
     expect(rejoined || refused).toBe(true);
     connection.close();
   });
+
+  it("a join over HTTP hands on its chat's frames (the chat is named in the frame's event), and is not repeated when it ends quietly", async () => {
+    const server = httpServer();
+    const { connection, frames } = connect(server.fetch);
+    connection.join("A");
+    await tick();
+    latest().drop();
+    await tick();
+    const joining = server.streams.at(-1)!;
+    joining.push({ event: "thinking", data: { chatId: "A", messageId: "rA" } });
+    joining.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } });
+    joining.push({ event: "new-message", data: { message: reply({ content: { type: "text", data: "Hello" }, status: "complete" }) } });
+    joining.end();
+    await tick();
+    expect(frames.map((f) => f.event)).toEqual(["thinking", "message-delta", "new-message"]);
+    // A join of a chat with nothing running ends with no frame: it is not sent again and again.
+    connection.join("B");
+    await tick();
+    server.streams.at(-1)!.end();
+    const posts = server.posts.length;
+    await tick(5000);
+    expect(server.posts.length).toBe(posts);
+    connection.close();
+  });
 });

@@ -152,8 +152,8 @@ export function createChatConnection(options: ChatConnectionOptions): ChatConnec
   const sendOverHttp = (frame: ClientFrame) => {
     // A reply this frame is about is caught up on if its stream ends before the reply does.
     const replying = new Set<string>();
-    const named = "data" in frame && "chatId" in frame.data ? frame.data.chatId : undefined;
-    if (named && frame.event !== "stop") replying.add(named);
+    const named = frame.event.startsWith("join-") ? frame.event.slice("join-".length) : "chatId" in frame.data ? frame.data.chatId : undefined;
+    if (named && (frame.event === "send-message" || frame.event === "regenerate")) replying.add(named);
     const stream = new AbortController();
     streams.add(stream);
     const mine = "data" in frame && "clientMessageId" in frame.data ? frame.data.clientMessageId : undefined;
