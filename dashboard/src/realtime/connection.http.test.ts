@@ -4,11 +4,9 @@
  * a stream cut before its first frame.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChatMessage, ServerFrame } from "../../../contract";
+import type { ChatMessage } from "../../../contract";
 import { chatReducer, initialChatState, streamingReply } from "../components/chat/chat-reducer";
-import { createChatConnection } from "./connection";
-import { FakeSocket, latest, tick } from "./fake-socket";
-import type { ConnectionStatus } from "./policy";
+import { connectForTest, FakeSocket, latest, tick } from "./fake-socket";
 
 const sse = (f: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(f)}\n\n`);
 
@@ -33,21 +31,7 @@ function httpServer() {
   return { fetch, posts, streams };
 }
 
-function connect(fetch: unknown) {
-  const frames: ServerFrame[] = [];
-  const statuses: ConnectionStatus[] = [];
-  const connection = createChatConnection({
-    host: "tala.test",
-    protocol: "wss",
-    roomId: "user-u1",
-    token: "tala_abc",
-    onEvent: (f) => frames.push(f),
-    onStatus: (s) => statuses.push(s),
-    WebSocket: FakeSocket,
-    fetch: fetch as typeof globalThis.fetch,
-  });
-  return { connection, frames, statuses };
-}
+const connect = (fetch: unknown) => connectForTest({ fetch: fetch as typeof globalThis.fetch });
 
 const reply = (over: Partial<ChatMessage>): ChatMessage => ({
   id: "rA",

@@ -1,27 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { chatSocketClose, realtimeMessages, type ServerFrame } from "../../../contract";
+import { chatSocketClose, realtimeMessages } from "../../../contract";
 import { createChatConnection } from "./connection";
-import { FakeSocket, latest, tick } from "./fake-socket";
-import type { ConnectionStatus } from "./policy";
+import { connectForTest, FakeSocket, latest, tick } from "./fake-socket";
 
 const response = (status: number) => Promise.resolve(new Response(null, { status }));
 
 function connect(over: Partial<Parameters<typeof createChatConnection>[0]> = {}) {
-  const frames: ServerFrame[] = [];
-  const statuses: ConnectionStatus[] = [];
   const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => response(400));
-  const connection = createChatConnection({
-    host: "tala.test",
-    protocol: "wss",
-    roomId: "user-u1",
-    token: "tala_abc",
-    onEvent: (f) => frames.push(f),
-    onStatus: (s) => statuses.push(s),
-    WebSocket: FakeSocket,
-    fetch: fetch as unknown as typeof globalThis.fetch,
-    ...over,
-  });
-  return { connection, frames, statuses, fetch };
+  return { ...connectForTest({ fetch: fetch as unknown as typeof globalThis.fetch, ...over }), fetch };
 }
 
 

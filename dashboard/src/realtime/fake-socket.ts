@@ -1,5 +1,8 @@
 /** Test doubles of the chat's realtime connection (imported by its tests only). */
 import { vi } from "vitest";
+import type { ServerFrame } from "../../../contract";
+import { createChatConnection, type ChatConnectionOptions } from "./connection";
+import type { ConnectionStatus } from "./policy";
 
 /** A WebSocket double the test drives: open(), receive(), drop(). */
 export class FakeSocket extends EventTarget {
@@ -37,3 +40,20 @@ export class FakeSocket extends EventTarget {
 export const latest = () => FakeSocket.all.at(-1)!;
 /** Lets partysocket's zero-delay first attempt (and any timers up to `ms`) run. */
 export const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
+
+/** A signed-in user's connection over FakeSocket, recording every frame and status it reports. */
+export function connectForTest(over: Partial<ChatConnectionOptions> = {}) {
+  const frames: ServerFrame[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const connection = createChatConnection({
+    host: "tala.test",
+    protocol: "wss",
+    roomId: "user-u1",
+    token: "tala_abc",
+    onEvent: (f) => frames.push(f),
+    onStatus: (s) => statuses.push(s),
+    WebSocket: FakeSocket,
+    ...over,
+  });
+  return { connection, frames, statuses };
+}
