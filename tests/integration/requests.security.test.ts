@@ -17,7 +17,7 @@ import {
 import { createApp } from "../../worker/app";
 import type { Env } from "../../worker/env";
 import { newGuestId } from "./chat-helpers";
-import { call, errorOf, expectError, registerUser } from "./helpers";
+import { call, errorOf, expectError, registerUser, uniqueEmail } from "./helpers";
 import { createAssistant } from "./public-assistants-helpers";
 
 // Body caps, validation sentences, security headers on the Worker's own answers.
@@ -160,6 +160,20 @@ describe("request body caps", () => {
     await expectError(res, 413, knowledgeMessages.fileTooLarge("This file"));
     // Read to its end (within the drain bound) before the answer.
     expect(sent).toBeGreaterThan(limit * 2);
+  });
+
+  it("hands a chunked body within its cap to the route whole, as it was sent", async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ email: uniqueEmail("chunked"), password: "correct horse battery", firstName: "Chunk" }));
+    const parts = [body.slice(0, 7), body.slice(7, 30), body.slice(30)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const res = await call("/api/auth/register", { method: "POST", body: stream, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(201);
   });
 
   it("gives the widget's routes their own, larger cap", async () => {

@@ -80,17 +80,24 @@ export async function capRequestBody(c: Context<AppEnv>, next: Next) {
     if (Number.parseInt(declared, 10) > cap.bytes) throw cap.error();
     return next();
   }
-  const bytes = await readCapped(body, cap.bytes);
-  if (!bytes) throw cap.error();
-  c.req.raw = new Request(c.req.raw, { body: bytes });
+  const chunks = await readCapped(body, cap.bytes);
+  if (!chunks) throw cap.error();
+  // The chunks as read, not copied into one buffer: a body at its cap is held once, not twice.
+  const replay = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  c.req.raw = new Request(c.req.raw, { body: replay, duplex: "half" } as RequestInit);
   return next();
 }
 
 /**
- * The whole body when it is at most `maxBytes`; null past that, once the rest of it is read and
- * dropped (at most `drainBytes` more, then it is cancelled).
+ * The whole body's chunks when it is at most `maxBytes`; null past that, once the rest of it is
+ * read and dropped (at most `drainBytes` more, then it is cancelled).
  */
-export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, drainBytes: number = requestBodyLimits.drainBytes): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, drainBytes: number = requestBodyLimits.drainBytes): Promise<Uint8Array[] | null> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -104,13 +111,7 @@ export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: num
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return chunks;
 }
 
 /** Reads and drops the rest of a body, at most `maxBytes` of it; a longer one is cancelled. Never throws. */
