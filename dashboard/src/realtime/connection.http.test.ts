@@ -33,6 +33,16 @@ function httpServer() {
 
 const connect = (fetch: unknown) => connectForTest({ fetch: fetch as typeof globalThis.fetch });
 
+/** A connection whose first socket fails while the server answers HTTP: it is over HTTP once this resolves. */
+async function connectOverHttp(server: ReturnType<typeof httpServer>, joined: string[] = []) {
+  const connected = connect(server.fetch);
+  for (const chatId of joined) connected.connection.join(chatId);
+  await tick();
+  latest().drop();
+  await tick();
+  return connected;
+}
+
 const reply = (over: Partial<ChatMessage>): ChatMessage => ({
   id: "rA",
   chatId: "A",
@@ -55,10 +65,7 @@ describe("the HTTP fallback, frame by frame", () => {
   it("two frame streams open at once (two chats replying over HTTP) do not hand the UI every broadcast frame twice", async () => {
     // Should a stream carry another chat's frame (an older server), only the stream of that chat hands it on.
     const server = httpServer();
-    const { connection, frames } = connect(server.fetch);
-    await tick();
-    latest().drop();
-    await tick();
+    const { connection, frames } = await connectOverHttp(server);
     connection.sendMessage({ chatId: "A", content: "in A", files: [] });
     connection.sendMessage({ chatId: "B", content: "in B", files: [] });
     await tick();
@@ -76,10 +83,7 @@ describe("the HTTP fallback, frame by frame", () => {
 
   it("a copy of a delta that arrives on the other stream after the reply ended does not leave the reply 'streaming' and cut", async () => {
     const server = httpServer();
-    const { connection, frames } = connect(server.fetch);
-    await tick();
-    latest().drop();
-    await tick();
+    const { connection, frames } = await connectOverHttp(server);
     connection.sendMessage({ chatId: "A", content: "in A", files: [] });
     connection.sendMessage({ chatId: "B", content: "in B", files: [] });
     await tick();
@@ -109,11 +113,7 @@ describe("the HTTP fallback, frame by frame", () => {
   it("going back to the socket does not leave the HTTP stream of a running reply feeding the UI beside the socket", async () => {
     // Once the socket is back it carries every frame of the room: the HTTP streams go quiet.
     const server = httpServer();
-    const { connection, frames } = connect(server.fetch);
-    connection.join("A");
-    await tick();
-    latest().drop();
-    await tick();
+    const { connection, frames } = await connectOverHttp(server, ["A"]);
     connection.sendMessage({ chatId: "A", content: "in A", files: [] });
     await tick();
     const sending = server.streams.at(-1)!;
@@ -146,11 +146,7 @@ describe("the HTTP fallback, frame by frame", () => {
   it("a send whose stream is cut before its first frame is caught up on (or failed), not left waiting for good", async () => {
     // The turn may well be running on the server: its chat is joined again, as a socket's reconnect would.
     const server = httpServer();
-    const { connection, frames } = connect(server.fetch);
-    connection.join("A");
-    await tick();
-    latest().drop();
-    await tick();
+    const { connection, frames } = await connectOverHttp(server, ["A"]);
     const sent = connection.sendMessage({ chatId: "A", content: "in A", files: [] });
     await tick();
     const before = server.posts.length;
@@ -164,11 +160,7 @@ describe("the HTTP fallback, frame by frame", () => {
 
   it("a join over HTTP hands on its chat's frames (the chat is named in the frame's event), and is not repeated when it ends quietly", async () => {
     const server = httpServer();
-    const { connection, frames } = connect(server.fetch);
-    connection.join("A");
-    await tick();
-    latest().drop();
-    await tick();
+    const { connection, frames } = await connectOverHttp(server, ["A"]);
     const joining = server.streams.at(-1)!;
     joining.push({ event: "thinking", data: { chatId: "A", messageId: "rA" } });
     joining.push({ event: "message-delta", data: { chatId: "A", messageId: "rA", delta: "Hel", offset: 0 } });
