@@ -122,6 +122,8 @@ export const publicAssistantDefaults = {
     visitorLimitScope: "session" as "session" | "user",
     /** Curated answers used when the question is close (qaLimits.defaultStrictness). */
     qaStrictness: "balanced" as "strict" | "balanced" | "loose",
+    /** A person taking over (handoffLimits, schemas/handoff.ts): the widget's "Talk to a person" is off until the owner turns it on. */
+    handoff: { visitorAction: false, businessHours: "", replyTime: "", idleEndMinutes: 30, emailAfterMinutes: 5, emailOwner: true },
     customization: {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
@@ -683,3 +685,47 @@ export const starterQuestionLimits = {
   maxQuestions: 4,
   maxChars: 80,
 } as const;
+
+/**
+ * A person taking over a visitor's conversation (contract/schemas/handoff.ts): the owner's live
+ * inbox, takeover, and the handoff a visitor asks for (chosen for Tala; the spec has none).
+ */
+export const handoffLimits = {
+  /** A conversation's handoff state: nobody asked; the visitor asked for a person; a person has it. */
+  states: ["none", "requested", "taken"] as const,
+  /** A takeover with no message from either side for this long ends by itself (0: never). The owner's choice. */
+  idleEndMinutesOptions: [0, 10, 30, 60, 120] as const,
+  defaultIdleEndMinutes: 30,
+  /** Minutes after a request nobody took before the widget asks an anonymous visitor for an e-mail address. */
+  emailAfterMinutes: { min: 1, max: 120, default: 5 },
+  /** The owner's texts shown to a visitor waiting for a person. */
+  maxBusinessHoursChars: 200,
+  maxReplyTimeChars: 120,
+  /** A person's message: the same cap as a visitor's (widget.maxMessageChars). */
+  maxMessageChars: 4_000,
+  maxEmailChars: 254,
+  /** At most one e-mail to the owner per conversation in this window (requests), and one to the visitor (replies after they left). */
+  emailIntervalMs: 10 * 60 * 1000,
+  /** A typing indicator lasts this long unless renewed; a side sends `typing` at most once per `typingSendMs`. */
+  typingTtlMs: 6_000,
+  typingSendMs: 2_000,
+  /** Inbox list: page size, and the filters. "live": a visitor socket or event stream open now. */
+  inboxPageSize: 30,
+  inboxFilters: ["needs-person", "with-person", "live", "all"] as const,
+  /**
+   * The owner's dashboard asks the assistant's object to tell it of every visitor message
+   * (POST …/inbox/watch) while the inbox is on screen; the watch lapses after `watchLeaseMs`
+   * unless renewed every `watchRenewMs`. A handoff request is told to the owner whether watched or not.
+   */
+  watchLeaseMs: 60_000,
+  watchRenewMs: 25_000,
+  /** A reply streamed to a watching owner is sent in batches at most this often. */
+  watchDeltaMs: 250,
+  /** The visitor's event stream (GET /api/widget/sessions/{id}/events): how long one stream lasts before the widget opens the next, and the heartbeat. */
+  eventStreamMaxMs: 5 * 60 * 1000,
+  eventStreamHeartbeatMs: 25_000,
+  /** A session's event streams open at once (each is a held request in the visitor's room). */
+  maxEventStreams: 4,
+} as const;
+export type HandoffState = (typeof handoffLimits.states)[number];
+export type InboxFilter = (typeof handoffLimits.inboxFilters)[number];

@@ -18,3 +18,4 @@ export * from "./schemas/playground";
 export * from "./schemas/visitors";
 export * from "./widget-strings";
 export * from "./schemas/qa";
+export * from "./schemas/handoff";

@@ -1279,3 +1279,38 @@ export const knowledgeTextUi = {
   /** 503 of PUT …/texts/{id}: the old vectors could not be removed, so nothing changed. */
   indexUnavailable: "The knowledge index could not be reached, so the text was not changed. Please try again in a minute.",
 } as const;
+
+/** A person taking over a visitor's conversation: errors and the texts the server writes (schemas/handoff.ts). */
+export const handoffMessages = {
+  notTakenOver: "This conversation is not taken over. Take it over before replying as a person.",
+  takenByAnother: (name: string) => `${name} is already answering this conversation.`,
+  conversationNotFound: "Conversation not found.",
+  contentRequired: "Message is required.",
+  contentTooLong: (max: number) => `Message must be at most ${max} characters.`,
+  typingInvalid: "typing must be true or false.",
+  filterInvalid: (filters: readonly string[]) => `Filter must be one of: ${filters.join(", ")}.`,
+  handoffOff: "This assistant does not offer talking to a person.",
+  emailInvalid: "Enter a valid e-mail address.",
+  emailTooLong: (max: number) => `E-mail address must be at most ${max} characters.`,
+  businessHoursTooLong: (max: number) => `Business hours must be at most ${max} characters.`,
+  replyTimeTooLong: (max: number) => `Reply time must be at most ${max} characters.`,
+  idleEndInvalid: (options: readonly number[]) => `Auto-end must be one of: ${options.join(", ")} minutes (0: never).`,
+  emailAfterRange: (min: number, max: number) => `Ask for an e-mail after must be between ${min} and ${max} minutes.`,
+  /**
+   * The assistant's reply when a visitor asks for a person and the owner offers it (no model call),
+   * in the visitor's language; the widget shows the "Talk to a person" action under it.
+   */
+  offerReply: {
+    en: "I can put you in touch with a person from our team. Press “Talk to a person” below and they will reply here.",
+    fr: "Je peux vous mettre en relation avec une personne de notre équipe. Appuyez sur « Parler à une personne » ci-dessous : elle vous répondra ici.",
+    ar: "يمكنني وصلك بشخص من فريقنا. اضغط على «التحدث إلى شخص» أدناه وسيرد عليك هنا.",
+  },
+  /** E-mail to the owner when a visitor asks for a person (at most one per conversation per handoffLimits.emailIntervalMs). */
+  ownerEmailSubject: (assistantName: string) => `A visitor asked for a person on ${assistantName}`,
+  ownerEmailBody: (assistantName: string, question: string, link: string) =>
+    `A visitor of ${assistantName} asked to talk to a person.\n\nTheir last message: ${question || "(none yet)"}\n\nOpen the conversation: ${link}`,
+  /** E-mail to a visitor who left an address, when a person replied after they left. */
+  visitorEmailSubject: (assistantName: string) => `${assistantName} replied to your message`,
+  visitorEmailBody: (assistantName: string, agentName: string, reply: string) =>
+    `${agentName} of ${assistantName} replied:\n\n${reply}\n\nOpen the chat on the site to continue the conversation.`,
+} as const;

@@ -14,6 +14,7 @@ import {
 } from "../constants";
 import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
+import { agentAuthorSchema, conversationHandoffSchema, defaultHandoffSettings, handoffSettingsInput, handoffSettingsSchema } from "./handoff";
 
 /**
  * /api/public-assistants: the owner's assistants, their knowledge files, API keys and visitor
@@ -111,6 +112,8 @@ const configInput = z.object(
     visitorLimitScope: z.enum(visitorIdentity.limitScopes, { error: visitorIdentityMessages.limitScopeInvalid(visitorIdentity.limitScopes) }).optional(),
     /** How close a visitor's question must be to a curated answer's for it to be used (schemas/qa.ts). */
     qaStrictness: z.enum(qaLimits.strictnessLevels, { error: qaMessages.strictnessInvalid(qaLimits.strictnessLevels) }).optional(),
+    /** A person taking over: the widget's "Talk to a person", the texts a waiting visitor sees, auto-end (schemas/handoff.ts). */
+    handoff: handoffSettingsInput.optional(),
   },
   { error: M.mustBeObject("config") },
 );
@@ -165,6 +168,8 @@ export const assistantConfigSchema = z.object({
   botDefence: z.enum(botDefence.modes).default(botDefence.defaultMode),
   visitorLimitScope: z.enum(visitorIdentity.limitScopes).default("session"),
   qaStrictness: z.enum(qaLimits.strictnessLevels).default(qaLimits.defaultStrictness),
+  /** A person taking over (schemas/handoff.ts); defaults for a config stored before it. */
+  handoff: handoffSettingsSchema.default(defaultHandoffSettings),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 
@@ -276,11 +281,15 @@ export type KnowledgeSearchResponse = z.infer<typeof knowledgeSearchResponse>;
 
 // ---- Visitor history ------------------------------------------------------------------------
 
-export const visitorMessageRoles = ["user", "assistant"] as const;
+export const visitorMessageRoles = ["user", "assistant", "agent"] as const;
 
 /** A visitor chat message (spec section 3 "Message"); `sources` are the files an answer drew on. */
 export const visitorMessageSchema = z.object({
+  /** The message's id (absent from exports made before it was listed). */
+  id: z.string().optional(),
   role: z.enum(visitorMessageRoles),
+  /** `agent` messages: the person who wrote it (schemas/handoff.ts). */
+  author: agentAuthorSchema.optional(),
   content: z.object({ type: z.string(), data: z.string() }),
   files: z.array(z.object({ name: z.string() })),
   timestamp: z.number(),
@@ -318,6 +327,9 @@ export const visitorSessionSchema = z.object({
   messages: z.array(visitorMessageSchema),
   /** The verified visitor (the site's user: id = the token's sub, name, e-mail); absent for anonymous ones. In the export too. */
   visitor: verifiedVisitorSchema.optional(),
+  /** Whether a person was asked for or has it (absent: never), and the address the visitor left for the reply. */
+  handoff: conversationHandoffSchema.optional(),
+  contactEmail: z.string().optional(),
 });
 export type VisitorSession = z.infer<typeof visitorSessionSchema>;
 

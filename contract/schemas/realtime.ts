@@ -19,6 +19,7 @@ import { z } from "zod";
 import { chatLimits, guestSession } from "../constants";
 import { chatMessages, serverMessages } from "../messages";
 import { chatMessageSchema, chatSchema } from "./chat";
+import { inboxFrameData } from "./handoff";
 
 /** The party (Durable Object namespace) of user and guest chat rooms. */
 export const chatParty = "chat";
@@ -227,6 +228,8 @@ export const serverFrameSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("new-message"), data: newMessageData }),
   z.object({ event: z.literal("message-error"), data: messageErrorData }),
   z.object({ event: z.literal("remaining-messages"), data: remainingMessagesData }),
+  /** The owner's inbox (schemas/handoff.ts): only on a signed-in owner's room. */
+  z.object({ event: z.literal("inbox"), data: inboxFrameData }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 export type ServerEvent = ServerFrame["event"];

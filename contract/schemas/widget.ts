@@ -16,7 +16,8 @@ import { z } from "zod";
 import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
 import { cleanText } from "../text";
-import { chatMessageSchema } from "./chat";
+import { chatMessageSchema, messageRoles } from "./chat";
+import { agentAuthorSchema, conversationHandoffSchema, typingFrameData, widgetHandoffFrameData } from "./handoff";
 import { proofOfWorkSchema, verifiedVisitorSchema, visitorTokenSchema } from "./visitors";
 import { messageDeltaData, parseJsonWith, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
 
@@ -48,6 +49,10 @@ export const widgetApiPaths = {
   sessions: "/api/widget/sessions",
   session: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}`,
   messages: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/messages`,
+  /** POST { email? } asks for a person (202 { handoff }); DELETE goes back to the assistant (schemas/handoff.ts). */
+  handoff: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/handoff`,
+  /** GET: the session's event stream (a person's messages, typing, handoff) for a widget without a socket. */
+  events: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/events`,
   /** GET with the key and X-Visitor-Token → visitorConversationsResponse (schemas/visitors.ts). */
   conversations: "/api/widget/conversations",
   /** POST { rating: "up" | "down" } (schemas/insights.ts). */
@@ -70,6 +75,8 @@ export const widgetConfigResponse = z.object({
     showSources: z.boolean(),
     /** Chips offered while the conversation has no message; absent from an older server. */
     starterQuestions: z.array(z.string()).optional(),
+    /** "Talk to a person" (schemas/handoff.ts): offered when `visitorAction`; the owner's texts for a visitor waiting. Absent: not offered. */
+    handoff: z.object({ visitorAction: z.boolean(), businessHours: z.string(), replyTime: z.string(), emailAfterMinutes: z.number().int() }).optional(),
   }),
   limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
 });
@@ -118,6 +125,9 @@ export type WidgetQaSource = z.infer<typeof widgetQaSourceSchema>;
  * when the owner turned showSources on and the answer used any).
  */
 export const widgetMessageSchema = chatMessageSchema.extend({
+  /** `agent`: a person of the site's team wrote it (schemas/handoff.ts), with `author`. */
+  role: z.enum([...messageRoles, "agent"]),
+  author: agentAuthorSchema.optional(),
   sources: z.array(widgetSourceSchema).optional(),
   /** The visitor's rating of this answer (POST widgetApiPaths.feedback), when given. */
   rating: z.enum(["up", "down"]).optional(),
@@ -135,6 +145,8 @@ export const widgetSessionResponse = z.object({
   remaining: widgetRemainingSchema,
   /** The verified visitor this conversation belongs to (absent for anonymous ones). */
   visitor: verifiedVisitorSchema.optional(),
+  /** Whether a person was asked for or has the conversation (absent: never; schemas/handoff.ts). */
+  handoff: conversationHandoffSchema.optional(),
 });
 export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 
@@ -171,7 +183,8 @@ export const widgetStopData = z.looseObject({});
 
 export type WidgetClientFrame =
   | { event: "send-message"; data: z.output<typeof widgetSendMessageData> }
-  | { event: "stop"; data: Record<string, unknown> };
+  | { event: "stop"; data: Record<string, unknown> }
+  | { event: "typing"; data: z.output<typeof typingFrameData> };
 export type WidgetClientFrameResult = { ok: true; frame: WidgetClientFrame } | { ok: false; error: string };
 
 
@@ -186,6 +199,10 @@ export function parseWidgetClientFrame(raw: unknown): WidgetClientFrameResult {
     return { ok: true, frame: { event, data: parsed.data } };
   }
   if (event === "stop") return { ok: true, frame: { event, data: {} } };
+  if (event === "typing") {
+    const parsed = typingFrameData.safeParse(data);
+    return parsed.success ? { ok: true, frame: { event, data: parsed.data } } : { ok: false, error: widgetMessages.invalidFrame };
+  }
   return { ok: false, error: widgetMessages.invalidFrame };
 }
 
@@ -193,6 +210,7 @@ export function parseWidgetClientFrame(raw: unknown): WidgetClientFrameResult {
 export const widgetClientFrames = {
   sendMessage: (data: WidgetSendMessageData) => ({ event: "send-message" as const, data }),
   stop: () => ({ event: "stop" as const, data: {} }),
+  typing: (typing: boolean) => ({ event: "typing" as const, data: { typing } }),
 };
 
 // ---- server → client (socket frames, and SSE events `event: <name>` + `data: <json>`) -----------
@@ -254,10 +272,12 @@ export const widgetServerFrameSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("new-message"), data: widgetNewMessageData }),
   z.object({ event: z.literal("message-error"), data: widgetMessageErrorData }),
   z.object({ event: z.literal("remaining-messages"), data: widgetRemainingMessagesData }),
+  z.object({ event: z.literal("handoff"), data: widgetHandoffFrameData }),
+  z.object({ event: z.literal("typing"), data: typingFrameData }),
 ]);
 export type WidgetServerFrame = z.infer<typeof widgetServerFrameSchema>;
 export type WidgetServerEvent = WidgetServerFrame["event"];
-export const widgetServerEvents = ["thinking", "message-delta", "new-message", "message-error", "remaining-messages"] as const;
+export const widgetServerEvents = ["thinking", "message-delta", "new-message", "message-error", "remaining-messages", "handoff", "typing"] as const;
 
 /** Parses a socket frame the server sent; null for anything that does not match (never throws). */
 export function parseWidgetServerFrame(raw: unknown): WidgetServerFrame | null {

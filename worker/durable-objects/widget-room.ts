@@ -67,6 +67,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       for (const controller of this.answering) controller.abort();
       return;
     }
+    if (parsed.frame.event === "typing") return;
     await this.onSendMessage(connection, identity, parsed.frame.data);
   }
 

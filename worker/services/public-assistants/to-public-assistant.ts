@@ -45,6 +45,11 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The fields of `value` that are not undefined (an update merges only what it names). */
+function definedFields<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** `changes` merged over `base`, field by field (customization too); undefined fields keep `base`. */
 export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChanges["config"]): AssistantConfig {
   return {
@@ -57,6 +62,7 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     botDefence: changes?.botDefence ?? base.botDefence,
     visitorLimitScope: changes?.visitorLimitScope ?? base.visitorLimitScope,
     qaStrictness: changes?.qaStrictness ?? base.qaStrictness,
+    handoff: { ...base.handoff, ...definedFields(changes?.handoff) },
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,

@@ -180,6 +180,9 @@ export function applyDelta(text: string, delta: string, offset: number): string 
 
 function onFrame(state: ChatState, frame: ServerFrame): ChatState {
   switch (frame.event) {
+    case "inbox":
+      // The owner's inbox (schemas/handoff.ts), not a chat's: the inbox store reads it.
+      return state;
     case "remaining-messages":
       return { ...state, remaining: { remaining: frame.data.remaining, limit: frame.data.limit, scope: frame.data.scope } };
 
