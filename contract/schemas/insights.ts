@@ -68,5 +68,13 @@ export const insightsResponse = z.object({
   defence: z.object({ challenged: z.number().int(), refused: z.number().int(), required: z.boolean() }),
   /** Replies in the period a curated answer gave (exact) or guided (guide): 0 for data from before them. */
   curatedAnswers: z.object({ exact: z.number().int(), guided: z.number().int() }).optional(),
+  /**
+   * A person taking over (schemas/handoff.ts), per day of the period: handoffs visitors requested,
+   * takeovers, and the median time from a request (or a takeover without one) to the person's
+   * first message, in ms (null: no such reply that day). Absent from an older server.
+   */
+  handoffs: z
+    .array(z.object({ date: z.string(), requested: z.number().int(), taken: z.number().int(), medianFirstReplyMs: z.number().nullable() }))
+    .optional(),
 });
 export type InsightsResponse = z.infer<typeof insightsResponse>;

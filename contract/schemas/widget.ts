@@ -131,6 +131,8 @@ export const widgetMessageSchema = chatMessageSchema.extend({
   sources: z.array(widgetSourceSchema).optional(),
   /** The visitor's rating of this answer (POST widgetApiPaths.feedback), when given. */
   rating: z.enum(["up", "down"]).optional(),
+  /** The assistant offers a person here (the visitor asked for one): the widget shows "Talk to a person" under it. */
+  offersHandoff: z.boolean().optional(),
 });
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 
