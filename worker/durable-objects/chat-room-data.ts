@@ -6,6 +6,7 @@ import {
   type Chat,
   type ChatListResponse,
   type Project,
+  type InboxFrameData,
   type RemainingMessages,
   type ServerFrame,
   type UserSettings,
@@ -87,6 +88,16 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   async emailVerified(): Promise<void> {
     if (this.isGuestRoom || (await this.revocations.isAccountClosed())) return;
     this.userLimits.emailVerified(Date.now());
+  }
+
+  /**
+   * RPC from the worker or an assistant's object: something happened in one of the owner's
+   * assistants' conversations (schemas/handoff.ts); every socket of the room is told. A guest's
+   * room owns no assistant.
+   */
+  async relayInbox(data: InboxFrameData): Promise<void> {
+    if (this.isGuestRoom) return;
+    this.broadcastFrame({ event: "inbox", data });
   }
 
   /** Every socket and HTTP frame stream of the room gets the frame (ChatRoom). */

@@ -88,6 +88,14 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     if (reopened?.state) await this.registerWithHub(reopened, reopened.state);
   }
 
+  /**
+   * RPC from the worker or the assistant's object: a frame no message of the visitor caused (a
+   * person's message, typing, a handoff change) for every connection of the session.
+   */
+  async deliver(frame: WidgetServerFrame): Promise<void> {
+    this.broadcast(JSON.stringify(frame));
+  }
+
   /** RPC from the assistant's hub when it is full: how many sockets this room still has open. */
   async openSockets(): Promise<number> {
     return [...this.getConnections()].length;
