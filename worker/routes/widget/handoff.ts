@@ -3,7 +3,8 @@ import { widgetHandoffBody } from "../../../contract";
 import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
-import { cancelHandoff, requestHandoff } from "../../services/handoff/visitor-handoff";
+import { cancelHandoff } from "../../services/handoff/cancel-handoff";
+import { requestHandoff } from "../../services/handoff/request-handoff";
 import { keyHeader, readBody, widgetCaller } from "./caller";
 import { visitorTokenHeader } from "./sessions";
 

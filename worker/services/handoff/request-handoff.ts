@@ -1,20 +1,12 @@
-import { handoffMessages, widgetMessages, type WidgetHandoffBody } from "../../../contract";
+import { widgetMessages, type WidgetHandoffBody } from "../../../contract";
 import { reachAssistantHub } from "../../durable-objects/stubs";
-import { AppError, rateLimited, unauthorized } from "../../http/errors";
+import { rateLimited, unauthorized } from "../../http/errors";
 import { afterResponse, type ServiceContext } from "../context";
 import { consumeIpMessage } from "../ip-throttle";
 import { retryAfterSeconds } from "../rate-limit";
 import { emailOwnerOfRequest } from "./handoff-emails";
 import { tellHandoff } from "./tell-handoff";
-
-type VisitorInput = { assistantId: string; sessionId: string; visitorToken?: string | undefined };
-
-/** Maps the hub's refusal of a visitor's handoff call to its HTTP error. */
-function refusal(result: { ok: false; reason?: string; identity?: string }): AppError {
-  if (result.identity) return unauthorized(result.identity);
-  if (result.reason === "off") return new AppError("FORBIDDEN", handoffMessages.handoffOff);
-  return new AppError("NOT_FOUND", widgetMessages.sessionNotFound);
-}
+import { visitorHandoffRefusal, type VisitorHandoffInput } from "./visitor-handoff-refusal";
 
 /**
  * POST /api/widget/sessions/:id/handoff { email? } (the caller's key and Origin authorised): the
@@ -23,7 +15,7 @@ function refusal(result: { ok: false; reason?: string; identity?: string }): App
  * conversation; a signed visitor's session needs their token (401). The owner's rooms are always
  * told; the owner's e-mail (when due) goes after the response, linking the conversation.
  */
-export async function requestHandoff({ ctx, input }: { ctx: ServiceContext; input: VisitorInput & WidgetHandoffBody & { ip: string; appOrigin: string } }) {
+export async function requestHandoff({ ctx, input }: { ctx: ServiceContext; input: VisitorHandoffInput & WidgetHandoffBody & { ip: string; appOrigin: string } }) {
   const throttle = await consumeIpMessage(ctx.env, input.ip);
   if (!throttle.allowed) throw rateLimited(retryAfterSeconds(throttle));
   const result = await reachAssistantHub(ctx.env, input.assistantId, widgetMessages.assistantUnreachable).handoff().request({
@@ -32,7 +24,7 @@ export async function requestHandoff({ ctx, input }: { ctx: ServiceContext; inpu
     visitorToken: input.visitorToken,
   });
   if ("gone" in result) throw unauthorized(widgetMessages.unavailable);
-  if (!result.ok) throw refusal(result);
+  if (!result.ok) throw visitorHandoffRefusal(result);
   await tellHandoff(ctx.env, result.told);
   const { email } = result;
   if (email) {
@@ -40,14 +32,5 @@ export async function requestHandoff({ ctx, input }: { ctx: ServiceContext; inpu
       sessionId: input.sessionId,
     });
   }
-  return { handoff: result.handoff };
-}
-
-/** DELETE /api/widget/sessions/:id/handoff: back to the assistant while nobody took the conversation (a taken one stays taken). */
-export async function cancelHandoff({ ctx, input }: { ctx: ServiceContext; input: VisitorInput }) {
-  const result = await reachAssistantHub(ctx.env, input.assistantId, widgetMessages.assistantUnreachable).handoff().cancel({ sessionId: input.sessionId, visitorToken: input.visitorToken });
-  if ("gone" in result) throw unauthorized(widgetMessages.unavailable);
-  if (!result.ok) throw refusal(result);
-  await tellHandoff(ctx.env, result.told);
   return { handoff: result.handoff };
 }
