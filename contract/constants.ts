@@ -221,6 +221,20 @@ export const knowledgeSearch = {
    * `minVectorScore` or more when embeddings are configured.
    */
   relevanceFloor: { minCoverage: 2 / 3, minScoreRatio: 0.8, minVectorScore: 0.5 },
+  /**
+   * How hybrid search fuses each embedder's vectors with BM25 and floors them
+   * (worker/knowledge/fusion.ts), by the embedder's model name: `vectorWeight` in the convex
+   * combination of normalised scores, `minVectorScore` the cosine a vector match needs to clear
+   * the relevance floor alone, the disagreement guard (`guardDepth`, `guardWeight`). Why each
+   * value: worker/knowledge/README.md; figures: bench/README.md.
+   */
+  embedders: {
+    "@cf/baai/bge-m3": { vectorWeight: 0.8, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
+    "universal-sentence-encoder-lite": { vectorWeight: 0.8, minVectorScore: 0.45, guardDepth: 5, guardWeight: 0.2 },
+    "hashing-bag-of-words": { vectorWeight: 0.15, minVectorScore: 0.45, guardDepth: 5, guardWeight: 0.05 },
+  },
+  /** Any other model (an OpenAI-compatible endpoint's): both lists alike, and the floor production had before per-model floors. */
+  defaultEmbedder: { vectorWeight: 0.5, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
 } as const;
 
 export const serviceWorker = {
