@@ -128,6 +128,8 @@ export const publicAssistantDefaults = {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
       welcomeMessage: "Hello! How can I help you today?",
+      /** How visitors reach the owner, given when no document covers a question ("" for none). */
+      contactLine: "",
       /** Chips the widget shows when a conversation has no message yet (starterQuestionLimits). */
       starterQuestions: [] as string[],
     },
@@ -182,6 +184,8 @@ export const publicAssistantFieldLimits = {
   maxInstructionsChars: 8000,
   maxHeaderTextChars: 100,
   maxWelcomeMessageChars: 1000,
+  /** How visitors reach the owner, given when the assistant does not know (customization.contactLine). */
+  maxContactLineChars: 300,
   maxAllowedOrigins: 50,
   maxOriginChars: 255,
 } as const;
@@ -221,6 +225,20 @@ export const knowledgeSearch = {
    * `minVectorScore` or more when embeddings are configured.
    */
   relevanceFloor: { minCoverage: 2 / 3, minScoreRatio: 0.8, minVectorScore: 0.5 },
+  /**
+   * How hybrid search fuses each embedder's vectors with BM25 and floors them
+   * (worker/knowledge/fusion.ts), by the embedder's model name: `vectorWeight` in the convex
+   * combination of normalised scores, `minVectorScore` the cosine a vector match needs to clear
+   * the relevance floor alone, the disagreement guard (`guardDepth`, `guardWeight`). Why each
+   * value: worker/knowledge/README.md; figures: bench/README.md.
+   */
+  embedders: {
+    "@cf/baai/bge-m3": { vectorWeight: 0.8, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
+    "universal-sentence-encoder-lite": { vectorWeight: 0.8, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
+    "hashing-bag-of-words": { vectorWeight: 0.15, minVectorScore: 0.45, guardDepth: 5, guardWeight: 0.05 },
+  },
+  /** Any other model (an OpenAI-compatible endpoint's): both lists alike, and the floor production had before per-model floors. */
+  defaultEmbedder: { vectorWeight: 0.5, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
 } as const;
 
 export const serviceWorker = {

@@ -426,6 +426,8 @@ export const publicAssistantUi = {
     colorPicker: "Choose color",
     headerText: "Header text",
     welcomeMessage: "Welcome message",
+    contactLine: "Contact line",
+    contactLineHint: "Given to visitors when your documents do not cover their question, e.g. \"Email help@example.com or call 0161 496 0000\".",
     allowAttachments: "Allow attachments",
     allowAttachmentsHint: "Visitors may attach files to their messages.",
     instructions: "Instructions",
@@ -601,6 +603,9 @@ export const widgetMessages = {
   offlineSources: (names: readonly string[]) => `Sources: ${names.join(", ")}`,
   offlineNothing:
     "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
+  /** Offline, nothing found, and the owner set a contact line. */
+  offlineNothingContact: (contactLine: string) =>
+    `I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website's team: ${contactLine}`,
 } as const;
 
 /**

@@ -62,6 +62,7 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
     const answer = turn.curated?.mode === "exact" ? curatedReply(turn.curated, (delta, offset) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } })) : await answerFromKnowledge({
       env: deps.env,
       assistant,
+      contactLine: assistant.config.customization.contactLine,
       question: message.content,
       history: turn.history,
       files: message.files,
