@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { qaLimits } from "../../contract";
-import { evaluate, shopPairs } from "../../tests/fixtures/qa-shop/evaluate";
+import { evaluate, shopPairs, shopQuestions } from "../../tests/fixtures/qa-shop/evaluate";
+import { HashingEmbeddings } from "../knowledge/embeddings";
 import { QaIndex, normaliseQuestion, questionTerms, withinOneEdit } from "./qa-match";
 
 describe("curated answers: the labelled shop set", () => {
@@ -18,6 +19,41 @@ describe("curated answers: the labelled shop set", () => {
     const strict = evaluate(index, "strict");
     expect(strict.wrong).toEqual([]);
     expect(strict.paraphrasesMatched).toBeLessThanOrEqual(evaluate(index, "balanced").paraphrasesMatched);
+  });
+
+  it("answers as well with the test embedder's vectors at every strictness", async () => {
+    const embedder = new HashingEmbeddings(256);
+    const texts = [...new Set([...shopQuestions.map((q) => q.q), ...shopPairs.flatMap((p) => [p.question, ...p.variants])])];
+    const vectors = new Map((await embedder.embed(texts)).map((v, i) => [texts[i]!, v]));
+    const withVectors = new QaIndex(shopPairs.map((p) => ({ ...p, vectors: [p.question, ...p.variants].map((t) => vectors.get(t)!) })));
+    for (const strictness of qaLimits.strictnessLevels) {
+      const lexical = evaluate(index, strictness);
+      const both = evaluate(withVectors, strictness, (t) => vectors.get(t)!);
+      expect(both.wrong.length, strictness).toBeLessThanOrEqual(lexical.wrong.length);
+      expect(both.paraphrasesMatched, strictness).toBeGreaterThanOrEqual(lexical.paraphrasesMatched);
+      if (strictness !== "loose") expect(both.wrong).toEqual([]);
+    }
+  });
+
+  it("matches the same after pairs are added, edited and removed in place as after a fresh build", () => {
+    const inPlace = new QaIndex(shopPairs.slice(0, 30));
+    for (const pair of shopPairs.slice(30)) inPlace.upsert(pair);
+    inPlace.upsert({ ...shopPairs[3]!, question: "Do you sell concert tickets?", variants: [] });
+    inPlace.upsert({ id: "extra", mode: "exact", question: "Do you sell concert tickets?", variants: [] });
+    expect(inPlace.remove(shopPairs[5]!.id)).toBe(true);
+    expect(inPlace.remove("extra")).toBe(true);
+    expect(inPlace.remove("extra")).toBe(false);
+    inPlace.upsert(shopPairs[3]!);
+    inPlace.upsert(shopPairs[5]!);
+    expect(inPlace.size).toBe(index.size);
+    for (const strictness of qaLimits.strictnessLevels) {
+      for (const { q } of shopQuestions) {
+        const a = inPlace.match(q, strictness);
+        const b = index.match(q, strictness);
+        expect(a.used?.qaId, q).toBe(b.used?.qaId);
+        expect(a.candidates.map((c) => [c.qaId, c.score.toFixed(9)]), q).toEqual(b.candidates.map((c) => [c.qaId, c.score.toFixed(9)]));
+      }
+    }
   });
 
   it("tells a return of an item from a return to the home page", () => {
