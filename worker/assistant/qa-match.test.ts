@@ -72,6 +72,30 @@ describe("curated answers: the matcher", () => {
     expect(questionTerms("How long does shipping take?")).toEqual(["long", "ship", "tak"]);
   });
 
+  it("cuts French elisions off and keeps English contractions whole", () => {
+    expect(normaliseQuestion("J'ai oublié l'adresse d'ouverture")).toBe("ai oublie adresse ouverture");
+    expect(normaliseQuestion("I don't know, it's late")).toBe("i dont know its late");
+    expect(questionTerms("J'ai oublié mon mot de passe").sort()).toEqual(questionTerms("mot de passe oublie").sort());
+  });
+
+  it("folds Arabic tatweel and digits, and takes the article, prepositions and possessives off", () => {
+    expect(normaliseQuestion("طـلـب ١٢٣")).toBe("طلب 123");
+    expect(questionTerms("كيف يمكنني تتبع طلبي؟")).toEqual(questionTerms("تتبع الطلب"));
+    expect(questionTerms("بالبطاقة")).toEqual(questionTerms("البطاقه"));
+  });
+
+  it("matches French and Arabic questions to pairs written in those languages", () => {
+    const index = new QaIndex([
+      { id: "password", mode: "exact", question: "Mot de passe oublié", variants: ["نسيت كلمة المرور"] },
+      { id: "track", mode: "exact", question: "Suivre ma commande", variants: ["تتبع الطلب"] },
+      { id: "hours", mode: "exact", question: "Horaires d'ouverture des magasins", variants: [] },
+    ]);
+    expect(index.match("J'ai oublié mon mot de passe", "balanced").used?.qaId).toBe("password");
+    expect(index.match("كيف يمكنني تتبع طلبي؟", "balanced").used?.qaId).toBe("track");
+    expect(index.match("Quelles sont les horaires d'ouverture du magasin ?", "balanced").used?.qaId).toBe("hours");
+    expect(index.match("Quel temps fait-il à Paris ?", "balanced").used).toBeNull();
+  });
+
   it("takes a word one edit away (a swap counts one) for a typo", () => {
     expect(withinOneEdit("retrun", "return")).toBe(true);
     expect(withinOneEdit("trak", "track")).toBe(true);

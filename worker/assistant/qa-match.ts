@@ -56,11 +56,19 @@ const STOP = new Set(
     "au aux avec ce ces cet cette dans de des du elle elles en est et il ils je la le les leur leurs mais me mes mon ma ne nous on ou " +
     "par pas pour qu que qui quel quelle quels quelles quand comment pourquoi sa se ses son sont sur ta te tes ton tu un une vos votre " +
     "vous avez etes etre avoir faire fait peux peut puis puisje estce y a l d s c j n m t bonjour merci svp est-ce " +
-    "في من على الى عن ما ماذا هل كيف اين متى هو هي انا انت نحن هذا هذه ذلك لي لكم يمكنني يمكن اريد او و ان"
+    "ai as " +
+    "في من على الى عن ما ماذا هل كيف اين متى هو هي انا انت نحن هذا هذه ذلك لي لكم يمكنني يمكن اريد او و ان مع لماذا عند عندي"
   ).split(" "),
 );
 
-/** Lower case, accents and marks dropped, Arabic letter forms folded, anything but letters and digits a space. */
+/** A French elided word before its apostrophe: "j'ai", "l'article", "qu'il", "d'ouverture". */
+const ELISION = /(?<![\p{L}\p{N}])(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’](?=\p{L})/gu;
+
+/**
+ * Lower case, accents and marks dropped (Arabic hamza seats and short vowels with them), Arabic
+ * letter forms, tatweel and Eastern digits folded, French elisions cut off, other apostrophes
+ * dropped ("don't" stays one word), anything but letters and digits a space.
+ */
 export function normaliseQuestion(text: string): string {
   return text
     .normalize("NFKD")
@@ -69,15 +77,32 @@ export function normaliseQuestion(text: string): string {
     .replace(/[\u0622\u0623\u0625\u0671]/g, "\u0627")
     .replace(/\u0649/g, "\u064a")
     .replace(/\u0629/g, "\u0647")
+    .replace(/\u0640/g, "")
+    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) - 0x0660) % 0x90))
+    .replace(ELISION, "")
     .replace(/['’`]/g, "")
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 }
 
-/** A light stem for English and French (plurals, -ing, -ed, -ment, -tion); Arabic loses its article. */
+/** Arabic clitics a light stem takes off: the conjunction and prepositions with the article, the article, then a possessive. */
+const ARABIC_PREFIXES = ["\u0648\u0627\u0644", "\u0628\u0627\u0644", "\u0641\u0627\u0644", "\u0643\u0627\u0644", "\u0644\u0644", "\u0627\u0644"];
+// Not a lone "ه": it is also the folded taa marbuta of most feminine nouns.
+const ARABIC_SUFFIXES = ["\u0647\u0645\u0627", "\u0643\u0645", "\u0647\u0645", "\u0647\u0627", "\u0646\u0627", "\u064a", "\u0643"];
+
+/** An Arabic word's light stem (no roots): one prefix, then one possessive, each when 3 letters stay. */
+function arabicStem(word: string): string {
+  let w = word;
+  const prefix = ARABIC_PREFIXES.find((p) => w.startsWith(p) && w.length - p.length >= 3);
+  if (prefix) w = w.slice(prefix.length);
+  const suffix = ARABIC_SUFFIXES.find((p) => w.endsWith(p) && w.length - p.length >= 3);
+  return suffix ? w.slice(0, -suffix.length) : w;
+}
+
+/** A light stem for English and French (plurals, -ing, -ed, -ment, -tion); Arabic loses its clitics (article, possessive). */
 export function stem(word: string): string {
   let w = word;
-  if (/^[\u0600-\u06ff]/.test(w)) return w.length > 4 && w.startsWith("\u0627\u0644") ? w.slice(2) : w;
+  if (/^[\u0600-\u06ff]/.test(w)) return arabicStem(w);
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   for (const suffix of ["ements", "ement", "ments", "ment", "ations", "ation", "ing", "ed", "es", "s", "e", "x"]) {
     if (suffix === "s" && w.endsWith("ss")) continue;
