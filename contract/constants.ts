@@ -685,9 +685,12 @@ export const qaLimits = {
   csvVariantSeparator: "|",
   /**
    * Phrasings whose vectors a turn compares with the question's (every pair's question first, then
-   * variants): a bound on the turn's work however many variants pairs have.
+   * variants): a bound on the turn's work however many variants pairs have (a question and two
+   * variants for each of `maxPairs`).
    */
-  maxVectorPhrasings: 10_000,
+  maxVectorPhrasings: 15_000,
+  /** The matcher's memory for those vectors (about one byte a dimension a phrasing): long vectors get fewer phrasings. */
+  maxVectorBytes: 16 * 1024 * 1024,
 } as const;
 
 /** Text snippets: knowledge typed or pasted in the dashboard, indexed like a file. */
