@@ -1,10 +1,11 @@
+import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
 import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
-import { isConfig, isConversations, isSession } from "./frames";
+import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
 import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
@@ -15,13 +16,17 @@ export interface UiMessage {
   /** Stable render key: the clientMessageId of the visitor's messages, else the server id. */
   key: string;
   id?: string;
-  role: "user" | "assistant";
+  /** `agent`: a person of the site's team (`author`); `note`: the handoff chunk's line (a person joined, left…). */
+  role: "user" | "assistant" | "agent" | "note";
   text: string;
   files: string[];
   status: MessageStatus;
   sources?: WidgetSource[];
   /** The visitor's rating of an answer, as shown (set at once on a click, put back if refused). */
   rating?: Rating;
+  author?: AgentAuthor;
+  /** The assistant offers a person here: "Talk to a person" under it (when the owner offers it). */
+  offer?: boolean;
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -62,6 +67,13 @@ export interface State {
   status: string | null;
   /** The source chip whose passage is shown (`${message key}-${index}`). */
   shown: string | null;
+  /** The conversation's handoff (absent: nobody was ever asked for); the handoff chunk keeps it. */
+  handoff?: ConversationHandoff;
+  /**
+   * A person was asked for or has the conversation (set by the handoff chunk, from `handoff`): the
+   * visitor's messages get no answer from the assistant, and "Talk to a person" is not offered.
+   */
+  handing?: boolean;
 }
 
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
@@ -71,12 +83,15 @@ const FINAL = ["complete", "stopped", "error"];
 const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
   key: m.id,
   id: m.id,
-  role: m.role === "user" ? "user" : "assistant",
+  // System messages never reach here (filtered where read).
+  role: m.role as UiMessage["role"],
   text: m.content.data,
   files: m.files.map((f) => f.name),
   status: m.status,
   sources,
   rating: m.rating,
+  author: m.author,
+  offer: m.offersHandoff,
 });
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -104,11 +119,12 @@ export class Controller {
   #host: string;
   #key: string;
   #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
-  protected currentSession: string | null = null;
+  /** The open session (the handoff chunk and the playground subclass read or set it). */
+  currentSession: string | null = null;
   #opening: Promise<boolean> | null = null;
   /** Bumped by newConversation(): a session that lands after it belongs to the old conversation. */
   #epoch = 0;
-  protected transport: Transport | null = null;
+  transport: Transport | null = null;
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
   /** The locale asked for last: a chunk landing after a newer choice is not applied. */
@@ -155,7 +171,7 @@ export class Controller {
   }
 
   /** A chunk (src/core/chunks.ts), or null after telling the visitor it did not load, with a retry. */
-  async #chunk<N extends ChunkName>(name: N, redo?: () => void) {
+  async part<N extends ChunkName>(name: N, redo?: () => void) {
     const loaded = await loadChunk(this.#host, name, this.#nonce);
     if (!loaded && !this.#destroyed) {
       this.set({ notice: { text: this.t.partFailed, redo } });
@@ -167,7 +183,7 @@ export class Controller {
   /** Shows `locale` once its strings are here (English needs none). */
   async #useLocale(locale: WidgetLocale) {
     this.#wanted = locale;
-    if (locale === "en" || (await this.#chunk(locale, () => void this.#useLocale(locale)))) {
+    if (locale === "en" || (await this.part(locale, () => void this.#useLocale(locale)))) {
       if (this.#wanted === locale) this.set({ locale });
     }
   }
@@ -181,6 +197,29 @@ export class Controller {
     if (this.#destroyed) return;
     this.state = { ...this.state, ...patch };
     for (const l of this.#listeners) l();
+  }
+
+  /** The handoff chunk's calls: this session's key, token and the API's retries (`method`: e.g. DELETE). */
+  api(path: string, body?: unknown, method?: string) {
+    return call(this.#host, this.#key, path, body, this.#token, method);
+  }
+
+  /** One server event read by the handoff chunk's stream: checked as the transport's, then applied. */
+  take(event: string, data: unknown) {
+    const f = toFrame(event, data);
+    if (f) this.apply(f);
+  }
+
+  /** The handoff chunk, loaded when first needed, given `f` (a handoff, typing or person's message frame). */
+  async #hand(f?: WidgetServerFrame) {
+    const k = await this.part("handoff", () => void this.#hand(f));
+    k?.on(this, f);
+    return k;
+  }
+
+  /** "Talk to a person": starts a conversation if none is open, then the handoff chunk asks. */
+  async handoff() {
+    if (await this.#ensureSession(false)) await (await this.#hand())?.ask(this);
   }
 
   get #assistantId() {
@@ -284,12 +323,14 @@ export class Controller {
       this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res), false);
       return false;
     }
-    const { sessionId, messages, remaining } = res.data;
+    const { sessionId, messages, remaining, handoff } = res.data;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
-    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff });
+    // A person was asked for, or wrote (a reply written after the visitor left shows now).
+    if (handoff || messages.some((m) => m.author)) void this.#hand();
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
     this.transport = createTransport(this.#host, this.#key, sessionId, {
       onFrame: (f) => this.apply(f),
@@ -307,7 +348,7 @@ export class Controller {
 
   /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
   async #prove(ch: Challenge) {
-    return (await this.#chunk("pow", () => this.retry()))?.prove(this, ch) ?? null;
+    return (await this.part("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
@@ -362,9 +403,11 @@ export class Controller {
         const known = this.state.messages.find((m) => m.id === saved.id || (!!cid && m.key === cid));
         const wasFinal = !!known && known.id === saved.id && FINAL.includes(known.status);
         this.#update((m) => m === known, (m) => ({ ...saved, key: m?.key ?? saved.key }));
-        if (saved.role === "assistant" && saved.status !== "streaming") this.set({ busy: false });
+        // While a person is asked for or has it, no answer follows the visitor's message.
+        if ((saved.role === "assistant" || this.state.handing) && saved.status !== "streaming") this.set({ busy: false });
+        if (saved.author) void this.#hand(f);
         if (!wasFinal && FINAL.includes(saved.status)) {
-          this.#emit("message", { role: saved.role, text: saved.text, sources: saved.sources });
+          this.#emit("message", { role: saved.role as "user", text: saved.text, sources: saved.sources });
         }
         return;
       }
@@ -379,6 +422,10 @@ export class Controller {
           f.data.remaining,
           f.data.limit === this.#limits.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
         );
+        return;
+      default:
+        // handoff, typing: the handoff chunk's.
+        void this.#hand(f);
     }
   }
 
@@ -393,6 +440,8 @@ export class Controller {
   }
 
   #lost(clientMessageId: string, error: string | null, status: number, reason?: string) {
+    // Saved while a person is asked for: no answer was to come (the stream ends after the message).
+    if (this.state.handing && this.state.messages.some((m) => m.key === clientMessageId && m.id)) return;
     this.#settle(clientMessageId);
     this.#fail(error, status ? this.#reason({ status, error, reason: reason ?? reasonOf(status, error) }) : undefined);
   }
@@ -474,7 +523,7 @@ export class Controller {
     this.currentSession = null;
     this.#opening = null;
     this.#epoch++;
-    this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "", list: null, status: null });
+    this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "", list: null, status: null, handoff: undefined });
   }
 
   newConversation() {
@@ -487,9 +536,9 @@ export class Controller {
     if (this.state.list) return this.set({ list: null });
     if (!this.#token) return;
     const epoch = this.#epoch;
-    const [view, res] = await Promise.all([this.#chunk("visitor", () => void this.showConversations()), call(this.#host, this.#key, conversationsPath, undefined, this.#token)]);
+    const [view, res] = await Promise.all([this.part("visitor", () => void this.showConversations()), call(this.#host, this.#key, conversationsPath, undefined, this.#token)]);
     if (!view || epoch !== this.#epoch) return;
-    if (!res.ok || !isConversations(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
+    if (!res.ok || !view.isList(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
     this.set({ list: res.data.conversations, notice: null });
   }
 
@@ -507,11 +556,13 @@ export class Controller {
 
   /** Reads the chosen files (a chunk: most sites do not allow attachments). */
   async addFiles(files: File[]) {
-    await (await this.#chunk("files"))?.readFiles(this, files);
+    await (await this.part("files"))?.readFiles(this, files);
   }
 
   destroy() {
     this.transport?.close();
+    // The handoff chunk's tick stops when it finds no transport.
+    this.transport = null;
     this.#listeners.clear();
     this.#destroyed = true;
   }

@@ -23,11 +23,13 @@ const isSources = opt(list(shape({ fileId: isStr, name: isStr, excerpt: isStr, u
 
 export const isMessage = shape({
   id: isStr,
-  role: (v) => /^(user|assistant|system)$/.test(v as string),
+  role: (v) => /^(user|assistant|system|agent)$/.test(v as string),
   content: shape({ data: isStr }),
   files: list(shape({ name: isStr })),
   status: isStr,
   sources: isSources,
+  // A person's message: their name and initials (shown; the handoff chunk checks the photo's address).
+  author: opt(shape({ name: isStr, initials: isStr })),
 }) as (v: unknown) => v is WidgetMessage;
 
 const checks: Record<string, Check> = {
@@ -36,6 +38,9 @@ const checks: Record<string, Check> = {
   "new-message": shape({ message: isMessage, clientMessageId: opt(isStr), sources: isSources }),
   "message-error": shape({ error: isStr, reason: opt(isStr), clientMessageId: opt(isStr), message: opt(isMessage) }),
   "remaining-messages": shape({ remaining: isCount, limit: isCount }),
+  // A person taking over: the handoff chunk checks the handoff's fields before it shows any.
+  handoff: shape({ handoff: isObj }),
+  typing: shape({ typing: isBool }),
 };
 
 /** One server event (a socket frame's `event` + `data`, or an SSE event's name + parsed data). */
@@ -74,7 +79,7 @@ export const isSession = shape({
   remaining: shape({ session: isCount, daily: isCount }),
 }) as (v: unknown) => v is WidgetSessionResponse;
 
-/** GET /api/widget/conversations (contract/schemas/visitors.ts: visitorConversationsResponse). */
+/** GET /api/widget/conversations (contract/schemas/visitors.ts: visitorConversationsResponse); the visitor chunk's. */
 export const isConversations = shape({
   conversations: list(shape({ sessionId: isStr, title: isStr, lastMessageAt: (v) => typeof v === "number" })),
 }) as (v: unknown) => v is { conversations: { sessionId: string; title: string; lastMessageAt: number }[] };

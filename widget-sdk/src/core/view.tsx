@@ -31,8 +31,10 @@ const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left":
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
 
 /**
- * One message: the visitor's as plain text, answers as safe markdown, with their sources and,
- * given `rate`, the rating buttons. A source is a chip (its file name, or a web page's title): a
+ * One message: the visitor's as plain text, answers and a person's messages as safe markdown (a
+ * person's under their photo and name, from the handoff chunk), an answer with its sources and,
+ * given `rate`, the rating buttons; given `ask`, "Talk to a person" under an answer that offers it.
+ * A note of the handoff chunk (a person joined, left) is its own line. A source is a chip (its file name, or a web page's title): a
  * disclosure button that shows its passage below (`shown`, one at a time, toggled by `show`),
  * and under a web page's passage a link to it, named by its title, when its address is http or https.
  */
@@ -44,16 +46,19 @@ export function message(
   rate?: (id: string, rating: Rating) => void,
   shown?: string | null,
   show?: (id: string) => void,
+  ask?: () => void,
 ) {
   const user = m.role === "user";
+  if (m.role === "note") return chunk("handoff")?.note(h, m);
   return (
     (user || m.text) && (
       // dir="auto": each message reads in its own direction (English answers in an Arabic panel);
       // the hidden speaker label has its own dir, so it does not decide the message's.
       <div key={m.key} dir="auto" class={`m1${user ? " u" : ""}${m.status === "failed" ? " f" : ""}`}>
         <span class="x" dir={dir}>
-          {user ? t.you : t.assistant}:{" "}
+          {user ? t.you : m.author ? m.author.name : t.assistant}:{" "}
         </span>
+        {m.author && chunk("handoff")?.by(h, m.author)}
         {user ? m.text : <div class="md">{renderMarkdown(m.text)}</div>}
         {m.files.length > 0 && <span class="t">{m.files.join(", ")}</span>}
         {m.status === "stopped" && <span class="t">{t.stopped}</span>}
@@ -83,7 +88,12 @@ export function message(
             })}
           </div>
         )}
-        {!user && rate && m.id && m.status === "complete" && (
+        {m.offer && ask && (
+          <button type="button" class="bt" onClick={ask}>
+            {t.talkToPerson}
+          </button>
+        )}
+        {m.role === "assistant" && rate && m.id && m.status === "complete" && (
           <div class="rt">
             {(["up", "down"] as const).map((r) =>
               // One thumb, turned over for "down" (styles.ts).
@@ -202,6 +212,8 @@ export class App extends Component<AppProps> {
     const last = s.messages[s.messages.length - 1];
     const dir = isRtl(s.locale) ? "rtl" : "ltr";
     const typing = s.busy && !(last?.role === "assistant" && last.text && last.status === "streaming");
+    // "Talk to a person" (the header's and under an answer offering it) while nobody is asked for; focus goes to the message box.
+    const ask = cfg.handoff?.visitorAction && !s.handing ? () => (void c.handoff(), this.input.current?.focus()) : undefined;
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
@@ -260,6 +272,7 @@ export class App extends Component<AppProps> {
                   (id, r) => c.rate(id, r),
                   s.shown,
                   (id) => c.show(id),
+                  ask,
                 ),
               )}
               {typing && (
@@ -268,6 +281,12 @@ export class App extends Component<AppProps> {
                 </div>
               )}
             </div>
+            )}
+            {chunk("handoff")?.bar(h, c, t)}
+            {ask && !listView && (
+              <button type="button" class="bt" onClick={ask}>
+                {t.talkToPerson}
+              </button>
             )}
             {this.asking && (
               <div class="n" role="alertdialog" aria-label={t.newConversationConfirm}>
@@ -330,6 +349,7 @@ export class App extends Component<AppProps> {
                 disabled={blocked}
                 value={s.draft}
                 onInput={(e) => c.set({ draft: e.currentTarget.value })}
+                onBlur={() => chunk("handoff")?.idle(c)}
                 onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
               />
               {s.busy
