@@ -1,30 +1,34 @@
 // widget-chunks/handoff.{hash}.js: a person of the site's team taking over the visitor's
 // conversation (contract/schemas/handoff.ts), with its texts in the three languages. Loaded when
-// the visitor presses "Talk to a person", when the conversation opened has a handoff or a person's
-// message, or when a handoff, typing or person's message frame arrives. Preact's `h` comes from
-// the core, as in the other view chunks; styled here through the CSSOM, not in the core's sheet.
+// the visitor presses "Talk to a person", when the conversation opened has a handoff, or when a
+// handoff or typing frame arrives. It makes its own calls and reads its own event stream, so the
+// core carries only the hooks. Preact's `h` comes from the core, as in the other view chunks;
+// styled here through the CSSOM, not in the core's sheet.
 import type { h as preactH, VNode } from "preact";
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetServerFrame } from "../../../contract/schemas/widget";
 import { widgetHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
-import { handoffPath, sessionsPath, type Result } from "../core/api";
+import { eventsPath, handoffPath, sessionPath } from "../core/api";
 import * as C from "../core/contract";
 import type { Controller, UiMessage } from "../core/controller";
+import { isMessage, toFrame } from "../core/frames";
+import type { renderMarkdown } from "../core/markdown";
 import { register } from "./register";
 
 type H = typeof preactH;
 
 export interface HandoffChunk {
-  /** Starts following `c` (once), then applies `f`: a handoff change, the person's typing, or their message. */
+  /** Starts following `c` (once), then applies `f`: a handoff change or the person's typing. */
   on(c: Controller, f?: WidgetServerFrame): void;
   /** POST …/handoff: asks for a person in the open conversation. */
   ask(c: Controller): Promise<void>;
   /** Above the composer: the person's typing, the waiting card (hours, reply time, back to the assistant, the e-mail ask). */
   bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null;
-  /** A note of the conversation (a person joined, handed back, an address was left). */
-  note(h: H, m: UiMessage): VNode;
-  /** The person's photo (or initials) and name above their message; the message's hidden label names them for screen readers. */
-  by(h: H, author: AgentAuthor): VNode;
+  /**
+   * A person's message (their photo or initials and name over it, the text as an answer's: safe
+   * markdown, no rating) or a note of the conversation (a person joined, handed back, an address was left).
+   */
+  message(h: H, m: UiMessage, dir: "rtl" | "ltr", markdown: typeof renderMarkdown): VNode;
   /** The message box lost focus: the visitor no longer types. */
   idle(c: Controller): void;
 }
@@ -37,9 +41,10 @@ interface Follow {
   /** The draft last seen, and when the visitor's typing was last sent (0: "not typing" sent). */
   draft: string;
   sent: number;
-  /** The person types until `until`. */
+  /** The person types until `until`; their messages seen (a new one ends their typing). */
   who?: string;
   until: number;
+  agents: number;
   /** Ticks once a second while a person is asked for or has it: the event stream, typing and the e-mail ask's time. */
   tick?: ReturnType<typeof setInterval>;
   shown: string;
@@ -57,14 +62,19 @@ const all = new WeakMap<Controller, Follow>();
 const strings = (c: Controller) => widgetHandoffStrings[c.state.locale];
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
+/** A person as the server sent them: name and initials as text (else none), a photo's address. */
+function person(v: unknown): AgentAuthor | undefined {
+  const a = v as Record<string, unknown> | null | undefined;
+  return a && str(a.name) ? { name: a.name as string, initials: str(a.initials) ?? "", photoUrl: str(a.photoUrl) } : undefined;
+}
+
 /** A handoff from the server with the fields the widget shows checked (anything else: none known). */
 function clean(v: unknown): ConversationHandoff | undefined {
-  const h = v as Record<string, unknown> | null;
+  const h = v as Record<string, unknown> | null | undefined;
   if (!h || !/^(none|requested|taken)$/.test(h.state as string)) return undefined;
-  const a = h.agent as Record<string, unknown> | undefined;
   return {
     state: h.state as ConversationHandoff["state"],
-    agent: a && str(a.name) ? { name: a.name as string, initials: str(a.initials) ?? "", photoUrl: str(a.photoUrl) } : undefined,
+    agent: person(h.agent),
     askEmailAt: typeof h.askEmailAt === "number" ? h.askEmailAt : undefined,
     emailLeft: h.emailLeft === true,
     businessHours: str(h.businessHours),
@@ -72,38 +82,59 @@ function clean(v: unknown): ConversationHandoff | undefined {
   };
 }
 
-/** Adds a note at the end of the conversation (announced by its live log). */
-const note = (c: Controller, text: string, author?: AgentAuthor) =>
+/** Adds a note at the end of the conversation (announced by its live log); its author (none: a blank one) has the core hand it here. */
+const note = (c: Controller, text: string, author: AgentAuthor = { name: "", initials: "" }) =>
   c.set({ messages: [...c.state.messages, { key: `n${Date.now()}${Math.random()}`, role: "note", text, files: [], status: "complete", author }] });
 
-/** A call that failed: the server's text, or ours; Retry when trying again may help (offline, 5xx, throttled). */
-function failed(c: Controller, res: Result, redo: () => void) {
-  if (res.ok) return;
-  c.set({ notice: { text: res.error || strings(c).requestFailed, redo: !res.status || res.status >= 500 || res.status === 429 ? redo : undefined } });
+/** One request with the assistant's key (and the signed visitor's token), no cookies. */
+function request(c: Controller, path: string, method: string, body?: unknown, signal?: AbortSignal) {
+  const headers: Record<string, string> = { [C.keyHeader]: c.srvKey, "content-type": "application/json" };
+  if (c.visTok) headers[C.tokenHeader] = c.visTok;
+  return fetch(c.srvHost + path, { method, headers, body: body ? JSON.stringify(body) : undefined, credentials: "omit", signal });
+}
+
+interface Reply {
+  ok: boolean;
+  /** 0: the network failed (offline, refused, timed out). */
+  status: number;
+  data: Record<string, unknown> | null;
+}
+
+/** A call's answer, never thrown. No automatic retry: a failure shows with Retry. */
+async function call(c: Controller, path: string, method: string, body?: unknown): Promise<Reply> {
+  try {
+    const res = await request(c, path, method, body, AbortSignal.timeout(C.timeoutMs));
+    return { ok: res.ok, status: res.status, data: (await res.json().catch(() => null)) as Reply["data"] };
+  } catch {
+    return { ok: false, status: 0, data: null };
+  }
+}
+
+/** Trying again may help: offline, a 5xx, throttled. */
+const transient = (res: Reply) => !res.status || res.status >= 500 || res.status === 429;
+
+/** A call that failed: the server's text, or ours, with Retry when trying again may help. */
+function failed(c: Controller, res: Reply, redo: () => void) {
+  c.set({ notice: { text: str(res.data?.error) || strings(c).requestFailed, redo: transient(res) ? redo : undefined } });
 }
 
 /** The handoff in a 202 answer, applied; false when the call failed. */
-function took(c: Controller, res: Result) {
-  const h = res.ok && clean((res.data as { handoff?: unknown } | null)?.handoff);
+function took(c: Controller, res: Reply) {
+  const h = res.ok && clean(res.data?.handoff);
   if (h) c.set({ handoff: h, notice: null });
   return !!h;
 }
 
-async function ask(c: Controller) {
+/** POST (ask for a person) or DELETE (back to the assistant) …/handoff. */
+async function change(c: Controller, method: string) {
   const sid = c.currentSession;
   if (!sid) return;
-  const res = await c.api(handoffPath(sid), {});
-  if (c.currentSession === sid && !took(c, res)) failed(c, res, () => void ask(c));
+  const res = await call(c, handoffPath(sid), method, method === "POST" ? {} : undefined);
+  if (c.currentSession === sid && !took(c, res)) failed(c, res, () => void change(c, method));
 }
+const ask = (c: Controller) => change(c, "POST");
 
-async function back(c: Controller) {
-  const sid = c.currentSession;
-  if (!sid) return;
-  const res = await c.api(handoffPath(sid), undefined, "DELETE");
-  if (c.currentSession === sid && !took(c, res)) failed(c, res, () => void back(c));
-}
-
-/** Leaves an address for the reply (checked here as the server checks it, then POST …/handoff { email }). */
+/** Leaves an address for the reply: checked here as the server checks it, then POST …/handoff { email }. */
 async function leave(c: Controller, s: Follow, panel: Element | null) {
   const sid = c.currentSession;
   const email = s.value.trim();
@@ -111,12 +142,12 @@ async function leave(c: Controller, s: Follow, panel: Element | null) {
   if (!sid) return;
   s.error = email.length > C.maxEmailChars || !C.emailPattern.test(email) ? k.emailInvalid : "";
   if (s.error) return c.set({});
-  const res = await c.api(handoffPath(sid), { email });
+  const res = await call(c, handoffPath(sid), "POST", { email });
   if (c.currentSession !== sid) return;
   if (!took(c, res)) {
-    // A refusal (the address, the conversation) shows in the form; a network failure offers Retry.
-    if (!res.ok && res.status && res.status < 500) {
-      s.error = res.error || k.emailInvalid;
+    // A refusal (the address, the conversation) shows in the form; a failure that may pass offers Retry.
+    if (!transient(res)) {
+      s.error = str(res.data?.error) || k.emailInvalid;
       return c.set({});
     }
     return failed(c, res, () => void leave(c, s, panel));
@@ -131,7 +162,9 @@ function typing(c: Controller, s: Follow, on: boolean) {
   const now = Date.now();
   if (on ? now - s.sent < C.typingSendMs : !s.sent) return;
   s.sent = on ? now : 0;
-  c.transport?.live({ event: "typing", data: { typing: on } });
+  const ws = c.transport?.live();
+  // readyState 1: OPEN. Without a socket the person sees no typing (the event stream reads only).
+  if (ws?.readyState === 1) ws.send(JSON.stringify({ event: "typing", data: { typing: on } }));
 }
 
 /** Reads the session's event stream while the socket is not open; a cut or a failure waits longer each time (1 s doubling to 30 s). */
@@ -140,10 +173,19 @@ async function listen(c: Controller, s: Follow) {
   const abort = (s.stream = new AbortController());
   let ok = false;
   try {
-    // Once it opens, what came while no stream was open (a cut, the socket's last moments): the session's messages, applied once each.
-    const res = await c.transport?.listen(abort.signal, () => void catchUp(c, sid));
-    // It ended as it should (it lasts eventStreamMaxMs): the next one opens at once.
-    ok = !!res?.ok;
+    const sse = await c.part("sse");
+    const res = sse && (await request(c, eventsPath(sid), "GET", undefined, abort.signal));
+    if (res && res.ok && res.body) {
+      // What came while no stream was open (a cut, the socket's last moments): the session's messages, each applied once.
+      void catchUp(c, sid);
+      // Checked as the socket's frames are, then applied as theirs (a message already shown is not added twice).
+      await sse.readStream(res.body, (event, data) => {
+        const f = c.currentSession === sid && toFrame(event, data);
+        if (f) c.apply(f);
+      });
+      // It ended as it should (it lasts eventStreamMaxMs): the next one opens at once.
+      ok = true;
+    }
   } catch {
     // cut midway, or the network failed: below
   }
@@ -153,25 +195,24 @@ async function listen(c: Controller, s: Follow) {
 }
 
 async function catchUp(c: Controller, sid: string) {
-  const res = await c.api(`${sessionsPath}/${encodeURIComponent(sid)}`);
+  const res = await call(c, sessionPath(sid), "GET");
   if (!res.ok || c.currentSession !== sid) return;
-  const data = res.data as { messages?: { id?: unknown; role?: unknown }[]; handoff?: unknown };
-  for (const m of data.messages ?? []) {
-    if (m.role !== "system" && !c.state.messages.some((u) => u.id === m.id)) c.take("new-message", { message: m });
+  const messages = res.data?.messages;
+  for (const m of Array.isArray(messages) ? messages : []) {
+    if (isMessage(m) && m.role !== "system" && !c.state.messages.some((u) => u.id === m.id)) c.apply({ event: "new-message", data: { message: m } });
   }
-  const h = clean(data.handoff);
+  const h = clean(res.data?.handoff);
   if (h && h.state !== c.state.handoff?.state) c.set({ handoff: h });
 }
 
-/** Whether the e-mail ask shows: requested, its time passed, no address left or declined, not a signed visitor. */
+/** Whether the e-mail ask shows: requested, its time passed, no address left nor declined, not a signed visitor. */
 const asking = (c: Controller, s: Follow, h: ConversationHandoff) =>
   h.state === "requested" && !!h.askEmailAt && Date.now() >= h.askEmailAt && !h.emailLeft && !c.state.verified && !s.email;
 
 function tick(c: Controller, s: Follow) {
   const h = c.state.handoff;
   if (!c.transport || !c.state.handing || !h) return stop(s);
-  const live = c.transport.live();
-  if (live) s.stream?.abort();
+  if (c.transport.live()?.readyState === 1) s.stream?.abort();
   else if (!s.stream && Date.now() >= s.next) void listen(c, s);
   // Only a change of what shows re-renders: the person's typing ended, the e-mail ask is due.
   const shown = `${s.until > Date.now()}${asking(c, s, h)}`;
@@ -196,6 +237,8 @@ function sync(c: Controller, s: Follow) {
   if (c.currentSession !== s.sid) {
     Object.assign(s, { sid: c.currentSession, was: state, email: "", value: "", error: "", fails: 0, next: 0 });
     stop(s);
+    // A new conversation starts with none (the core sets the next session's own when it opens).
+    if (!c.currentSession && h) return c.set({ handoff: undefined });
   } else if (state !== s.was) {
     const was = s.was;
     s.was = state;
@@ -203,8 +246,12 @@ function sync(c: Controller, s: Follow) {
     if (state === "taken") note(c, k.joined(h!.agent?.name), h!.agent);
     else if (was === "taken") note(c, k.handedBack);
   }
+  // A person's new message ends their typing.
+  const agents = c.state.messages.filter((m) => m.role === "agent").length;
+  if (agents > s.agents) s.until = 0;
+  s.agents = agents;
   const handing = state !== "none";
-  if (c.state.handing !== handing) c.set({ handing });
+  if (!!c.state.handing !== handing) c.set({ handing });
   if (!handing) {
     stop(s);
     s.draft = c.state.draft;
@@ -218,7 +265,8 @@ function on(c: Controller, f?: WidgetServerFrame) {
   let s = all.get(c);
   if (!s) {
     const h = clean(c.state.handoff);
-    all.set(c, (s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" }));
+    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" };
+    all.set(c, s);
     const follow = s;
     c.subscribe(() => sync(c, follow));
     c.set({ handoff: h });
@@ -226,11 +274,10 @@ function on(c: Controller, f?: WidgetServerFrame) {
   if (f?.event === "handoff") {
     const h = clean(f.data.handoff);
     if (h) c.set({ handoff: h });
-  } else if (f) {
-    // The person types, or their message came (which ends their typing).
-    const typed = f.event === "typing" && f.data.typing;
-    s.who = f.event === "typing" ? str(f.data.name) : undefined;
-    s.until = typed ? Date.now() + C.typingTtlMs : 0;
+  } else if (f?.event === "typing") {
+    // The person types (the core checked the frame only as an object).
+    s.who = str(f.data.name);
+    s.until = f.data.typing === true ? Date.now() + C.typingTtlMs : 0;
     c.set({});
   }
   sync(c, s);
@@ -328,7 +375,7 @@ function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
             class: "bt",
             onClick: (e: Event) => {
               toInput(e);
-              void back(c);
+              void change(c, "DELETE");
             },
           },
           k.backToAssistant,
@@ -339,14 +386,22 @@ function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
   return out as VNode[];
 }
 
-const note_ = (h: H, m: UiMessage) =>
-  h("div", { key: m.key, class: "t", dir: "auto", style: { ...row, alignSelf: "center", textAlign: "center" } }, m.author && avatar(h, m.author), m.text) as VNode;
-
-const by = (h: H, a: AgentAuthor) => h("span", { class: "t", "aria-hidden": "true", style: { ...row, marginBottom: "4px", fontWeight: 600 } }, avatar(h, a), a.name) as VNode;
+function message(h: H, m: UiMessage, dir: "rtl" | "ltr", markdown: typeof renderMarkdown) {
+  const a = person(m.author);
+  if (m.role === "note") return h("div", { key: m.key, class: "t", dir: "auto", style: { ...row, alignSelf: "center", textAlign: "center" } }, a?.name && avatar(h, a), m.text) as VNode;
+  // As the core shows an answer: dir="auto", the hidden speaker label (their name) in the panel's direction; never rated.
+  return h(
+    "div",
+    { key: m.key, dir: "auto", class: "m1" },
+    h("span", { class: "x", dir }, `${a?.name ?? ""}: `),
+    a && h("span", { class: "t", "aria-hidden": "true", style: { ...row, marginBottom: "4px", fontWeight: 600 } }, avatar(h, a), a.name),
+    h("div", { class: "md" }, markdown(m.text)),
+  ) as VNode;
+}
 
 function idle(c: Controller) {
   const s = all.get(c);
   if (s) typing(c, s, false);
 }
 
-register("handoff", { on, ask, bar, note: note_, by, idle });
+register("handoff", { on, ask, bar, message, idle });

@@ -14,9 +14,10 @@ export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponen
 export const feedbackPath = (id: string, messageId: string) => `${messagesPath(id)}/${encodeURIComponent(messageId)}/feedback`;
 export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
 export const conversationsPath = `${C.basePath}/widget/conversations`;
-/** POST { email? } asks for a person, DELETE goes back to the assistant; GET events: the stream of a widget without a socket. */
-export const handoffPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/handoff`;
-export const eventsPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/events`;
+/** The handoff chunk's (the core never reads them): POST { email? } / DELETE asks for a person or goes back; GET the event stream. */
+export const sessionPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}`;
+export const handoffPath = (id: string) => `${sessionPath(id)}/handoff`;
+export const eventsPath = (id: string) => `${sessionPath(id)}/events`;
 
 /** A proof-of-work the server asks for (428, or a 403 refusing a proof): contract/errors.ts. */
 export type Challenge = { challenge: string; difficulty: number };
@@ -35,14 +36,14 @@ export function reasonOf(status: number, error: string | null): string | undefin
 }
 
 /**
- * One request with the assistant's key and no cookies: a POST of `body` as JSON, else a GET (or
- * `method`, e.g. DELETE). A verified visitor's `token` rides along in its header on every call.
+ * One request with the assistant's key and no cookies: a POST of `body` as JSON, else a GET. A
+ * verified visitor's `token` rides along in its header on every call.
  */
-export const request = (host: string, key: string, path: string, body: unknown, signal: AbortSignal, token?: string | null, accept = "application/json", method?: string) => {
+export const request = (host: string, key: string, path: string, body: unknown, signal: AbortSignal, token?: string | null, accept = "application/json") => {
   const headers: Record<string, string> = { [C.keyHeader]: key, accept };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers[C.tokenHeader] = token;
-  return fetch(host + path, { method: method || (body === undefined ? "GET" : "POST"), headers, body: JSON.stringify(body), credentials: "omit", signal });
+  return fetch(host + path, { method: body === undefined ? "GET" : "POST", headers, body: JSON.stringify(body), credentials: "omit", signal });
 };
 
 /** A failed response's body: its `error` text, `challenge` and refusal `reason`, when it sent them. */
@@ -65,11 +66,11 @@ export const errorOf = async (res: Response) => (await failureOf(res)).error;
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function call(host: string, key: string, path: string, body?: unknown, token?: string | null, method?: string): Promise<Result> {
+export async function call(host: string, key: string, path: string, body?: unknown, token?: string | null): Promise<Result> {
   for (let attempt = 0; ; attempt++) {
     let status = 0;
     try {
-      const res = await request(host, key, path, body, AbortSignal.timeout(C.timeoutMs), token, undefined, method);
+      const res = await request(host, key, path, body, AbortSignal.timeout(C.timeoutMs), token);
       status = res.status;
       if (res.ok) return { ok: true, status, data: await res.json() };
       if (!C.retryStatuses.includes(status) || attempt >= C.retryDelaysMs.length) {

@@ -28,8 +28,6 @@ export const isMessage = shape({
   files: list(shape({ name: isStr })),
   status: isStr,
   sources: isSources,
-  // A person's message: their name and initials (shown; the handoff chunk checks the photo's address).
-  author: opt(shape({ name: isStr, initials: isStr })),
 }) as (v: unknown) => v is WidgetMessage;
 
 const checks: Record<string, Check> = {
@@ -38,9 +36,9 @@ const checks: Record<string, Check> = {
   "new-message": shape({ message: isMessage, clientMessageId: opt(isStr), sources: isSources }),
   "message-error": shape({ error: isStr, reason: opt(isStr), clientMessageId: opt(isStr), message: opt(isMessage) }),
   "remaining-messages": shape({ remaining: isCount, limit: isCount }),
-  // A person taking over: the handoff chunk checks the handoff's fields before it shows any.
-  handoff: shape({ handoff: isObj }),
-  typing: shape({ typing: isBool }),
+  // A person taking over: the handoff chunk checks these (and a person's message's `author`) before it shows any.
+  handoff: isObj,
+  typing: isObj,
 };
 
 /** One server event (a socket frame's `event` + `data`, or an SSE event's name + parsed data). */

@@ -105,8 +105,7 @@ export function createPlaygroundTransport(options: PlaygroundTransportOptions, e
       inFlight = null;
     },
     // No visitor socket: nothing of a person's (the Playground never offers one).
-    live: () => false,
-    listen: async () => null,
+    live: () => null,
   };
 }
 

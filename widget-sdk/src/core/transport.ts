@@ -1,6 +1,6 @@
 import * as C from "./contract";
 import type { WidgetSendMessageData, WidgetServerFrame } from "../../../contract/schemas/widget";
-import { eventsPath, failureOf, messagesPath, request, socketPath } from "./api";
+import { failureOf, messagesPath, request, socketPath } from "./api";
 import type { Chunks } from "./chunks";
 import { parseFrame, toFrame } from "./frames";
 
@@ -30,13 +30,8 @@ export interface Transport {
   send(data: WidgetSendMessageData): void;
   /** Stops the reply being written. True when it was stopped here (the HTTP stream aborted). */
   stop(): boolean;
-  /**
-   * The session's event stream (GET …/events: a person's messages, typing, handoff changes) read to
-   * its end into the same frames, for a widget whose socket is not open; as `read` below.
-   */
-  listen(signal: AbortSignal, opened?: () => void): Promise<Response | null>;
-  /** Whether the socket is open; with `frame`, sends it there when it is (the visitor's `typing`). */
-  live(frame?: { event: string; data: object }): boolean;
+  /** The socket, open or not (the handoff chunk sends the visitor's `typing` there, and reads its event stream while it is not open). */
+  live(): WebSocket | null;
   close(): void;
 }
 
@@ -106,30 +101,19 @@ export function createTransport(host: string, key: string, sessionId: string, ev
     };
   }
 
-  /**
-   * POSTs `data` to `path` (else GETs it) and reads the answer's Server-Sent Events to their end as
-   * frames (`opened` once they start). Null when the SSE reader did not load; throws when the network fails.
-   */
-  async function read(path: string, data: WidgetSendMessageData | undefined, signal: AbortSignal, opened?: () => void) {
-    const sse = await events.chunk("sse");
-    const res = sse && (await request(host, key, path, data, signal, events.token(), "text/event-stream"));
-    if (res && res.ok && res.body) {
-      opened?.();
-      await sse.readStream(res.body, (event, json) => frame(toFrame(event, json)));
-    }
-    return res;
-  }
-
   async function post(data: WidgetSendMessageData) {
     const id = data.clientMessageId;
     const abort = (stream = new AbortController());
     try {
-      // The reader not loaded: the reply is lost as on a network error (the visitor gets Retry).
-      const res = await read(messagesPath(sessionId), data, abort.signal);
-      if (res && !res.ok) {
+      // Not loaded: the reply is lost as on a network error (the visitor gets Retry).
+      const sse = await events.chunk("sse");
+      if (!sse) return lost(id, null, 0);
+      const res = await request(host, key, messagesPath(sessionId), data, abort.signal, events.token(), "text/event-stream");
+      if (!res.ok || !res.body) {
         const f = await failureOf(res);
         return lost(id, f.error, res.status, f.reason);
       }
+      await sse.readStream(res.body, (event, json) => frame(toFrame(event, json)));
       lost(id, null, 0);
     } catch {
       if (!abort.signal.aborted) lost(id, null, 0);
@@ -158,12 +142,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
       if (socket?.readyState === 1) viaSocket(socket, "stop", {});
       return false;
     },
-    listen: (signal, opened) => read(eventsPath(sessionId), undefined, signal, opened),
-    live(f) {
-      const open = socket?.readyState === 1;
-      if (open && f) viaSocket(socket!, f.event, f.data);
-      return open;
-    },
+    live: () => socket,
     close() {
       closed = true;
       waiting = null;

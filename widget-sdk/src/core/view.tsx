@@ -49,16 +49,17 @@ export function message(
   ask?: () => void,
 ) {
   const user = m.role === "user";
-  if (m.role === "note") return chunk("handoff")?.note(h, m);
+  // A person's message (their photo and name over it) and the handoff's notes (which carry an author too): the
+  // handoff chunk's, which the conversation's handoff loads before any shows.
+  if (m.author) return chunk("handoff")?.message(h, m, dir, renderMarkdown);
   return (
     (user || m.text) && (
       // dir="auto": each message reads in its own direction (English answers in an Arabic panel);
       // the hidden speaker label has its own dir, so it does not decide the message's.
       <div key={m.key} dir="auto" class={`m1${user ? " u" : ""}${m.status === "failed" ? " f" : ""}`}>
         <span class="x" dir={dir}>
-          {user ? t.you : m.author ? m.author.name : t.assistant}:{" "}
+          {user ? t.you : t.assistant}:{" "}
         </span>
-        {m.author && chunk("handoff")?.by(h, m.author)}
         {user ? m.text : <div class="md">{renderMarkdown(m.text)}</div>}
         {m.files.length > 0 && <span class="t">{m.files.join(", ")}</span>}
         {m.status === "stopped" && <span class="t">{t.stopped}</span>}
@@ -88,7 +89,7 @@ export function message(
             })}
           </div>
         )}
-        {m.offer && ask && (
+        {m.offersHandoff && ask && (
           <button type="button" class="bt" onClick={ask}>
             {t.talkToPerson}
           </button>
