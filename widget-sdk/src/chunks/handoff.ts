@@ -52,6 +52,8 @@ interface Follow {
   stream: AbortController | null;
   fails: number;
   next: number;
+  /** Handoff frames applied: a session read that started before one of them is older than it. */
+  changes: number;
   /** The e-mail ask: "no" (declined) or "done" (left) in this session; the field's value and its error. */
   email: string;
   value: string;
@@ -177,7 +179,7 @@ async function listen(c: Controller, s: Follow) {
     const res = sse && (await request(c, eventsPath(sid), "GET", undefined, abort.signal));
     if (res && res.ok && res.body) {
       // What came while no stream was open (a cut, the socket's last moments): the session's messages, each applied once.
-      void catchUp(c, sid);
+      void catchUp(c, s, sid);
       // Checked as the socket's frames are, then applied as theirs (a message already shown is not added twice).
       await sse.readStream(res.body, (event, data) => {
         const f = c.currentSession === sid && toFrame(event, data);
@@ -194,7 +196,8 @@ async function listen(c: Controller, s: Follow) {
   s.next = Date.now() + (ok ? 0 : Math.min(1000 * 2 ** (s.fails - 1), 30_000));
 }
 
-async function catchUp(c: Controller, sid: string) {
+async function catchUp(c: Controller, s: Follow, sid: string) {
+  const changes = s.changes;
   const res = await call(c, sessionPath(sid), "GET");
   if (!res.ok || c.currentSession !== sid) return;
   const messages = res.data?.messages;
@@ -202,7 +205,8 @@ async function catchUp(c: Controller, sid: string) {
     if (isMessage(m) && m.role !== "system" && !c.state.messages.some((u) => u.id === m.id)) c.apply({ event: "new-message", data: { message: m } });
   }
   const h = clean(res.data?.handoff);
-  if (h && h.state !== c.state.handoff?.state) c.set({ handoff: h });
+  // A change the stream brought meanwhile is newer than this read.
+  if (h && changes === s.changes && h.state !== c.state.handoff?.state) c.set({ handoff: h });
 }
 
 /** Whether the e-mail ask shows: requested, its time passed, no address left nor declined, not a signed visitor. */
@@ -265,7 +269,7 @@ function on(c: Controller, f?: WidgetServerFrame) {
   let s = all.get(c);
   if (!s) {
     const h = clean(c.state.handoff);
-    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" };
+    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, changes: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" };
     all.set(c, s);
     const follow = s;
     c.subscribe(() => sync(c, follow));
@@ -273,6 +277,7 @@ function on(c: Controller, f?: WidgetServerFrame) {
   }
   if (f?.event === "handoff") {
     const h = clean(f.data.handoff);
+    s.changes++;
     if (h) c.set({ handoff: h });
   } else if (f?.event === "typing") {
     // The person types (the core checked the frame only as an object).
