@@ -725,6 +725,8 @@ export const handoffLimits = {
   /** A person's message: the same cap as a visitor's (widget.maxMessageChars). */
   maxMessageChars: 4_000,
   maxEmailChars: 254,
+  /** What an e-mail address left for the reply must look like (the server's check, and the widget's before it sends). */
+  emailPattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
   /** At most one e-mail to the owner per conversation in this window (requests), and one to the visitor (replies after they left). */
   emailIntervalMs: 10 * 60 * 1000,
   /** A typing indicator lasts this long unless renewed; a side sends `typing` at most once per `typingSendMs`. */

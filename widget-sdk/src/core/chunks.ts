@@ -1,6 +1,7 @@
 import { enWidgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
+import type { HandoffChunk } from "../chunks/handoff";
 import type { PowChunk } from "../chunks/pow";
 import type { VisitorChunk } from "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -9,7 +10,7 @@ import { CHUNK_GLOBAL } from "../types";
  * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
- * attachments. Each is a classic
+ * attachments, a person taking over the conversation. Each is a classic
  * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
@@ -22,6 +23,7 @@ export interface Chunks {
   pow: PowChunk;
   visitor: VisitorChunk;
   files: FilesChunk;
+  handoff: HandoffChunk;
 }
 export type ChunkName = keyof Chunks;
 
