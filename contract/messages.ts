@@ -1154,6 +1154,8 @@ export const botDefenceUi = {
   help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",
 } as const;
 
+const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
+
 /** Monthly message budgets. Chosen for Tala. */
 export const budgetMessages = {
   /** What a visitor sees when a paused assistant refuses a message. */
@@ -1161,11 +1163,16 @@ export const budgetMessages = {
   limitInvalid: (min: number, max: number) => `A monthly budget must be a whole number of messages from ${min} to ${max}, or none.`,
   actionInvalid: (actions: readonly string[]) => `At 100 % the assistant must do one of: ${actions.join(", ")}.`,
   emailSubject: (name: string, percent: number) => `${name} has used ${percent}% of its monthly message budget`,
+  /**
+   * The count is the one the threshold was found at, which can pass the budget (a lowered budget,
+   * or the all-assistants total arriving several messages at once): at or past it, the e-mail
+   * names the budget ("used its 10 messages"), never "11 of 10".
+   */
   emailBody: (name: string, used: number, limit: number, action: string) =>
-    `${name} has answered ${used} of its ${limit} messages this month (UTC). ${action}`,
+    used >= limit
+      ? `${name} has used its ${messagesCount(limit)} this month (UTC). ${action}`
+      : `${name} has answered ${used.toLocaleString("en")} of its ${messagesCount(limit)} this month (UTC). ${action}`,
 } as const;
-
-const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
 
 /** Monthly budgets in the dashboard, and the e-mails' outcome sentences. Chosen for Tala. */
 export const budgetUi = {
