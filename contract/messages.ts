@@ -50,8 +50,6 @@ export const publicAssistantMessages = {
   historyErrorTitle: "Error",
   historyFetchFailed: "Failed to fetch chat history",
   exportFailed: "Failed to export chat history",
-  debugErrorTitle: "Debug Error",
-  debugFailed: "Failed to run debug",
   invalidFileTypeTitle: "Invalid file type",
   invalidFileType: (file: string) => `${file} is not a supported file type.`,
   fileTooLargeTitle: "File too large",
@@ -73,9 +71,6 @@ export const successMessages = {
   filesUploadedTitle: "Files Uploaded",
   filesProcessed: (n: number) => `${n} file(s) uploaded and processed successfully`,
   historyExported: "Chat history exported successfully",
-  debugTitle: "Debug Information",
-  debugStats: (total: number, assistant: number) =>
-    `Total chats in database: ${total}. This assistant's chats: ${assistant}.`,
 } as const;
 
 export const confirmations = {
@@ -497,7 +492,6 @@ export const publicAssistantUi = {
     description: (name: string) => `Conversations visitors had with ${name || "this assistant"}.`,
     refresh: "Refresh",
     export: "Export",
-    debug: "Debug",
     empty: "No conversations yet. They appear here once visitors chat with the widget on your website.",
     sessionsLabel: "Chat sessions",
     sessionCount: (n: number) => `${n} ${n === 1 ? "session" : "sessions"}`,
@@ -515,7 +509,10 @@ export const publicAssistantUi = {
     noQuestion: "No question yet",
   },
   session: {
-    title: "Session Details",
+    /** The conversation's dialog is titled by the visitor's first question (`conversationTitle`); this names it when they asked nothing. */
+    title: "Conversation",
+    /** Its id, for support (the first characters; the whole id in the export). */
+    conversationId: "Conversation id",
     startedAt: "Started",
     totalMessages: "Total messages",
     visitor: "Visitor",
@@ -1125,11 +1122,12 @@ def tala_user_token(user):
   // History
   visitorColumn: "Signed-in visitor",
   anonymous: "Anonymous",
-  filterLabel: "Filter by user id",
-  filterPlaceholder: "Your user id (sub)",
+  filterLabel: "Signed-in visitor",
+  filterHint: "The user id your site signs them in with.",
+  filterPlaceholder: "member-77",
   filterApply: "Filter",
   filterClear: "Show everyone",
-  filterActive: (user: string) => `Showing conversations of user ${user}`,
+  filterActive: (user: string) => `Showing the conversations of signed-in visitor ${user}`,
   filterByUser: (who: string) => `Show only ${who}'s conversations`,
   detailVisitor: "Signed-in visitor",
   detailId: "User id",
