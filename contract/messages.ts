@@ -366,6 +366,8 @@ export const publicAssistantUi = {
   card: {
     active: "Active",
     inactive: "Inactive",
+    /** Its monthly budget (or the all-assistants one) is used up and it pauses: it refuses visitors until the month ends. */
+    pausedBudget: "Paused (budget)",
     noDescription: "No description",
     untitled: "Untitled assistant",
     apiKey: "API key",
@@ -1213,6 +1215,18 @@ export const budgetUi = {
     `Your assistants have used their shared monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keep answering.`,
   resumeAssistant: "To resume now, raise or remove its budget in its Limits settings; otherwise it resumes on the 1st (UTC).",
   resumeOwner: "To resume now, raise or remove the budget for all assistants; otherwise they resume on the 1st (UTC).",
+  // Lowering a budget to this month's use or below: asked first
+  lowerTitle: "Lower the budget below this month's use?",
+  lowerText: (who: string | null, used: number, limit: number, action: "pause" | "continue") =>
+    `${who === null ? "Your assistants have" : `${who} has`} answered ${messagesCount(used)} this month (UTC). With a budget of ${messagesCount(limit)} ${
+      action === "pause"
+        ? `${who === null ? "they pause" : "it pauses"} at once and ${who === null ? "refuse" : "refuses"} visitors until the month ends.`
+        : `the budget is used up at once; ${who === null ? "they keep" : "it keeps"} answering, as you chose.`
+    }`,
+  lowerConfirm: "Lower the budget",
+  /** An unnamed assistant in the question. */
+  thisAssistant: "This assistant",
+  lowerCancel: "Keep the current budget",
   // The all-assistants budget control
   ownerTitle: "Budget for all assistants",
   ownerLimit: "Messages per month, all assistants together",

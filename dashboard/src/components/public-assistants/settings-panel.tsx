@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { KeyIcon, TrashIcon } from "../ui/icons";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
 import type { AssistantFormValues } from "./assistant-form";
+import { useBudgetLoweringGuard } from "./budget-lowering";
 import type { PendingConfirmation } from "./confirm-actions";
 import { widgetConfigDiffers, widgetConfigFromForm, widgetConfigOf } from "./playground-config";
 import { WidgetStage } from "./widget-stage";
@@ -29,7 +30,7 @@ export function SettingsPanel({
 }) {
   const formId = useId();
   const deleteId = useId();
-  const form = useAssistantForm(assistant, onSaved);
+  const { form, dialog: lowerBudgetDialog } = useBudgetLoweringGuard(useAssistantForm(assistant, onSaved), assistant);
   return (
     <div className="space-y-8">
       <div className="grid items-start gap-6 2xl:grid-cols-[minmax(0,1fr)_30rem]">
@@ -43,6 +44,7 @@ export function SettingsPanel({
         </section>
         <LivePreview assistant={assistant} values={form.values} />
       </div>
+      {lowerBudgetDialog}
 
       <section className="space-y-3 rounded-xl border border-line bg-surface p-4 sm:p-5">
         {/* The key itself, with copy and reveal, is in the page's header. */}
