@@ -89,9 +89,12 @@ export const appMessages = {
   loading: "Loading...",
   updateAvailable: "A new version is available. Do you want to update now?",
   userFallbackName: "User",
-  /** The signed-in user's menu (spec section 2): Settings and Logout. */
+  /** The signed-in user's menu (spec section 2): Settings and Logout, named "Sign out" as Settings names it. */
   settings: "Settings",
-  logout: "Logout",
+  signOut: "Sign out",
+  /** The confirmations of the account's moments (a toast on the page that follows). */
+  signedOut: "You are signed out.",
+  emailVerifiedElsewhere: "Your e-mail address is verified.",
   /** A guest's navigation: the items that need an account say so, and lead to registration. */
   needsAccount: "Sign up",
   needsAccountHint: "Needs a free account",
@@ -827,7 +830,9 @@ export const chatUi = {
   deleteFailed: "Failed to delete chat",
   chatLoadFailed: "This chat could not be loaded.",
   greeting: "How can I help you today?",
-  greetingHint: "Replies appear as they are written. Press Enter to send and Shift+Enter for a new line.",
+  greetingHint: "Replies appear as they are written.",
+  /** Shown where a keyboard is likely (not on touch screens, pointer: coarse). */
+  keyboardHint: "Press Enter to send and Shift+Enter for a new line.",
   messagesLabel: "Messages",
   you: "You",
   thinking: "Thinking…",

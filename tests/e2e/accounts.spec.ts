@@ -36,8 +36,9 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
 
   // Sign out from the user menu.
   await page.getByRole("button", { name: /Amina/ }).click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await page.getByRole("menuitem", { name: appMessages.signOut }).click();
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText(appMessages.signedOut)).toBeVisible();
 
   // The guard remembers where the user was going, and brings them back after sign-in.
   await page.goto("/app/settings");
@@ -61,8 +62,9 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
   expect(oldToken).toBeTruthy();
 
   // Sign out, then a wrong password shows the server's message.
-  await page.getByRole("region", { name: "Sign out" }).getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("region", { name: appMessages.signOut }).getByRole("button", { name: appMessages.signOut }).click();
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText(appMessages.signedOut)).toBeVisible();
   // Signing out revoked that token on the server.
   expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${oldToken}` } })).status()).toBe(401);
 

@@ -82,7 +82,7 @@ function LivePreview({ assistant, values }: { assistant: PublicAssistant; values
   return (
     <aside aria-labelledby={titleId} className="space-y-2 2xl:sticky 2xl:top-4">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent" : "text-fg"}`} aria-live="polite">
+        <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent-text" : "text-fg"}`} aria-live="polite">
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
         </h2>
       </div>
