@@ -60,6 +60,8 @@ export const realtime = {
 
 export const layout = {
   sidePanelWidthPx: 250,
+  /** The phone's menu when it also holds the chat screen's chats. */
+  menuWithChatsWidthPx: 300,
   tooltipDelayMs: 700,
 } as const;
 
