@@ -211,3 +211,28 @@ test("on a touch phone every text field is at least 16 px, so iOS does not zoom 
   }
   await context.close();
 });
+
+test("an e-mail verified in another tab: this tab stops asking for it and says so", async ({ browser, baseURL, request }) => {
+  const email = uniqueEmail("twotabs");
+  const res = await request.post("/api/auth/register", { data: { email, password: PASSWORD, firstName: "Rania", lastName: "", phone: "", birthDate: "" } });
+  expect(res.status()).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  const context = await browser.newContext({ baseURL });
+  const first = await context.newPage();
+  await first.goto("/login");
+  await first.evaluate((t) => localStorage.setItem("token", t), token);
+  await first.goto("/app/settings");
+  const banner = first.getByText(appMessages.verifyEmailBanner);
+  await expect(banner).toBeVisible();
+
+  // The code is entered in a second tab of the same browser.
+  const second = await context.newPage();
+  await second.goto(`/verify-email?email=${encodeURIComponent(email)}`);
+  await second.getByLabel("Verification code").fill(await latestCode(request, email));
+  await second.getByRole("button", { name: "Verify email" }).click();
+  await expect(second).toHaveURL(/\/app\/new-chat/);
+
+  await expect(first.getByText(appMessages.emailVerifiedElsewhere)).toBeVisible();
+  await expect(banner).toHaveCount(0);
+  await context.close();
+});
