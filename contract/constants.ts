@@ -60,6 +60,8 @@ export const realtime = {
 
 export const layout = {
   sidePanelWidthPx: 250,
+  /** The phone's menu when it also holds the chat screen's chats. */
+  menuWithChatsWidthPx: 300,
   tooltipDelayMs: 700,
 } as const;
 
@@ -582,6 +584,8 @@ export const insightsLimits = {
   maxQuestionChars: 300,
   /** Distinct questions counted per assistant; past it the least asked, oldest are forgotten. */
   maxTrackedQuestions: 5_000,
+  /** The most asked rows of a period read to group near-identical questions (typos) before listing maxListed. */
+  groupedCandidates: 200,
   /** Conversations linked from one question. */
   sessionsPerQuestion: 5,
   /** Days of daily counts kept (the longest period with room to spare). */
