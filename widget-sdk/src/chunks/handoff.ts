@@ -1,5 +1,6 @@
 // widget-chunks/handoff.{hash}.js: a person of the site's team taking over the visitor's
-// conversation (contract/schemas/handoff.ts), with its texts in the three languages. Loaded when
+// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic come with
+// their locale's chunk). Loaded when
 // the visitor presses "Talk to a person", when the conversation opened has a handoff, or when a
 // handoff or typing frame arrives. It makes its own calls and reads its own event stream, so the
 // core carries only the hooks. Preact's `h` comes from the core, as in the other view chunks;
@@ -7,8 +8,9 @@
 import type { h as preactH, VNode } from "preact";
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetServerFrame } from "../../../contract/schemas/widget";
-import { widgetHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import { enHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
 import { eventsPath, handoffPath, sessionPath } from "../core/api";
+import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
 import type { Controller, UiMessage } from "../core/controller";
 import { isMessage, toFrame } from "../core/frames";
@@ -61,7 +63,8 @@ interface Follow {
 }
 
 const all = new WeakMap<Controller, Follow>();
-const strings = (c: Controller) => widgetHandoffStrings[c.state.locale];
+/** English, or the visitor's language from its chunk (loaded with the widget: without it the whole panel is English). */
+const strings = (c: Controller) => (c.state.locale !== "en" && chunk(c.state.locale)?.handoff) || enHandoffStrings;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** A person as the server sent them: name and initials as text (else none), a photo's address. */
