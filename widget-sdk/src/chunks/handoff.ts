@@ -13,7 +13,6 @@ import { eventsPath, handoffPath, sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
 import type { Controller, UiMessage } from "../core/controller";
-import { isMessage, toFrame } from "../core/frames";
 import type { renderMarkdown } from "../core/markdown";
 import { register } from "./register";
 
@@ -184,10 +183,7 @@ async function listen(c: Controller, s: Follow) {
       // What came while no stream was open (a cut, the socket's last moments): the session's messages, each applied once.
       void catchUp(c, s, sid);
       // Checked as the socket's frames are, then applied as theirs (a message already shown is not added twice).
-      await sse.readStream(res.body, (event, data) => {
-        const f = c.currentSession === sid && toFrame(event, data);
-        if (f) c.apply(f);
-      });
+      await sse.readStream(res.body, (event, data) => c.currentSession === sid && c.frame(event, data));
       // It ended as it should (it lasts eventStreamMaxMs): the next one opens at once.
       ok = true;
     }
@@ -204,9 +200,8 @@ async function catchUp(c: Controller, s: Follow, sid: string) {
   const res = await call(c, sessionPath(sid), "GET");
   if (!res.ok || c.currentSession !== sid) return;
   const messages = res.data?.messages;
-  for (const m of Array.isArray(messages) ? messages : []) {
-    if (isMessage(m) && m.role !== "system" && !c.state.messages.some((u) => u.id === m.id)) c.apply({ event: "new-message", data: { message: m } });
-  }
+  // Each checked by the core as a frame's (a system message is never shown).
+  for (const m of Array.isArray(messages) ? messages : []) if (!c.state.messages.some((u) => u.id === m?.id)) c.frame("new-message", { message: m });
   const h = clean(res.data?.handoff);
   // A change the stream brought meanwhile is newer than this read.
   if (h && changes === s.changes && h.state !== c.state.handoff?.state) c.set({ handoff: h });
