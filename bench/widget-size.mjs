@@ -38,8 +38,10 @@ rmSync(out, { recursive: true, force: true });
  * What each kind of visitor's open widget loads: the core, plus the chunks their case needs.
  * `sse` loads only when the socket cannot connect, `files` at the first attachment (sites that
  * allow them): listed as kinds of their own, and in the worst combination. `handoff` loads when
- * the visitor asks for a person (or a person writes to them): reported, not held to the budget,
- * like the worst combination (opening the panel never loads it).
+ * the visitor asks for a person (or a person writes to them), beside their language's chunk (which
+ * carries the handoff's French or Arabic texts) and, when the socket is blocked, the SSE reader
+ * (its event stream uses it): kinds of their own, held to the budget like the others. Only the
+ * worst combination (every feature at once, not a kind of visitor) is reported without failing.
  */
 const kinds = [
   { kind: "anonymous, English", chunks: [] },
@@ -49,8 +51,10 @@ const kinds = [
   { kind: "asked for a proof-of-work, English", chunks: ["pow"] },
   { kind: "socket blocked (SSE fallback), English", chunks: ["sse"] },
   { kind: "sends an attachment, English", chunks: ["files"] },
-  { kind: "talks to a person, English", chunks: ["handoff"], reported: true },
-  { kind: "talks to a person, socket blocked (event stream), English", chunks: ["handoff", "sse"], reported: true },
+  { kind: "talks to a person, English", chunks: ["handoff"] },
+  { kind: "talks to a person, French", chunks: ["fr", "handoff"] },
+  { kind: "talks to a person, Arabic", chunks: ["ar", "handoff"] },
+  { kind: "talks to a person, socket blocked (event stream), English", chunks: ["handoff", "sse"] },
   { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment, a person", chunks: ["ar", "visitor", "pow", "sse", "files", "handoff"], reported: true },
 ].map((k) => {
   const totalGzipBytes = core.gzipBytes + k.chunks.reduce((s, c) => s + chunks[c].gzipBytes, 0);
@@ -102,8 +106,10 @@ writeFileSync(
   join(root, "bench/results/widget-size.json"),
   `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9, each file on its own", loader, core, chunks, kinds, competitors }, null, 2)}\n`,
 );
-// The reported kinds (a person's chunk, the worst combination) are not enforced: the budget is per kind of visitor opening the widget.
-if (!loader.withinBudget || kinds.some((k) => !k.reported && !k.withinBudget)) {
-  console.error("over budget");
+// Every kind of visitor is held to the budget; the worst combination (reported) is not a kind.
+const over = kinds.filter((k) => !k.reported && !k.withinBudget);
+if (!loader.withinBudget || over.length) {
+  if (!loader.withinBudget) console.error(`over budget: the loader, ${loader.gzipBytes} B gzip > ${LOADER_BUDGET} B`);
+  for (const k of over) console.error(`over budget: ${k.kind} (${["core", ...k.chunks].join(" + ")}) ${k.totalGzipBytes} B gzip > ${OPEN_BUDGET} B, by ${k.overBy} B`);
   process.exit(1);
 }

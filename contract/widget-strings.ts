@@ -191,8 +191,9 @@ export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
 };
 
 /**
- * A person taking over (contract/schemas/handoff.ts): only the handoff chunk carries these, in every
- * language (loaded when the visitor asks for a person, or a person writes). "Talk to a person"
+ * A person taking over (contract/schemas/handoff.ts): the handoff chunk carries the English ones
+ * (loaded when the visitor asks for a person, or a person writes), the fr and ar chunks their
+ * language's (loaded anyway for those visitors). "Talk to a person"
  * itself is in WidgetStrings: the core shows it before the chunk loads. The widget's build shortens
  * these keys everywhere: none may be a name the wire or the DOM uses (`typing`, `left`…).
  */
@@ -218,8 +219,7 @@ export interface WidgetHandoffStrings {
   requestFailed: string;
 }
 
-export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = {
-  en: {
+export const enHandoffStrings: WidgetHandoffStrings = {
     waiting: "A person will reply here.",
     backToAssistant: "Continue with the assistant",
     joined: (name) => `${name || "A person"} joined the conversation.`,
@@ -231,8 +231,9 @@ export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = 
     emailInvalid: H.emailInvalid,
     emailThanks: "Thank you: the reply will reach your e-mail too.",
     requestFailed: "Your request could not be sent. Check your connection and try again.",
-  },
-  fr: {
+};
+
+export const frHandoffStrings: WidgetHandoffStrings = {
     waiting: "Une personne vous répondra ici.",
     backToAssistant: "Continuer avec l'assistant",
     joined: (name) => `${name || "Une personne"} a rejoint la conversation.`,
@@ -244,8 +245,9 @@ export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = 
     emailInvalid: "Saisissez une adresse e-mail valide.",
     emailThanks: "Merci : la réponse vous parviendra aussi par e-mail.",
     requestFailed: "Votre demande n'a pas pu être envoyée. Vérifiez votre connexion et réessayez.",
-  },
-  ar: {
+};
+
+export const arHandoffStrings: WidgetHandoffStrings = {
     waiting: "سيرد عليك شخص هنا.",
     backToAssistant: "المتابعة مع المساعد",
     joined: (name) => `انضم ${name || "شخص"} إلى المحادثة.`,
@@ -257,8 +259,9 @@ export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = 
     emailInvalid: "أدخل بريدًا إلكترونيًا صالحًا.",
     emailThanks: "شكرًا: سيصلك الرد عبر البريد الإلكتروني أيضًا.",
     requestFailed: "تعذر إرسال طلبك. تحقق من اتصالك وحاول مرة أخرى.",
-  },
 };
+
+export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = { en: enHandoffStrings, fr: frHandoffStrings, ar: arHandoffStrings };
 
 /** Every string of a language (the tests and the E2E suite read them here). */
 export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings> = {

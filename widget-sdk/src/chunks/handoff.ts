@@ -1,5 +1,6 @@
 // widget-chunks/handoff.{hash}.js: a person of the site's team taking over the visitor's
-// conversation (contract/schemas/handoff.ts), with its texts in the three languages. Loaded when
+// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic come with
+// their locale's chunk). Loaded when
 // the visitor presses "Talk to a person", when the conversation opened has a handoff, or when a
 // handoff or typing frame arrives. It makes its own calls and reads its own event stream, so the
 // core carries only the hooks. Preact's `h` comes from the core, as in the other view chunks;
@@ -7,11 +8,11 @@
 import type { h as preactH, VNode } from "preact";
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetServerFrame } from "../../../contract/schemas/widget";
-import { widgetHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import { enHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
 import { eventsPath, handoffPath, sessionPath } from "../core/api";
+import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
 import type { Controller, UiMessage } from "../core/controller";
-import { isMessage, toFrame } from "../core/frames";
 import type { renderMarkdown } from "../core/markdown";
 import { register } from "./register";
 
@@ -61,7 +62,8 @@ interface Follow {
 }
 
 const all = new WeakMap<Controller, Follow>();
-const strings = (c: Controller) => widgetHandoffStrings[c.state.locale];
+/** English, or the visitor's language from its chunk (loaded with the widget: without it the whole panel is English). */
+const strings = (c: Controller) => (c.state.locale !== "en" && chunk(c.state.locale)?.handoff) || enHandoffStrings;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** A person as the server sent them: name and initials as text (else none), a photo's address. */
@@ -181,10 +183,7 @@ async function listen(c: Controller, s: Follow) {
       // What came while no stream was open (a cut, the socket's last moments): the session's messages, each applied once.
       void catchUp(c, s, sid);
       // Checked as the socket's frames are, then applied as theirs (a message already shown is not added twice).
-      await sse.readStream(res.body, (event, data) => {
-        const f = c.currentSession === sid && toFrame(event, data);
-        if (f) c.apply(f);
-      });
+      await sse.readStream(res.body, (event, data) => c.currentSession === sid && c.frame(event, data));
       // It ended as it should (it lasts eventStreamMaxMs): the next one opens at once.
       ok = true;
     }
@@ -201,9 +200,8 @@ async function catchUp(c: Controller, s: Follow, sid: string) {
   const res = await call(c, sessionPath(sid), "GET");
   if (!res.ok || c.currentSession !== sid) return;
   const messages = res.data?.messages;
-  for (const m of Array.isArray(messages) ? messages : []) {
-    if (isMessage(m) && m.role !== "system" && !c.state.messages.some((u) => u.id === m.id)) c.apply({ event: "new-message", data: { message: m } });
-  }
+  // Each checked by the core as a frame's (a system message is never shown).
+  for (const m of Array.isArray(messages) ? messages : []) if (!c.state.messages.some((u) => u.id === m?.id)) c.frame("new-message", { message: m });
   const h = clean(res.data?.handoff);
   // A change the stream brought meanwhile is newer than this read.
   if (h && changes === s.changes && h.state !== c.state.handoff?.state) c.set({ handoff: h });

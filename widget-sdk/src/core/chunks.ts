@@ -1,4 +1,4 @@
-import { enWidgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
 import type { HandoffChunk } from "../chunks/handoff";
@@ -17,8 +17,9 @@ import { CHUNK_GLOBAL } from "../types";
  * be asked for again: the caller shows `partFailed` with a retry.
  */
 export interface Chunks {
-  fr: { strings: WidgetStrings };
-  ar: { strings: WidgetStrings };
+  /** A locale's strings, and its handoff chunk's (the handoff chunk carries English only). */
+  fr: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
+  ar: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
   sse: SseChunk;
   pow: PowChunk;
   visitor: VisitorChunk;

@@ -5,7 +5,7 @@ import type { CoreEmit, TalaOptions } from "../types";
 import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
-import { isConfig, isSession } from "./frames";
+import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
 import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
@@ -359,6 +359,12 @@ export class Controller {
     const value = next(list[i]);
     const messages = i < 0 ? (value ? [...list, value] : list) : value ? list.map((m, j) => (j === i ? value : m)) : list.filter((_, j) => j !== i);
     this.set({ messages });
+  }
+
+  /** An event read elsewhere (the handoff chunk's event stream and session reads): checked as the socket's, then applied. */
+  frame(event: unknown, data: unknown) {
+    const f = toFrame(event, data);
+    if (f) this.apply(f);
   }
 
   /** Applies one server event. Idempotent: the same event twice changes nothing. */
