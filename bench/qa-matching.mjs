@@ -2,13 +2,15 @@
 // over the labelled shop set (tests/fixtures/qa-shop): at each strictness, lexical only and with
 // the deterministic test embedder (HashingEmbeddings), how many questions got a wrong pair (goal at
 // the default: 0) and how many paraphrases got theirs; then what matching adds to a turn at 5,000
-// pairs (3 phrasings each): the index build (once per change of the pairs) and one question's
-// match, p50/p99, lexical and with 256-dimension vectors.
+// pairs (3 phrasings each): the index build (when an object starts, or after an import), one
+// pair added, edited or removed in place, and one question's match, p50/p99, lexical and with
+// 256- and 1024-dimension vectors (sketch prefilter, then the cosine of the closest rows), the
+// vectors' memory, and the machine's load while it ran.
 //
 //   node bench/qa-matching.mjs   prints a table, writes bench/results/qa-matching.json
 import { build } from "esbuild";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -66,25 +68,63 @@ function time(index, vectorOf) {
   });
   return { p50: Number(pct(ms, 50).toFixed(3)), p99: Number(pct(ms, 99).toFixed(3)) };
 }
+const load = [loadavg()[0]];
 const t0 = performance.now();
 const bigIndex = new QaIndex(big);
 const buildMs = performance.now() - t0;
+
+// One pair changed in place, as the owner's add, edit and delete do (the hub's HubQa.written).
+const changeMs = { add: [], edit: [], remove: [] };
+for (let i = 0; i < 100; i++) {
+  const pair = big[(i * 37) % big.length];
+  let t = performance.now();
+  bigIndex.upsert({ ...pair, question: phrase() });
+  changeMs.edit.push(performance.now() - t);
+  t = performance.now();
+  bigIndex.remove(pair.id);
+  changeMs.remove.push(performance.now() - t);
+  t = performance.now();
+  bigIndex.upsert(pair);
+  changeMs.add.push(performance.now() - t);
+}
+const p50 = (xs) => Number(pct(xs, 50).toFixed(2));
+
 const bigTexts = big.flatMap((p) => [p.question, ...p.variants]);
-const bigVectors = await embedder.embed(bigTexts);
-const qVectors = new Map((await embedder.embed(questions)).map((v, i) => [questions[i], v]));
-let at = 0;
-const bigWithVectors = new QaIndex(big.map((p) => ({ ...p, vectors: [bigVectors[at++], bigVectors[at++], bigVectors[at++]] })));
+async function withVectorsOf(dimensions) {
+  const embedder = new HashingEmbeddings(dimensions);
+  const phrasingVectors = await embedder.embed(bigTexts);
+  const qVectors = new Map((await embedder.embed(questions)).map((v, i) => [questions[i], v]));
+  let at = 0;
+  const t = performance.now();
+  const index = new QaIndex(big.map((p) => ({ ...p, vectors: [phrasingVectors[at++], phrasingVectors[at++], phrasingVectors[at++]] })));
+  const build = performance.now() - t;
+  const lexicalAlone = time(index);
+  const match = time(index, (q) => qVectors.get(q));
+  load.push(loadavg()[0]);
+  return { dimensions, vectorRows: index.vectorRows, vectorBytes: index.vectorBytes(), indexBuildMs: Number(build.toFixed(1)), lexicalMatchMs: lexicalAlone, matchMs: match };
+}
+const lexicalMatchMs = time(bigIndex);
+const vectors256 = await withVectorsOf(256);
+const vectors1024 = await withVectorsOf(1024);
+load.push(loadavg()[0]);
 const turn = {
   pairs: big.length,
   phrasings: bigTexts.length,
   indexBuildMs: Number(buildMs.toFixed(1)),
-  lexicalMatchMs: time(bigIndex),
-  withVectorsMatchMs: { dimensions: 256, ...time(bigWithVectors, (q) => qVectors.get(q)) },
+  changeInPlaceMs: { add: p50(changeMs.add), edit: p50(changeMs.edit), remove: p50(changeMs.remove) },
+  lexicalMatchMs,
+  withVectors: [vectors256, vectors1024],
+  loadAverage1m: load.map((l) => Number(l.toFixed(2))),
 };
 
 console.log(`set: ${set.pairs} pairs, ${set.questions} questions ${JSON.stringify(set.kinds)}`);
 console.log("mode           strictness  wrong  paraphrases matched");
 for (const a of accuracy) console.log(`${a.mode.padEnd(14)} ${a.strictness.padEnd(10)} ${String(a.wrongAnswers).padStart(6)}  ${a.paraphrasesMatched}/${a.paraphrases}`);
-console.log(`at 5,000 pairs: index build ${turn.indexBuildMs} ms; match p50 ${turn.lexicalMatchMs.p50} ms p99 ${turn.lexicalMatchMs.p99} ms (lexical); p50 ${turn.withVectorsMatchMs.p50} ms p99 ${turn.withVectorsMatchMs.p99} ms (with 256-d vectors)`);
+console.log(`at 5,000 pairs (${turn.phrasings} phrasings): index build ${turn.indexBuildMs} ms; in place: add ${turn.changeInPlaceMs.add} ms, edit ${turn.changeInPlaceMs.edit} ms, remove ${turn.changeInPlaceMs.remove} ms (p50)`);
+console.log(`  lexical match p50 ${lexicalMatchMs.p50} ms p99 ${lexicalMatchMs.p99} ms`);
+for (const v of turn.withVectors) {
+  console.log(`  ${v.dimensions}-d vectors (${v.vectorRows} rows, ${(v.vectorBytes / 2 ** 20).toFixed(1)} MiB, build ${v.indexBuildMs} ms): match p50 ${v.matchMs.p50} ms p99 ${v.matchMs.p99} ms (same index, lexical alone: p50 ${v.lexicalMatchMs.p50} ms)`);
+}
+console.log(`  load average (1 min) during the run: ${turn.loadAverage1m.join(", ")}`);
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/qa-matching.json"), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, set, accuracy, turn }, null, 2)}\n`);

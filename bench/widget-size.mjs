@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The widget's weight on a visitor's connection: builds widget.js (the loader), widget-core.js
 // (the open widget, Preact and the English strings included) and the chunks the core loads on
-// demand (widget-chunks/: fr, ar, sse, pow, visitor, files) into a temporary folder, and prints
+// demand (widget-chunks/: fr, ar, sse, pow, visitor, files, handoff) into a temporary folder, and prints
 // their gzip sizes (zlib level 9, as gzip-size / size-limit measure, each file on its own, as a
 // browser fetches them) against the budgets of the issue "The embeddable widget": the loader
 // ≤ 3 KB, and for every kind of visitor the total of what their open widget loads ≤ 15 KB
@@ -37,7 +37,11 @@ rmSync(out, { recursive: true, force: true });
 /**
  * What each kind of visitor's open widget loads: the core, plus the chunks their case needs.
  * `sse` loads only when the socket cannot connect, `files` at the first attachment (sites that
- * allow them): listed as kinds of their own, and in the worst combination.
+ * allow them): listed as kinds of their own, and in the worst combination. `handoff` loads when
+ * the visitor asks for a person (or a person writes to them), beside their language's chunk (which
+ * carries the handoff's French or Arabic texts) and, when the socket is blocked, the SSE reader
+ * (its event stream uses it): kinds of their own, held to the budget like the others. Only the
+ * worst combination (every feature at once, not a kind of visitor) is reported without failing.
  */
 const kinds = [
   { kind: "anonymous, English", chunks: [] },
@@ -47,7 +51,11 @@ const kinds = [
   { kind: "asked for a proof-of-work, English", chunks: ["pow"] },
   { kind: "socket blocked (SSE fallback), English", chunks: ["sse"] },
   { kind: "sends an attachment, English", chunks: ["files"] },
-  { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment", chunks: ["ar", "visitor", "pow", "sse", "files"] },
+  { kind: "talks to a person, English", chunks: ["handoff"] },
+  { kind: "talks to a person, French", chunks: ["fr", "handoff"] },
+  { kind: "talks to a person, Arabic", chunks: ["ar", "handoff"] },
+  { kind: "talks to a person, socket blocked (event stream), English", chunks: ["handoff", "sse"] },
+  { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment, a person", chunks: ["ar", "visitor", "pow", "sse", "files", "handoff"], reported: true },
 ].map((k) => {
   const totalGzipBytes = core.gzipBytes + k.chunks.reduce((s, c) => s + chunks[c].gzipBytes, 0);
   return { ...k, totalGzipBytes, budgetBytes: OPEN_BUDGET, withinBudget: totalGzipBytes <= OPEN_BUDGET, overBy: Math.max(0, totalGzipBytes - OPEN_BUDGET) };
@@ -85,7 +93,7 @@ table(
   ["visitor", "loads", "gzip B", "budget B", "within"],
   [
     ["(snippet) loader", "widget.js", loader.gzipBytes, LOADER_BUDGET, loader.withinBudget ? "yes" : "NO"],
-    ...kinds.map((k) => [k.kind, ["core", ...k.chunks].join(" + "), k.totalGzipBytes, OPEN_BUDGET, k.withinBudget ? "yes" : `NO (+${k.overBy})`]),
+    ...kinds.map((k) => [k.kind, ["core", ...k.chunks].join(" + "), k.totalGzipBytes, OPEN_BUDGET, k.withinBudget ? "yes" : `NO (+${k.overBy})${k.reported ? ", reported" : ""}`]),
   ],
 );
 table(
@@ -98,8 +106,10 @@ writeFileSync(
   join(root, "bench/results/widget-size.json"),
   `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9, each file on its own", loader, core, chunks, kinds, competitors }, null, 2)}\n`,
 );
-// The worst combination is reported, not enforced: the budget is per kind of visitor.
-if (!loader.withinBudget || kinds.slice(0, -1).some((k) => !k.withinBudget)) {
-  console.error("over budget");
+// Every kind of visitor is held to the budget; the worst combination (reported) is not a kind.
+const over = kinds.filter((k) => !k.reported && !k.withinBudget);
+if (!loader.withinBudget || over.length) {
+  if (!loader.withinBudget) console.error(`over budget: the loader, ${loader.gzipBytes} B gzip > ${LOADER_BUDGET} B`);
+  for (const k of over) console.error(`over budget: ${k.kind} (${["core", ...k.chunks].join(" + ")}) ${k.totalGzipBytes} B gzip > ${OPEN_BUDGET} B, by ${k.overBy} B`);
   process.exit(1);
 }

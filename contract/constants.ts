@@ -60,6 +60,8 @@ export const realtime = {
 
 export const layout = {
   sidePanelWidthPx: 250,
+  /** The phone's menu when it also holds the chat screen's chats. */
+  menuWithChatsWidthPx: 300,
   tooltipDelayMs: 700,
 } as const;
 
@@ -128,6 +130,8 @@ export const publicAssistantDefaults = {
       primaryColor: "#2962FF",
       headerText: ASSISTANT_NAME,
       welcomeMessage: "Hello! How can I help you today?",
+      /** How visitors reach the owner, given when no document covers a question ("" for none). */
+      contactLine: "",
       /** Chips the widget shows when a conversation has no message yet (starterQuestionLimits). */
       starterQuestions: [] as string[],
     },
@@ -182,6 +186,8 @@ export const publicAssistantFieldLimits = {
   maxInstructionsChars: 8000,
   maxHeaderTextChars: 100,
   maxWelcomeMessageChars: 1000,
+  /** How visitors reach the owner, given when the assistant does not know (customization.contactLine). */
+  maxContactLineChars: 300,
   maxAllowedOrigins: 50,
   maxOriginChars: 255,
 } as const;
@@ -221,6 +227,20 @@ export const knowledgeSearch = {
    * `minVectorScore` or more when embeddings are configured.
    */
   relevanceFloor: { minCoverage: 2 / 3, minScoreRatio: 0.8, minVectorScore: 0.5 },
+  /**
+   * How hybrid search fuses each embedder's vectors with BM25 and floors them
+   * (worker/knowledge/fusion.ts), by the embedder's model name: `vectorWeight` in the convex
+   * combination of normalised scores, `minVectorScore` the cosine a vector match needs to clear
+   * the relevance floor alone, the disagreement guard (`guardDepth`, `guardWeight`). Why each
+   * value: worker/knowledge/README.md; figures: bench/README.md.
+   */
+  embedders: {
+    "@cf/baai/bge-m3": { vectorWeight: 0.8, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
+    "universal-sentence-encoder-lite": { vectorWeight: 0.8, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
+    "hashing-bag-of-words": { vectorWeight: 0.15, minVectorScore: 0.45, guardDepth: 5, guardWeight: 0.05 },
+  },
+  /** Any other model (an OpenAI-compatible endpoint's): both lists alike, and the floor production had before per-model floors. */
+  defaultEmbedder: { vectorWeight: 0.5, minVectorScore: 0.5, guardDepth: 5, guardWeight: 0.2 },
 } as const;
 
 export const serviceWorker = {
@@ -564,6 +584,8 @@ export const insightsLimits = {
   maxQuestionChars: 300,
   /** Distinct questions counted per assistant; past it the least asked, oldest are forgotten. */
   maxTrackedQuestions: 5_000,
+  /** The most asked rows of a period read to group near-identical questions (typos) before listing maxListed. */
+  groupedCandidates: 200,
   /** Conversations linked from one question. */
   sessionsPerQuestion: 5,
   /** Days of daily counts kept (the longest period with room to spare). */
@@ -667,9 +689,12 @@ export const qaLimits = {
   csvVariantSeparator: "|",
   /**
    * Phrasings whose vectors a turn compares with the question's (every pair's question first, then
-   * variants): a bound on the turn's work however many variants pairs have.
+   * variants): a bound on the turn's work however many variants pairs have (a question and two
+   * variants for each of `maxPairs`).
    */
-  maxVectorPhrasings: 10_000,
+  maxVectorPhrasings: 15_000,
+  /** The matcher's memory for those vectors (about one byte a dimension a phrasing): long vectors get fewer phrasings. */
+  maxVectorBytes: 16 * 1024 * 1024,
 } as const;
 
 /** Text snippets: knowledge typed or pasted in the dashboard, indexed like a file. */
@@ -704,6 +729,8 @@ export const handoffLimits = {
   /** A person's message: the same cap as a visitor's (widget.maxMessageChars). */
   maxMessageChars: 4_000,
   maxEmailChars: 254,
+  /** What an e-mail address left for the reply must look like (the server's check, and the widget's before it sends). */
+  emailPattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
   /** At most one e-mail to the owner per conversation in this window (requests), and one to the visitor (replies after they left). */
   emailIntervalMs: 10 * 60 * 1000,
   /** A typing indicator lasts this long unless renewed; a side sends `typing` at most once per `typingSendMs`. */

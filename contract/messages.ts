@@ -50,8 +50,6 @@ export const publicAssistantMessages = {
   historyErrorTitle: "Error",
   historyFetchFailed: "Failed to fetch chat history",
   exportFailed: "Failed to export chat history",
-  debugErrorTitle: "Debug Error",
-  debugFailed: "Failed to run debug",
   invalidFileTypeTitle: "Invalid file type",
   invalidFileType: (file: string) => `${file} is not a supported file type.`,
   fileTooLargeTitle: "File too large",
@@ -73,9 +71,6 @@ export const successMessages = {
   filesUploadedTitle: "Files Uploaded",
   filesProcessed: (n: number) => `${n} file(s) uploaded and processed successfully`,
   historyExported: "Chat history exported successfully",
-  debugTitle: "Debug Information",
-  debugStats: (total: number, assistant: number) =>
-    `Total chats in database: ${total}. This assistant's chats: ${assistant}.`,
 } as const;
 
 export const confirmations = {
@@ -94,9 +89,12 @@ export const appMessages = {
   loading: "Loading...",
   updateAvailable: "A new version is available. Do you want to update now?",
   userFallbackName: "User",
-  /** The signed-in user's menu (spec section 2): Settings and Logout. */
+  /** The signed-in user's menu (spec section 2): Settings and Logout, named "Sign out" as Settings names it. */
   settings: "Settings",
-  logout: "Logout",
+  signOut: "Sign out",
+  /** The confirmations of the account's moments (a toast on the page that follows). */
+  signedOut: "You are signed out.",
+  emailVerifiedElsewhere: "Your e-mail address is verified.",
   /** A guest's navigation: the items that need an account say so, and lead to registration. */
   needsAccount: "Sign up",
   needsAccountHint: "Needs a free account",
@@ -371,6 +369,8 @@ export const publicAssistantUi = {
   card: {
     active: "Active",
     inactive: "Inactive",
+    /** Its monthly budget (or the all-assistants one) is used up and it pauses: it refuses visitors until the month ends. */
+    pausedBudget: "Paused (budget)",
     noDescription: "No description",
     untitled: "Untitled assistant",
     apiKey: "API key",
@@ -426,6 +426,8 @@ export const publicAssistantUi = {
     colorPicker: "Choose color",
     headerText: "Header text",
     welcomeMessage: "Welcome message",
+    contactLine: "Contact line",
+    contactLineHint: "Given to visitors when your documents do not cover their question, e.g. \"Email help@example.com or call 0161 496 0000\".",
     allowAttachments: "Allow attachments",
     allowAttachmentsHint: "Visitors may attach files to their messages.",
     instructions: "Instructions",
@@ -497,7 +499,6 @@ export const publicAssistantUi = {
     description: (name: string) => `Conversations visitors had with ${name || "this assistant"}.`,
     refresh: "Refresh",
     export: "Export",
-    debug: "Debug",
     empty: "No conversations yet. They appear here once visitors chat with the widget on your website.",
     sessionsLabel: "Chat sessions",
     sessionCount: (n: number) => `${n} ${n === 1 ? "session" : "sessions"}`,
@@ -515,7 +516,10 @@ export const publicAssistantUi = {
     noQuestion: "No question yet",
   },
   session: {
-    title: "Session Details",
+    /** The conversation's dialog is titled by the visitor's first question (`conversationTitle`); this names it when they asked nothing. */
+    title: "Conversation",
+    /** Its id, for support (the first characters; the whole id in the export). */
+    conversationId: "Conversation id",
     startedAt: "Started",
     totalMessages: "Total messages",
     visitor: "Visitor",
@@ -601,6 +605,9 @@ export const widgetMessages = {
   offlineSources: (names: readonly string[]) => `Sources: ${names.join(", ")}`,
   offlineNothing:
     "I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website owner.",
+  /** Offline, nothing found, and the owner set a contact line. */
+  offlineNothingContact: (contactLine: string) =>
+    `I can't generate answers right now, and I found nothing in the documents about this question. Please try rephrasing it, or contact the website's team: ${contactLine}`,
 } as const;
 
 /**
@@ -828,7 +835,9 @@ export const chatUi = {
   deleteFailed: "Failed to delete chat",
   chatLoadFailed: "This chat could not be loaded.",
   greeting: "How can I help you today?",
-  greetingHint: "Replies appear as they are written. Press Enter to send and Shift+Enter for a new line.",
+  greetingHint: "Replies appear as they are written.",
+  /** Shown where a keyboard is likely (not on touch screens, pointer: coarse). */
+  keyboardHint: "Press Enter to send and Shift+Enter for a new line.",
   messagesLabel: "Messages",
   you: "You",
   thinking: "Thinking…",
@@ -1125,11 +1134,12 @@ def tala_user_token(user):
   // History
   visitorColumn: "Signed-in visitor",
   anonymous: "Anonymous",
-  filterLabel: "Filter by user id",
-  filterPlaceholder: "Your user id (sub)",
+  filterLabel: "Signed-in visitor",
+  filterHint: "The user id your site signs them in with.",
+  filterPlaceholder: "member-77",
   filterApply: "Filter",
   filterClear: "Show everyone",
-  filterActive: (user: string) => `Showing conversations of user ${user}`,
+  filterActive: (user: string) => `Showing the conversations of signed-in visitor ${user}`,
   filterByUser: (who: string) => `Show only ${who}'s conversations`,
   detailVisitor: "Signed-in visitor",
   detailId: "User id",
@@ -1154,6 +1164,8 @@ export const botDefenceUi = {
   help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",
 } as const;
 
+const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
+
 /** Monthly message budgets. Chosen for Tala. */
 export const budgetMessages = {
   /** What a visitor sees when a paused assistant refuses a message. */
@@ -1161,11 +1173,16 @@ export const budgetMessages = {
   limitInvalid: (min: number, max: number) => `A monthly budget must be a whole number of messages from ${min} to ${max}, or none.`,
   actionInvalid: (actions: readonly string[]) => `At 100 % the assistant must do one of: ${actions.join(", ")}.`,
   emailSubject: (name: string, percent: number) => `${name} has used ${percent}% of its monthly message budget`,
+  /**
+   * The count is the one the threshold was found at, which can pass the budget (a lowered budget,
+   * or the all-assistants total arriving several messages at once): at or past it, the e-mail
+   * names the budget ("used its 10 messages"), never "11 of 10".
+   */
   emailBody: (name: string, used: number, limit: number, action: string) =>
-    `${name} has answered ${used} of its ${limit} messages this month (UTC). ${action}`,
+    used >= limit
+      ? `${name} has used its ${messagesCount(limit)} this month (UTC). ${action}`
+      : `${name} has answered ${used.toLocaleString("en")} of its ${messagesCount(limit)} this month (UTC). ${action}`,
 } as const;
-
-const messagesCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "message" : "messages"}`;
 
 /** Monthly budgets in the dashboard, and the e-mails' outcome sentences. Chosen for Tala. */
 export const budgetUi = {
@@ -1208,6 +1225,18 @@ export const budgetUi = {
     `Your assistants have used their shared monthly budget (${used.toLocaleString("en")} of ${limit.toLocaleString("en")}) and keep answering.`,
   resumeAssistant: "To resume now, raise or remove its budget in its Limits settings; otherwise it resumes on the 1st (UTC).",
   resumeOwner: "To resume now, raise or remove the budget for all assistants; otherwise they resume on the 1st (UTC).",
+  // Lowering a budget to this month's use or below: asked first
+  lowerTitle: "Lower the budget below this month's use?",
+  lowerText: (who: string | null, used: number, limit: number, action: "pause" | "continue") =>
+    `${who === null ? "Your assistants have" : `${who} has`} answered ${messagesCount(used)} this month (UTC). With a budget of ${messagesCount(limit)} ${
+      action === "pause"
+        ? `${who === null ? "they pause" : "it pauses"} at once and ${who === null ? "refuse" : "refuses"} visitors until the month ends.`
+        : `the budget is used up at once; ${who === null ? "they keep" : "it keeps"} answering, as you chose.`
+    }`,
+  lowerConfirm: "Lower the budget",
+  /** An unnamed assistant in the question. */
+  thisAssistant: "This assistant",
+  lowerCancel: "Keep the current budget",
   // The all-assistants budget control
   ownerTitle: "Budget for all assistants",
   ownerLimit: "Messages per month, all assistants together",

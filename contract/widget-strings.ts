@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { botDefenceMessages as B, publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -55,6 +55,8 @@ export interface WidgetStrings {
   challengeRequired: string;
   /** The owner's starter questions offered as chips before the first message (their group's name). */
   suggested: string;
+  /** The "Talk to a person" action (header and under a reply that offers it), when the owner turns it on. */
+  talkToPerson: string;
 }
 
 /**
@@ -92,6 +94,7 @@ export const enWidgetStrings: WidgetStrings = {
   partFailed: "Part of the chat could not load. Check your connection and try again.",
   challengeRequired: B.challengeRequired,
   suggested: "Suggested questions",
+  talkToPerson: "Talk to a person",
 };
 
 export const frWidgetStrings: WidgetStrings = {
@@ -125,6 +128,7 @@ export const frWidgetStrings: WidgetStrings = {
   partFailed: "Une partie du chat n'a pas pu se charger. Vérifiez votre connexion et réessayez.",
   challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
   suggested: "Questions suggérées",
+  talkToPerson: "Parler à une personne",
 };
 
 export const arWidgetStrings: WidgetStrings = {
@@ -158,6 +162,7 @@ export const arWidgetStrings: WidgetStrings = {
   partFailed: "تعذر تحميل جزء من المحادثة. تحقق من اتصالك وحاول مرة أخرى.",
   challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
   suggested: "أسئلة مقترحة",
+  talkToPerson: "التحدث إلى شخص",
 };
 
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
@@ -185,9 +190,82 @@ export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
   },
 };
 
+/**
+ * A person taking over (contract/schemas/handoff.ts): the handoff chunk carries the English ones
+ * (loaded when the visitor asks for a person, or a person writes), the fr and ar chunks their
+ * language's (loaded anyway for those visitors). "Talk to a person"
+ * itself is in WidgetStrings: the core shows it before the chunk loads. The widget's build shortens
+ * these keys everywhere: none may be a name the wire or the DOM uses (`typing`, `left`…).
+ */
+export interface WidgetHandoffStrings {
+  /** A note in the conversation once the visitor asked. */
+  waiting: string;
+  /** Back to the assistant while nobody took the conversation. */
+  backToAssistant: string;
+  /** A note when a person joined (their name when known). */
+  joined: (name?: string) => string;
+  /** A note when the person handed the conversation back (or it ended by itself). */
+  handedBack: string;
+  /** The person types (their name when known). */
+  personTyping: (name?: string) => string;
+  /** Nobody took it in time: the e-mail ask, its field's label, and its dismissal. */
+  emailAsk: string;
+  emailLabel: string;
+  noThanks: string;
+  emailInvalid: string;
+  /** A note once an address was left (the address itself is not repeated). */
+  emailThanks: string;
+  /** Asking for a person, going back or leaving an address failed without the server's text. */
+  requestFailed: string;
+}
+
+export const enHandoffStrings: WidgetHandoffStrings = {
+    waiting: "A person will reply here.",
+    backToAssistant: "Continue with the assistant",
+    joined: (name) => `${name || "A person"} joined the conversation.`,
+    handedBack: "Handed back to the assistant.",
+    personTyping: (name) => `${name || "A person"} is typing…`,
+    emailAsk: "Nobody is free right now. Leave your e-mail address and the reply will reach you there too.",
+    emailLabel: "Your e-mail address",
+    noThanks: "No thanks",
+    emailInvalid: H.emailInvalid,
+    emailThanks: "Thank you: the reply will reach your e-mail too.",
+    requestFailed: "Your request could not be sent. Check your connection and try again.",
+};
+
+export const frHandoffStrings: WidgetHandoffStrings = {
+    waiting: "Une personne vous répondra ici.",
+    backToAssistant: "Continuer avec l'assistant",
+    joined: (name) => `${name || "Une personne"} a rejoint la conversation.`,
+    handedBack: "Conversation rendue à l'assistant.",
+    personTyping: (name) => `${name || "Une personne"} écrit…`,
+    emailAsk: "Personne n'est disponible pour le moment. Laissez votre adresse e-mail : la réponse vous y parviendra aussi.",
+    emailLabel: "Votre adresse e-mail",
+    noThanks: "Non merci",
+    emailInvalid: "Saisissez une adresse e-mail valide.",
+    emailThanks: "Merci : la réponse vous parviendra aussi par e-mail.",
+    requestFailed: "Votre demande n'a pas pu être envoyée. Vérifiez votre connexion et réessayez.",
+};
+
+export const arHandoffStrings: WidgetHandoffStrings = {
+    waiting: "سيرد عليك شخص هنا.",
+    backToAssistant: "المتابعة مع المساعد",
+    joined: (name) => `انضم ${name || "شخص"} إلى المحادثة.`,
+    handedBack: "أُعيدت المحادثة إلى المساعد.",
+    personTyping: (name) => `${name || "شخص"} يكتب…`,
+    emailAsk: "لا يوجد أحد متاح الآن. اترك بريدك الإلكتروني ليصلك الرد عليه أيضًا.",
+    emailLabel: "بريدك الإلكتروني",
+    noThanks: "لا، شكرًا",
+    emailInvalid: "أدخل بريدًا إلكترونيًا صالحًا.",
+    emailThanks: "شكرًا: سيصلك الرد عبر البريد الإلكتروني أيضًا.",
+    requestFailed: "تعذر إرسال طلبك. تحقق من اتصالك وحاول مرة أخرى.",
+};
+
+export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = { en: enHandoffStrings, fr: frHandoffStrings, ar: arHandoffStrings };
+
 /** Every string of a language (the tests and the E2E suite read them here). */
-export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings> = {
-  en: { ...enWidgetStrings, ...widgetFileStrings.en },
-  fr: { ...frWidgetStrings, ...widgetFileStrings.fr },
-  ar: { ...arWidgetStrings, ...widgetFileStrings.ar },
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar },
 };

@@ -166,7 +166,7 @@ export const widgetHandoffBody = z.object({
     .string({ error: M.emailInvalid })
     .trim()
     .max(handoffLimits.maxEmailChars, { error: M.emailTooLong(handoffLimits.maxEmailChars) })
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: M.emailInvalid })
+    .regex(handoffLimits.emailPattern, { error: M.emailInvalid })
     .optional(),
 });
 export type WidgetHandoffBody = z.input<typeof widgetHandoffBody>;

@@ -88,6 +88,7 @@ const customizationInput = z.object(
     primaryColor: hexColorSchema.optional(),
     headerText: text("Header text", F.maxHeaderTextChars).optional(),
     welcomeMessage: text("Welcome message", F.maxWelcomeMessageChars).optional(),
+    contactLine: text("Contact line", F.maxContactLineChars).optional(),
     starterQuestions: starterQuestionsSchema.optional(),
   },
   { error: M.mustBeObject("customization") },
@@ -155,6 +156,8 @@ export const assistantCustomizationSchema = z.object({
   welcomeMessage: z.string(),
   /** Empty when a config stored before them is read. */
   starterQuestions: z.array(z.string()).default([]),
+  /** How visitors reach the owner when the assistant does not know; "" when none or stored before it. */
+  contactLine: z.string().default(""),
 });
 
 export const assistantConfigSchema = z.object({

@@ -3,6 +3,7 @@
  *
  *   GET    /api/public-assistants/{id}/qa?q=&page=   → qaListResponse (newest first; q searches questions, variants, answers)
  *   POST   …/qa              qaBody                  → 201 qaResponse (a question already answered: 409 naming the pair)
+ *   GET    …/qa/{qaId}                              → qaResponse (another owner's or an unknown pair: 404)
  *   PATCH  …/qa/{qaId}       qaPatchBody             → qaResponse
  *   DELETE …/qa/{qaId}                               → 204
  *   POST   …/qa/import       multipart `file` (CSV: question,answer,variants; variants split by "|")

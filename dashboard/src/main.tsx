@@ -6,6 +6,7 @@ import { appMessages, contractErrorMap } from "../../contract";
 import { App } from "./app";
 import { captureInstallPrompt, registerServiceWorker } from "./pwa";
 import { silenceConsole } from "./lib/silence-console";
+import { startAccountSync } from "./lib/account-sync";
 import { authStore } from "./stores/auth";
 import { startThemeSync } from "./stores/theme";
 import "./styles.css";
@@ -16,6 +17,7 @@ silenceConsole();
 z.config({ customError: contractErrorMap });
 startThemeSync();
 void authStore.getState().init();
+startAccountSync();
 captureInstallPrompt();
 if (import.meta.env.PROD) {
   // Only the built app has /service-worker.js. A new version waits until the user agrees (spec section 4).

@@ -48,7 +48,7 @@ function themeSelect(where: "top" | "foot"): string {
 /**
  * The top bar of the app (spec section 2): name, Home, Theme, then Sign In and Get Started, or,
  * for a reader signed in to the dashboard in this browser, a menu headed by their first name with
- * Settings and Logout (the page script swaps them once GET /api/auth/me confirms the session).
+ * Settings and Sign out (the page script swaps them once GET /api/auth/me confirms the session).
  */
 function topBar(isHome: boolean): string {
   return `<header class="topbar" lang="en"><div class="bar">
@@ -59,7 +59,7 @@ ${themeSelect("top")}
 <a class="btn ghost signed-out" href="${publicRoutes.login}">${esc(appMessages.signIn)}</a>
 <a class="btn signed-out" href="${publicRoutes.register}">${esc(appMessages.getStarted)}</a>
 <details class="account" hidden><summary class="btn ghost"><span class="account-name">${esc(appMessages.userFallbackName)}</span></summary>
-<div class="account-menu"><a href="${appRoutes.settings}">${esc(appMessages.settings)}</a><button type="button" class="account-logout">${esc(appMessages.logout)}</button></div></details>
+<div class="account-menu"><a href="${appRoutes.settings}">${esc(appMessages.settings)}</a><button type="button" class="account-logout">${esc(appMessages.signOut)}</button></div></details>
 </nav>
 </div></header>`;
 }

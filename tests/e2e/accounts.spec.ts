@@ -36,8 +36,9 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
 
   // Sign out from the user menu.
   await page.getByRole("button", { name: /Amina/ }).click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await page.getByRole("menuitem", { name: appMessages.signOut }).click();
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText(appMessages.signedOut)).toBeVisible();
 
   // The guard remembers where the user was going, and brings them back after sign-in.
   await page.goto("/app/settings");
@@ -61,8 +62,9 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
   expect(oldToken).toBeTruthy();
 
   // Sign out, then a wrong password shows the server's message.
-  await page.getByRole("region", { name: "Sign out" }).getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("region", { name: appMessages.signOut }).getByRole("button", { name: appMessages.signOut }).click();
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText(appMessages.signedOut)).toBeVisible();
   // Signing out revoked that token on the server.
   expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${oldToken}` } })).status()).toBe(401);
 
@@ -207,5 +209,30 @@ test("on a touch phone every text field is at least 16 px, so iOS does not zoom 
     const size = await page.getByLabel(label, { exact: true }).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     expect(size, label).toBeGreaterThanOrEqual(16);
   }
+  await context.close();
+});
+
+test("an e-mail verified in another tab: this tab stops asking for it and says so", async ({ browser, baseURL, request }) => {
+  const email = uniqueEmail("twotabs");
+  const res = await request.post("/api/auth/register", { data: { email, password: PASSWORD, firstName: "Rania", lastName: "", phone: "", birthDate: "" } });
+  expect(res.status()).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  const context = await browser.newContext({ baseURL });
+  const first = await context.newPage();
+  await first.goto("/login");
+  await first.evaluate((t) => localStorage.setItem("token", t), token);
+  await first.goto("/app/settings");
+  const banner = first.getByText(appMessages.verifyEmailBanner);
+  await expect(banner).toBeVisible();
+
+  // The code is entered in a second tab of the same browser.
+  const second = await context.newPage();
+  await second.goto(`/verify-email?email=${encodeURIComponent(email)}`);
+  await second.getByLabel("Verification code").fill(await latestCode(request, email));
+  await second.getByRole("button", { name: "Verify email" }).click();
+  await expect(second).toHaveURL(/\/app\/new-chat/);
+
+  await expect(first.getByText(appMessages.emailVerifiedElsewhere)).toBeVisible();
+  await expect(banner).toHaveCount(0);
   await context.close();
 });

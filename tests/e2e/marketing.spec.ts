@@ -70,7 +70,7 @@ test.describe("marketing pages", () => {
     expect(await page.evaluate(() => sessionStorage.getItem("guestSessionId"))).toMatch(/^guest-\d+-[a-z0-9]+$/);
   });
 
-  test("a reader signed in to the dashboard sees their menu (Settings, Logout) instead of Sign In", async ({ page, request }) => {
+  test("a reader signed in to the dashboard sees their menu (Settings, Sign out) instead of Sign In", async ({ page, request }) => {
     const email = `marketing-${Date.now()}@example.test`;
     const res = await request.post("/api/auth/register", { data: { email, password: "marketing password 1", firstName: "Noor", lastName: "", phone: "", birthDate: "" } });
     expect(res.status()).toBe(201);
@@ -88,7 +88,7 @@ test.describe("marketing pages", () => {
     await page.keyboard.press("Escape");
     await expect(top.getByRole("link", { name: appMessages.settings })).toBeHidden();
     await menu.click();
-    await top.getByRole("button", { name: appMessages.logout }).click();
+    await top.getByRole("button", { name: appMessages.signOut }).click();
     await expect(page).toHaveURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
     expect((await request.get("/api/auth/me", { headers: { authorization: `Token ${token}` } })).status()).toBe(401);

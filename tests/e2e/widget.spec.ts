@@ -145,7 +145,7 @@ test("a visitor on another site asks the knowledge base, gets a streamed answer 
   await expect(row).toContainText("How long is the Zorblax warranty?");
   await expect(row).toContainText(session!.sessionId.slice(0, 8));
   await row.click();
-  const detail = page.getByRole("dialog", { name: new RegExp(publicAssistantUi.session.title) });
+  const detail = page.getByRole("dialog", { name: "How long is the Zorblax warranty?" });
   const chip = detail.getByRole("button", { name: publicAssistantUi.session.showPassage(fileName) });
   await expect(chip).toHaveAttribute("aria-expanded", "false");
   await chip.click();
@@ -227,7 +227,7 @@ test("a visitor rates an answer: pressed at once, sent as the contract says, cha
   await expect(rated).toContainText(insightsUi.notHelpful);
   await rated.getByRole("button", { name: insightsUi.openConversation }).click();
   await expect(page).toHaveURL(new RegExp(`tab=history.*session=${sessionId}`));
-  const conversation = page.getByRole("dialog", { name: new RegExp(publicAssistantUi.session.title) });
+  const conversation = page.getByRole("dialog", { name: /How long does shipping take\?/ });
   await expect(conversation).toContainText("Shipping takes three days.");
   await expect(conversation).toContainText(insightsUi.notHelpful);
 });

@@ -6,7 +6,7 @@ import { assistantStorageMigrations } from "../../worker/assistant/storage-migra
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { call, json } from "./helpers";
-import { DAY_MS, ask, insightsOf, rated, utcDate } from "./insights-helpers";
+import { DAY_MS, ask, insightsOf, rated, utcDate, withInsightsStore } from "./insights-helpers";
 import { seedLegacyVisitorSession, uploadFiles } from "./public-assistants-helpers";
 import { completions, createSecretKey, tinyQuestion } from "./secret-keys-helpers";
 import { startSession, widgetAssistant, widgetCall } from "./widget-helpers";
@@ -119,6 +119,39 @@ describe("questions and gaps", () => {
     expect(insights.topQuestions.map((q) => [q.question, q.count])).toEqual([
       ["Do you sell quokka saddles?", 3],
       ["How do refunds work for a zephyrboard!!", 3],
+    ]);
+  });
+
+  it("lists near-identical questions (word order, a typo) as one, with rows counted under the older key shape, and keeps a near-miss apart", async () => {
+    const { key, token, assistant } = await widgetAssistant({}, { upload: false });
+    // A row counted before keys were sorted words: the older shape (edges trimmed, words in order).
+    const today = Math.floor(Date.now() / DAY_MS);
+    await withInsightsStore(assistant._id, (_store, storage) => {
+      const { id } = storage.sql
+        .exec(
+          `INSERT INTO insight_questions (normalized, wording, asked, last_asked_at, last_gap_at, last_was_gap, session_ids, gap_session_ids)
+           VALUES ('what are your opening hours', 'What are your opening hours?', 4, ?, ?, 1, '["old-session"]', '["old-session"]') RETURNING id`,
+          Date.now() - 60_000,
+          Date.now() - 60_000,
+        )
+        .one();
+      storage.sql.exec("INSERT INTO insight_question_days (day, question_id, asked, gaps) VALUES (?, ?, 4, 4)", today, id);
+    });
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => startSession(key))).then((all) => all.map((s) => s.sessionId));
+    await ask(key, sessions[0]!, "what are your opening hours");
+    await ask(key, sessions[1]!, "Your opening hours: what are?");
+    await ask(key, sessions[2]!, "What are your openning hours??");
+    await ask(key, sessions[3]!, "What are your closing hours?");
+
+    const insights = await insightsOf(token, assistant._id, 7);
+    expect(insights.topQuestions.map((q) => [q.question, q.count])).toEqual([
+      ["What are your opening hours?", 7],
+      ["What are your closing hours?", 1],
+    ]);
+    expect(insights.topQuestions[0]!.sessionIds).toEqual([sessions[2], sessions[1], sessions[0], "old-session"]);
+    expect(insights.gaps.map((q) => [q.question, q.count])).toEqual([
+      ["What are your opening hours?", 7],
+      ["What are your closing hours?", 1],
     ]);
   });
 

@@ -33,6 +33,7 @@ describe("curated answers: refused input", () => {
     await expectError(await call(`/api/public-assistants/${id}/qa/${other.id}`, { token, method: "PATCH", json: { variants: ["send back a product!"] } }), 409, qaMessages.duplicateQuestion("How do I return an item?"));
     await expectError(await call(`/api/public-assistants/${id}/qa/${crypto.randomUUID()}`, { token, method: "PATCH", json: { answer: "x" } }), 404, qaMessages.notFound);
     await expectError(await call(`/api/public-assistants/${id}/qa/${crypto.randomUUID()}`, { token, method: "DELETE" }), 404, qaMessages.notFound);
+    await expectError(await call(`/api/public-assistants/${id}/qa/${crypto.randomUUID()}`, { token }), 404, qaMessages.notFound);
   });
 
   it("an import must be a CSV with the header, within the size and row caps; malformed rows are reported, the rest kept", async () => {

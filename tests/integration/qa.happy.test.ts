@@ -21,10 +21,14 @@ describe("curated answers: the owner", () => {
     expect(all.qa[0]?.question).toBe("Do you ship abroad?");
     const found = await json(await call(`/api/public-assistants/${id}/qa?q=${encodeURIComponent("send back")}`, { token }), qaListResponse);
     expect(found.qa.map((p) => p.id)).toEqual([first.id]);
+    const read = await call(`/api/public-assistants/${id}/qa/${first.id}`, { token });
+    expect(read.status).toBe(200);
+    expect((await json(read, qaResponse)).qa).toEqual(first);
     const patched = await call(`/api/public-assistants/${id}/qa/${first.id}`, { token, method: "PATCH", json: { mode: "exact", answer: "Start it from Orders." } });
     expect((await json(patched, qaResponse)).qa).toMatchObject({ mode: "exact", answer: "Start it from Orders.", question: "How do I return an item?" });
     expect((await call(`/api/public-assistants/${id}/qa/${first.id}`, { token, method: "DELETE" })).status).toBe(204);
     expect((await json(await call(`/api/public-assistants/${id}/qa`, { token }), qaListResponse)).total).toBe(1);
+    expect((await call(`/api/public-assistants/${id}/qa/${first.id}`, { token })).status).toBe(404);
   });
 
   it("imports a CSV (quotes, CRLF, BOM), keeps the good rows, reports each bad one, and exports it back safely", async () => {

@@ -15,6 +15,7 @@ describe("curated answers: who may reach them", () => {
     const routes: [string, string, unknown?][] = [
       ["GET", `/api/public-assistants/${id}/qa`],
       ["POST", `/api/public-assistants/${id}/qa`, { question: "x", answer: "y" }],
+      ["GET", `/api/public-assistants/${id}/qa/${pair.id}`],
       ["PATCH", `/api/public-assistants/${id}/qa/${pair.id}`, { answer: "hijacked" }],
       ["DELETE", `/api/public-assistants/${id}/qa/${pair.id}`],
       ["GET", `/api/public-assistants/${id}/qa/export`],
@@ -29,6 +30,9 @@ describe("curated answers: who may reach them", () => {
     // The intruder's own assistant cannot reach the pair by its id either.
     const { _id: theirs } = await createAssistant(intruder.token);
     expect((await call(`/api/public-assistants/${theirs}/qa/${pair.id}`, { token: intruder.token, method: "PATCH", json: { answer: "x" } })).status).toBe(404);
+    const read = await call(`/api/public-assistants/${theirs}/qa/${pair.id}`, { token: intruder.token });
+    expect(read.status).toBe(404);
+    expect(await read.text()).not.toContain("Bellerophon");
     const list = await call(`/api/public-assistants/${id}/qa`, { token });
     expect(await list.text()).toContain("Secret answer");
   });

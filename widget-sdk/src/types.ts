@@ -31,7 +31,8 @@ export interface TalaOptions {
 }
 
 export interface TalaMessageEvent {
-  role: "user" | "assistant";
+  /** `agent`: a person of your team wrote it (they took the conversation over). */
+  role: "user" | "assistant" | "agent";
   /** The message's text (markdown for answers). */
   text: string;
   /** Knowledge files and web pages an answer drew on, when the owner shows sources. */

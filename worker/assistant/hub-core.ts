@@ -104,11 +104,25 @@ export class HubCore {
     return this.gate.open(this.assistantId);
   }
 
-  /** The Playground's passages and curated answer for `question` at the assistant's strictness, counting nothing (not even the pair's uses). */
-  async retrieveWithCurated(record: PublicAssistantRecord, query: string, question: string) {
+  /**
+   * The passages and curated answer for `question` at the assistant's strictness (the knowledge
+   * search skipped when an exact pair replies word for word): the Playground's, which counts
+   * nothing (`countUse` false), and /v1's, which counts the pair's use.
+   */
+  async retrieveWithCurated(record: PublicAssistantRecord, query: string, question: string, options: { countUse: boolean }) {
     const strictness = record.config.qaStrictness ?? qaLimits.defaultStrictness;
-    const exact = exactLexicalMatch(this.storage, this.qa, question, strictness);
-    return retrieveWithCurated(this.env, this.storage, this.qa, { assistantId: this.assistantId, query, question, strictness, skipKnowledge: exact !== null, countUse: false });
+    const exact = this.exactCurated(record, question);
+    return retrieveWithCurated(this.env, this.storage, this.qa, { assistantId: this.assistantId, query, question, strictness, skipKnowledge: exact !== null, countUse: options.countUse });
+  }
+
+  /** The `exact` pair `question` lexically gets at the assistant's strictness, or null (a matching failure is logged, never thrown). */
+  exactCurated(record: PublicAssistantRecord, question: string) {
+    try {
+      return exactLexicalMatch(this.storage, this.qa, question, record.config.qaStrictness ?? qaLimits.defaultStrictness);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "qa-match-failed", assistantId: this.assistantId, error: String(error) }));
+      return null;
+    }
   }
 
   /** The passages for `query` next to the index (null when retrieval failed). */

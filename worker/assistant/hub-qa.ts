@@ -7,8 +7,9 @@ import { QaStore } from "./qa-store";
 
 /**
  * Curated answers in a turn, next to the pairs (the hub's `beginTurn`, the Playground, /v1): the
- * matcher's index kept in memory and rebuilt when the pairs' revision moved, the question's
- * match, and the pairs as passages. No import from `cloudflare:workers`.
+ * matcher's index kept in memory, updated in place by the owner's writes and rebuilt when the
+ * pairs' revision moved otherwise, the question's match, and the pairs as passages. No import
+ * from `cloudflare:workers`.
  */
 
 type Storage = Pick<DurableObjectStorage, "sql" | "transactionSync">;
@@ -21,19 +22,23 @@ export interface CuratedAnswer {
   answer: string;
 }
 
+/** What a write did to the pairs, for the index in memory to follow. */
+export type QaChange = { upsert: string } | { remove: string } | { rebuildAll: true };
+
 export class HubQa {
   #index: QaIndex | null = null;
   #revision = -1;
-  #hasVectors = false;
 
-  /** The matcher's index over the pairs as they are now (one small read when nothing changed). */
+  /**
+   * The matcher's index over the pairs as they are now (one small read when nothing changed). It
+   * is rebuilt from storage when the revision moved without this copy following (another
+   * isolate's write, an object that woke up after eviction, an in-place update that failed).
+   */
   index(storage: Storage): QaIndex {
     const store = new QaStore(storage);
     const revision = store.revision();
     if (!this.#index || revision !== this.#revision) {
-      const pairs = store.matchPairs();
-      this.#index = new QaIndex(pairs);
-      this.#hasVectors = pairs.some((p) => p.vectors?.some(Boolean));
+      this.#index = new QaIndex(store.matchPairs());
       this.#revision = revision;
     }
     return this.#index;
@@ -41,8 +46,34 @@ export class HubQa {
 
   /** Whether any pair has a stored vector (the question is embedded only then). */
   hasVectors(storage: Storage): boolean {
-    this.index(storage);
-    return this.#hasVectors;
+    return this.index(storage).vectorRows > 0;
+  }
+
+  /**
+   * After a write of the pairs (facets/qa.ts), in the same synchronous step: when the index was
+   * current before it (`before`, the revision then), it follows the change in place (one pair's
+   * phrasings; an import is read again at once, so the next turn does not wait for it) and takes
+   * the new revision. Otherwise it is left for the next turn to rebuild. Never throws: a failure
+   * drops the index (logged).
+   */
+  written(storage: Storage, before: number, change: QaChange): void {
+    if (!this.#index || this.#revision !== before) return;
+    try {
+      const store = new QaStore(storage);
+      const revision = store.revision();
+      if (revision === before) return;
+      if ("rebuildAll" in change) {
+        this.#index = new QaIndex(store.matchPairs());
+      } else {
+        const pair = "upsert" in change ? store.matchPair(change.upsert) : null;
+        if (pair) this.#index.upsert(pair);
+        else this.#index.remove("upsert" in change ? change.upsert : change.remove);
+      }
+      this.#revision = revision;
+    } catch (error) {
+      console.error(JSON.stringify({ event: "qa-index-update-failed", error: String(error) }));
+      this.#index = null;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type ConversationHandoff, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
-import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits, type EmbeddingProvider } from "../knowledge";
+import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevanceFloorFor, relevantHits, type EmbeddingProvider } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import { consumeIpMessage } from "../services/ip-throttle";
@@ -338,9 +338,9 @@ export async function retrieveNearIndex(
     const vectors = env.VECTORIZE ? new VectorizeStore(env.VECTORIZE, { scopedIds: true }) : new IndexVectorStore(() => index);
     const embedder = embedded ? embedded.embedder : embeddingProviderFromEnv(env);
     // More candidates than the prompt takes, so passages under the floor do not crowd out one above it.
-    const found = await hybridSearch({ index, assistantId, query: input.query, embedder, vectors, k: knowledgeSearch.maxResults, queryVector: embedded?.query ?? null });
+    const found = await hybridSearch({ index, assistantId, query: input.query, question: input.question, embedder, vectors, k: knowledgeSearch.maxResults, queryVector: embedded?.query ?? null });
     if (found.vectorError) console.error(JSON.stringify({ event: "widget-vector-search-failed", assistantId, error: found.vectorError }));
-    const relevant = relevantHits(found.hits, input.question, knowledgeSearch.relevanceFloor, input.query).slice(0, widget.retrievalResults);
+    const relevant = relevantHits(found.hits, input.question, relevanceFloorFor(embedder?.model), input.query).slice(0, widget.retrievalResults);
     return relevant.map((h) => ({ fileId: h.fileId, fileName: h.fileName, heading: h.heading, content: h.content, ...(h.url ? { url: h.url } : {}) }));
   } catch (error) {
     console.error(JSON.stringify({ event: "widget-retrieval-failed", assistantId, error: String(error) }));

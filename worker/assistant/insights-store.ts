@@ -1,5 +1,5 @@
 import { insightsLimits, type FeedbackRating, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../contract";
-import { countedQuestion, sessionIdList, withSession } from "./insight-question";
+import { countedQuestion, groupQuestions, sessionIdList, withSession } from "./insight-question";
 import { utcDay } from "./visitor-store";
 
 /**
@@ -263,27 +263,32 @@ export class InsightsStore {
   /**
    * The most asked questions since day `first` (`asked`), or the gaps: questions retrieval found
    * nothing for in the period and still found nothing the last time they were asked (a gap the
-   * owner filled leaves the list at its next asking). Exact per-day sums, most first.
+   * owner filled leaves the list at its next asking). Exact per-day sums, most first; the
+   * `groupedCandidates` most asked rows are grouped (insight-question.ts: near-identical questions,
+   * rows of older keys re-keyed) before `maxListed` are listed.
    */
   private questions(first: number, by: "asked" | "gaps"): InsightQuestion[] {
     const gaps = by === "gaps";
     const rows = this.sql
       .exec(
-        `SELECT q.wording, q.last_asked_at, q.last_gap_at, q.session_ids, q.gap_session_ids, d.n
+        `SELECT q.normalized, q.wording, q.last_asked_at, q.last_gap_at, q.session_ids, q.gap_session_ids, d.n
          FROM (SELECT question_id, sum(${gaps ? "gaps" : "asked"}) AS n FROM insight_question_days WHERE day >= ? GROUP BY question_id) d
          JOIN insight_questions q ON q.id = d.question_id
          WHERE d.n > 0 ${gaps ? "AND q.last_was_gap = 1" : ""}
          ORDER BY d.n DESC, q.last_asked_at DESC, q.id DESC LIMIT ?`,
         first,
-        insightsLimits.maxListed,
+        insightsLimits.groupedCandidates,
       )
       .toArray();
-    return rows.map((r: Row) => ({
-      question: str(r.wording),
-      count: num(r.n),
-      lastAskedAt: num(gaps ? (r.last_gap_at ?? r.last_asked_at) : r.last_asked_at),
-      sessionIds: sessionIdList(gaps ? r.gap_session_ids : r.session_ids),
-    }));
+    return groupQuestions(
+      rows.map((r: Row) => ({
+        key: str(r.normalized),
+        wording: str(r.wording),
+        count: num(r.n),
+        lastAskedAt: num(gaps ? (r.last_gap_at ?? r.last_asked_at) : r.last_asked_at),
+        sessionIds: sessionIdList(gaps ? r.gap_session_ids : r.session_ids),
+      })),
+    );
   }
 
   // ── Bounds ────────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,5 @@
 import { qaLimits, type QaMode, type QaStrictness } from "../../contract";
+import { QaVectorRows } from "./qa-vectors";
 
 /**
  * Matching a visitor's question against an assistant's curated answers (Q&A pairs): pure, no I/O,
@@ -12,7 +13,8 @@ import { qaLimits, type QaMode, type QaStrictness } from "../../contract";
  * (idf), so "return" shared by ten pairs says less than "warranty". A visitor's word that is not
  * in the pairs' vocabulary may stand for one that is when their character trigrams are close
  * (a typo: "retrun" → "return"), at a discount. When an embedder is configured the cosine of the
- * question's vector and each stored vector is a second score with its own threshold.
+ * question's vector and the nearest stored vectors (qa-vectors.ts: sign sketches pick the
+ * closest rows, their cosine decides) is a second score with its own threshold.
  *
  * A pair is used when its best score clears the strictness's threshold and, for precision, it
  * leads the runner-up pair by a margin; below the threshold, pairs over `candidate` are still
@@ -54,11 +56,19 @@ const STOP = new Set(
     "au aux avec ce ces cet cette dans de des du elle elles en est et il ils je la le les leur leurs mais me mes mon ma ne nous on ou " +
     "par pas pour qu que qui quel quelle quels quelles quand comment pourquoi sa se ses son sont sur ta te tes ton tu un une vos votre " +
     "vous avez etes etre avoir faire fait peux peut puis puisje estce y a l d s c j n m t bonjour merci svp est-ce " +
-    "في من على الى عن ما ماذا هل كيف اين متى هو هي انا انت نحن هذا هذه ذلك لي لكم يمكنني يمكن اريد او و ان"
+    "ai as " +
+    "في من على الى عن ما ماذا هل كيف اين متى هو هي انا انت نحن هذا هذه ذلك لي لكم يمكنني يمكن اريد او و ان مع لماذا عند عندي"
   ).split(" "),
 );
 
-/** Lower case, accents and marks dropped, Arabic letter forms folded, anything but letters and digits a space. */
+/** A French elided word before its apostrophe: "j'ai", "l'article", "qu'il", "d'ouverture". */
+const ELISION = /(?<![\p{L}\p{N}])(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’](?=\p{L})/gu;
+
+/**
+ * Lower case, accents and marks dropped (Arabic hamza seats and short vowels with them), Arabic
+ * letter forms, tatweel and Eastern digits folded, French elisions cut off, other apostrophes
+ * dropped ("don't" stays one word), anything but letters and digits a space.
+ */
 export function normaliseQuestion(text: string): string {
   return text
     .normalize("NFKD")
@@ -67,15 +77,32 @@ export function normaliseQuestion(text: string): string {
     .replace(/[\u0622\u0623\u0625\u0671]/g, "\u0627")
     .replace(/\u0649/g, "\u064a")
     .replace(/\u0629/g, "\u0647")
+    .replace(/\u0640/g, "")
+    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) - 0x0660) % 0x90))
+    .replace(ELISION, "")
     .replace(/['’`]/g, "")
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 }
 
-/** A light stem for English and French (plurals, -ing, -ed, -ment, -tion); Arabic loses its article. */
+/** Arabic clitics a light stem takes off: the conjunction and prepositions with the article, the article, then a possessive. */
+const ARABIC_PREFIXES = ["\u0648\u0627\u0644", "\u0628\u0627\u0644", "\u0641\u0627\u0644", "\u0643\u0627\u0644", "\u0644\u0644", "\u0627\u0644"];
+// Not a lone "ه": it is also the folded taa marbuta of most feminine nouns.
+const ARABIC_SUFFIXES = ["\u0647\u0645\u0627", "\u0643\u0645", "\u0647\u0645", "\u0647\u0627", "\u0646\u0627", "\u064a", "\u0643"];
+
+/** An Arabic word's light stem (no roots): one prefix, then one possessive, each when 3 letters stay. */
+function arabicStem(word: string): string {
+  let w = word;
+  const prefix = ARABIC_PREFIXES.find((p) => w.startsWith(p) && w.length - p.length >= 3);
+  if (prefix) w = w.slice(prefix.length);
+  const suffix = ARABIC_SUFFIXES.find((p) => w.endsWith(p) && w.length - p.length >= 3);
+  return suffix ? w.slice(0, -suffix.length) : w;
+}
+
+/** A light stem for English and French (plurals, -ing, -ed, -ment, -tion); Arabic loses its clitics (article, possessive). */
 export function stem(word: string): string {
   let w = word;
-  if (/^[\u0600-\u06ff]/.test(w)) return w.length > 4 && w.startsWith("\u0627\u0644") ? w.slice(2) : w;
+  if (/^[\u0600-\u06ff]/.test(w)) return arabicStem(w);
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   for (const suffix of ["ements", "ement", "ments", "ment", "ations", "ation", "ing", "ed", "es", "s", "e", "x"]) {
     if (suffix === "s" && w.endsWith("ss")) continue;
@@ -111,16 +138,38 @@ export interface QaMatchPair {
   mode: QaMode;
   question: string;
   variants: readonly string[];
-  vectors?: readonly (Float32Array | null)[] | undefined;
+  vectors?: readonly (ArrayLike<number> | null)[] | undefined;
+}
+
+/** A vocabulary term: in how many pairs, its weight, the phrasings that hold it. */
+interface Term {
+  text: string;
+  pairs: number;
+  idf: number;
+  postings: number[];
 }
 
 interface Phrasing {
   pair: number;
   /** The pair's question (else a variant). */
   question: boolean;
-  terms: string[];
+  terms: Term[];
   weight: number;
-  vector: Float32Array | null;
+  /** Its vector's row in `QaVectorRows`, -1 without one. */
+  row: number;
+}
+
+/** Phrasings' vectors waiting for a row: (phrasing, vector). */
+interface VectorQueue {
+  questions: [number, ArrayLike<number>][];
+  variants: [number, ArrayLike<number>][];
+}
+
+interface PairEntry {
+  id: string;
+  mode: QaMode;
+  phrasings: number[];
+  terms: Term[];
 }
 
 export interface QaMatch {
@@ -138,68 +187,161 @@ export interface QaMatchResult {
 }
 
 /**
- * The matcher's index over an assistant's pairs: term → phrasings, idf per term, trigram → vocabulary
- * terms. Built once per change of the pairs (hub-qa.ts keeps it in memory); `match` touches only
- * the phrasings that share a term with the question.
+ * The matcher's index over an assistant's pairs: term → phrasings, idf per term, trigram →
+ * vocabulary terms, and the phrasings' vectors (qa-vectors.ts). Built once from every pair, then
+ * kept up to date in place: `upsert` and `remove` change one pair's phrasings and refresh the
+ * weights (every idf moves with the number of pairs), so an edit costs milliseconds where a
+ * rebuild costs the whole set's normalisation (hub-qa.ts). `match` touches only the phrasings
+ * that share a term with the question, and the vectors closest to its own.
  */
 export class QaIndex {
-  readonly size: number;
-  private readonly pairs: QaMatchPair[];
-  private readonly phrasings: Phrasing[] = [];
-  private readonly postings = new Map<string, number[]>();
-  private readonly idf = new Map<string, number>();
-  private readonly grams = new Map<string, string[]>();
-  private readonly defaultIdf: number;
-  /** Every stored vector in one block (row r is phrasing vectorOwner[r]'s pair), for one tight scan. */
-  private vectorBlock: Float32Array | null = null;
-  private vectorPairs: Int32Array | null = null;
-  private dimensions = 0;
+  private readonly pairs: (PairEntry | null)[] = [];
+  private readonly pairSlots = new Map<string, number>();
+  private readonly freePairs: number[] = [];
+  private readonly phrasings: (Phrasing | null)[] = [];
+  private readonly freePhrasings: number[] = [];
+  private readonly terms = new Map<string, Term>();
+  private readonly grams = new Map<string, Set<string>>();
+  private readonly vectors = new QaVectorRows({ maxRows: qaLimits.maxVectorPhrasings, maxBytes: qaLimits.maxVectorBytes });
+  private defaultIdf = 0;
 
-  constructor(pairs: readonly QaMatchPair[]) {
-    this.pairs = [...pairs];
-    this.size = pairs.length;
-    const docFreq = new Map<string, number>();
-    this.pairs.forEach((pair, p) => {
-      const seen = new Set<string>();
-      [pair.question, ...pair.variants].forEach((text, i) => {
-        const terms = questionTerms(text);
-        if (!terms.length) return;
-        const index = this.phrasings.length;
-        this.phrasings.push({ pair: p, question: i === 0, terms, weight: 0, vector: pair.vectors?.[i] ?? null });
-        for (const t of terms) {
-          const list = this.postings.get(t);
-          if (list) list.push(index);
-          else this.postings.set(t, [index]);
-          seen.add(t);
-        }
-      });
-      for (const t of seen) docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
-    });
-    const n = Math.max(1, this.pairs.length);
-    for (const [t, df] of docFreq) this.idf.set(t, Math.log(1 + n / df));
-    this.defaultIdf = Math.log(1 + n);
-    for (const ph of this.phrasings) ph.weight = ph.terms.reduce((sum, t) => sum + this.weightOf(t), 0);
-    this.packVectors();
-    for (const t of this.postings.keys()) {
-      if (t.length < 4) continue;
-      for (const g of trigrams(t)) {
-        const list = this.grams.get(g);
-        if (list) list.push(t);
-        else this.grams.set(g, [t]);
-      }
+  constructor(pairs: readonly QaMatchPair[] = []) {
+    const vectored: VectorQueue = { questions: [], variants: [] };
+    for (const pair of pairs) this.add(pair, vectored);
+    this.addVectors(vectored);
+    this.reweigh();
+  }
+
+  /** Pairs in the index. */
+  get size(): number {
+    return this.pairSlots.size;
+  }
+
+  /** Phrasings with a vector (the question is embedded only when some are). */
+  get vectorRows(): number {
+    return this.vectors.count;
+  }
+
+  /** Bytes the vectors' rows take. */
+  vectorBytes(): number {
+    return this.vectors.bytes();
+  }
+
+  /** A pair added, or changed in place (its phrasings replaced). */
+  upsert(pair: QaMatchPair) {
+    this.detach(pair.id);
+    const vectored: VectorQueue = { questions: [], variants: [] };
+    this.add(pair, vectored);
+    this.addVectors(vectored);
+    this.reweigh();
+  }
+
+  /** A pair taken out; false when it was not in the index. */
+  remove(id: string): boolean {
+    if (!this.detach(id)) return false;
+    this.reweigh();
+    return true;
+  }
+
+  /** A bounded scan per turn: every pair's question gets a row first, then variants while room is left. */
+  private addVectors(queue: VectorQueue) {
+    for (const [index, vector] of [...queue.questions, ...queue.variants]) {
+      const phrasing = this.phrasings[index]!;
+      const added = this.vectors.add(index, vector, phrasing.question);
+      if (!added) continue;
+      phrasing.row = added.row;
+      if (added.evicted !== null) this.phrasings[added.evicted]!.row = -1;
     }
   }
 
-  private weightOf(term: string): number {
-    return this.idf.get(term) ?? this.defaultIdf;
+  /** Adds a pair's phrasings and terms; its vectors are queued on `vectored`. */
+  private add(pair: QaMatchPair, vectored: VectorQueue) {
+    const slot = this.freePairs.pop() ?? this.pairs.length;
+    const entry: PairEntry = { id: pair.id, mode: pair.mode, phrasings: [], terms: [] };
+    this.pairs[slot] = entry;
+    this.pairSlots.set(pair.id, slot);
+    const seen = new Set<Term>();
+    [pair.question, ...pair.variants].forEach((text, i) => {
+      const words = questionTerms(text);
+      if (!words.length) return;
+      const index = this.freePhrasings.pop() ?? this.phrasings.length;
+      const phrasing: Phrasing = { pair: slot, question: i === 0, terms: words.map((w) => this.term(w)), weight: 0, row: -1 };
+      this.phrasings[index] = phrasing;
+      entry.phrasings.push(index);
+      for (const t of phrasing.terms) {
+        t.postings.push(index);
+        seen.add(t);
+      }
+      const vector = pair.vectors?.[i];
+      if (vector) (phrasing.question ? vectored.questions : vectored.variants).push([index, vector]);
+    });
+    for (const t of seen) t.pairs++;
+    entry.terms = [...seen];
+  }
+
+  /** Takes a pair's phrasings, terms and vectors out (no reweighing); false when unknown. */
+  private detach(id: string): boolean {
+    const slot = this.pairSlots.get(id);
+    if (slot === undefined) return false;
+    const entry = this.pairs[slot]!;
+    for (const index of entry.phrasings) {
+      const phrasing = this.phrasings[index]!;
+      if (phrasing.row >= 0) this.vectors.remove(phrasing.row);
+      for (const t of phrasing.terms) {
+        const at = t.postings.indexOf(index);
+        if (at >= 0) t.postings[at] = t.postings[t.postings.length - 1]!;
+        t.postings.pop();
+      }
+      this.phrasings[index] = null;
+      this.freePhrasings.push(index);
+    }
+    for (const t of entry.terms) if (--t.pairs === 0) this.forget(t);
+    this.pairs[slot] = null;
+    this.pairSlots.delete(id);
+    this.freePairs.push(slot);
+    return true;
+  }
+
+  private term(text: string): Term {
+    let t = this.terms.get(text);
+    if (t) return t;
+    t = { text, pairs: 0, idf: 0, postings: [] };
+    this.terms.set(text, t);
+    if (text.length >= 4) {
+      for (const g of trigrams(text)) {
+        const set = this.grams.get(g);
+        if (set) set.add(text);
+        else this.grams.set(g, new Set([text]));
+      }
+    }
+    return t;
+  }
+
+  private forget(t: Term) {
+    this.terms.delete(t.text);
+    if (t.text.length < 4) return;
+    for (const g of trigrams(t.text)) {
+      const set = this.grams.get(g);
+      set?.delete(t.text);
+      if (set && !set.size) this.grams.delete(g);
+    }
+  }
+
+  /** Every idf follows the number of pairs, and each phrasing's weight its terms' idf. */
+  private reweigh() {
+    const n = Math.max(1, this.size);
+    for (const t of this.terms.values()) t.idf = Math.log(1 + n / t.pairs);
+    this.defaultIdf = Math.log(1 + n);
+    for (const ph of this.phrasings) if (ph) ph.weight = ph.terms.reduce((sum, t) => sum + t.idf, 0);
   }
 
   /**
    * The vocabulary term a word not in it most likely stands for (a typo), with how much it counts:
    * close character trigrams, or one edit away (an adjacent swap counts one: "retrun", "recieve").
-   * Null when none is close. Only words of 4 letters or more, only terms sharing a trigram.
+   * Null when none is close. Only words of 4 letters or more, only terms sharing a trigram; of
+   * two as close, the first in alphabetical order (the same in any index of the same pairs).
    */
-  private nearestTerm(term: string): { term: string; similarity: number } | null {
+  private nearestTerm(term: string): { term: Term; similarity: number } | null {
     if (term.length < 4) return null;
     const mine = trigrams(term);
     const shared = new Map<string, number>();
@@ -208,29 +350,30 @@ export class QaIndex {
     for (const [t, count] of shared) {
       let similarity = (2 * count) / (mine.length + trigrams(t).length);
       if (similarity < TYPO_SHARE && Math.abs(t.length - term.length) <= 1 && t[0] === term[0] && withinOneEdit(term, t)) similarity = TYPO_SHARE;
-      if (similarity >= FUZZY_MIN && (!best || similarity > best.similarity)) best = { term: t, similarity };
+      if (similarity >= FUZZY_MIN && (!best || similarity > best.similarity || (similarity === best.similarity && t < best.term))) best = { term: t, similarity };
     }
-    return best;
+    return best ? { term: this.terms.get(best.term)!, similarity: best.similarity } : null;
   }
 
-  /** The lexical score of every phrasing sharing a term with `text`, best per pair. */
+  /** The lexical score of every pair with a phrasing sharing a term with `text` (its best phrasing's), by pair slot. */
   lexicalScores(text: string): Map<number, number> {
-    const query = new Map<string, number>(); // vocabulary term → how much the visitor's word counts
+    const query = new Map<Term, number>(); // vocabulary term → how much the visitor's word counts
     let queryWeight = 0;
-    for (const term of questionTerms(text)) {
-      if (this.postings.has(term)) {
-        query.set(term, Math.max(query.get(term) ?? 0, 1));
-        queryWeight += this.weightOf(term);
+    for (const word of questionTerms(text)) {
+      const known = this.terms.get(word);
+      if (known) {
+        query.set(known, Math.max(query.get(known) ?? 0, 1));
+        queryWeight += known.idf;
         continue;
       }
-      const near = this.nearestTerm(term);
+      const near = this.nearestTerm(word);
       if (near) query.set(near.term, Math.max(query.get(near.term) ?? 0, near.similarity));
-      queryWeight += near ? this.weightOf(near.term) : this.defaultIdf * UNKNOWN_WEIGHT;
+      queryWeight += near ? near.term.idf : this.defaultIdf * UNKNOWN_WEIGHT;
     }
     const overlap = new Map<number, number>();
     for (const [term, share] of query) {
-      const w = this.weightOf(term) * share;
-      for (const ph of this.postings.get(term) ?? []) overlap.set(ph, (overlap.get(ph) ?? 0) + w);
+      const w = term.idf * share;
+      for (const ph of term.postings) overlap.set(ph, (overlap.get(ph) ?? 0) + w);
     }
     const best = new Map<number, number>();
     for (const [ph, shared] of overlap) {
@@ -241,44 +384,26 @@ export class QaIndex {
     return best;
   }
 
-  private packVectors() {
-    const withVector = this.phrasings.filter((ph) => ph.vector);
-    const dimensions = withVector[0]?.vector?.length ?? 0;
-    // A bounded scan per turn: every pair's question first, then variants while room is left.
-    const rows = [...withVector.filter((ph) => ph.question), ...withVector.filter((ph) => !ph.question)]
-      .filter((ph) => ph.vector!.length === dimensions)
-      .slice(0, qaLimits.maxVectorPhrasings);
-    if (!rows.length) return;
-    this.dimensions = dimensions;
-    this.vectorBlock = new Float32Array(rows.length * dimensions);
-    this.vectorPairs = new Int32Array(rows.length);
-    rows.forEach((ph, r) => {
-      this.vectorBlock!.set(ph.vector!, r * dimensions);
-      this.vectorPairs![r] = ph.pair;
-    });
+  /**
+   * The two pairs whose phrasings' vectors are closest to `vector` (unit length), best first:
+   * among the rows whose sketches are nearest its own (qa-vectors.ts), by cosine.
+   */
+  vectorTop(vector: Float32Array): { qaId: string; score: number }[] {
+    return this.vectorRanked(vector).map(([p, score]) => ({ qaId: this.pairs[p]!.id, score }));
   }
 
-  /** The two pairs whose stored vectors are closest to `vector` (cosine: vectors are unit length), best first. */
-  vectorTop(vector: Float32Array): [number, number][] {
-    const block = this.vectorBlock;
-    const owners = this.vectorPairs;
-    const d = this.dimensions;
-    if (!block || !owners || vector.length !== d) return [];
-    const perPair = new Float32Array(this.pairs.length).fill(-2);
-    for (let r = 0, base = 0; r < owners.length; r++, base += d) {
-      let dot = 0;
-      for (let i = 0; i < d; i++) dot += vector[i]! * block[base + i]!;
-      const pair = owners[r]!;
-      if (dot > perPair[pair]!) perPair[pair] = dot;
+  private vectorRanked(vector: Float32Array): [number, number][] {
+    const perPair = new Map<number, number>();
+    for (const { owner, score } of this.vectors.nearest(vector)) {
+      const pair = this.phrasings[owner]!.pair;
+      if (score > (perPair.get(pair) ?? -2)) perPair.set(pair, score);
     }
-    let first = -1;
-    let second = -1;
-    for (let p = 0; p < perPair.length; p++) {
-      if (perPair[p]! <= -2) continue;
-      if (first < 0 || perPair[p]! > perPair[first]!) [first, second] = [p, first];
-      else if (second < 0 || perPair[p]! > perPair[second]!) second = p;
-    }
-    return [first, second].filter((p) => p >= 0).map((p) => [p, perPair[p]!]);
+    return this.ranked(perPair).slice(0, 2);
+  }
+
+  /** Pairs by score, best first; equal scores by id (the same order in any index of the same pairs). */
+  private ranked(scores: Map<number, number>): [number, number][] {
+    return [...scores].sort((a, b) => b[1] - a[1] || (this.pairs[a[0]]!.id < this.pairs[b[0]]!.id ? -1 : 1));
   }
 
   /**
@@ -287,13 +412,13 @@ export class QaIndex {
    */
   match(text: string, strictness: QaStrictness, vector?: Float32Array | null): QaMatchResult {
     const t = qaThresholds[strictness];
-    const lexical = ranked(this.lexicalScores(text));
+    const lexical = this.ranked(this.lexicalScores(text));
     const toMatch = ([p, score]: [number, number], by: QaMatch["by"]): QaMatch => ({ qaId: this.pairs[p]!.id, mode: this.pairs[p]!.mode, score, by });
     let used: QaMatch | null = null;
     const [first, second] = lexical;
     if (first && first[1] >= t.lexical && first[1] - (second?.[1] ?? 0) >= t.margin) used = toMatch(first, "lexical");
     if (!used && vector) {
-      const [vFirst, vSecond] = this.vectorTop(vector);
+      const [vFirst, vSecond] = this.vectorRanked(vector);
       if (vFirst && vFirst[1] >= t.vector && vFirst[1] - (vSecond?.[1] ?? 0) >= t.margin / 2) used = toMatch(vFirst, "vector");
     }
     const candidates = lexical
@@ -303,8 +428,6 @@ export class QaIndex {
     return { used, candidates };
   }
 }
-
-const ranked = (scores: Map<number, number>): [number, number][] => [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 
 /** Optimal string alignment distance of at most 1 (one insertion, deletion, substitution or adjacent swap). */
 export function withinOneEdit(a: string, b: string): boolean {

@@ -6,7 +6,7 @@ import { normaliseQuestion, type QaMatchPair } from "./qa-match";
  * An assistant's curated answers (Q&A pairs) in its own object's SQLite (migration 0014): the
  * pairs, their phrasings (question first, then variants) with the normalised text that refuses a
  * duplicate and, when an embedder is configured, each phrasing's vector; a revision that every
- * write moves (the turn's matcher rebuilds on it: hub-qa.ts). Synchronous, no import from
+ * write moves once (the turn's matcher is kept up to date by it: hub-qa.ts). Synchronous, no import from
  * `cloudflare:workers`.
  */
 
@@ -174,6 +174,17 @@ export class QaStore {
   /** A reply this pair gave or guided. */
   countUse(id: string): void {
     this.sql.exec("UPDATE qa_pairs SET uses = uses + 1 WHERE id = ?", id);
+  }
+
+  /** One pair as the matcher needs it (an in-place update of its index), or null when gone. */
+  matchPair(id: string): QaMatchPair | null {
+    const [r] = this.sql.exec("SELECT id, mode, question, variants FROM qa_pairs WHERE id = ?", id).toArray();
+    if (!r) return null;
+    const vectors: (Float32Array | null)[] = [];
+    for (const v of this.sql.exec("SELECT ordinal, embedding FROM qa_phrasings WHERE pair_id = ? AND embedding IS NOT NULL", id).toArray()) {
+      vectors[Number(v.ordinal)] = blobToVector(v.embedding);
+    }
+    return { id: String(r.id), mode: String(r.mode) as QaMode, question: String(r.question), variants: JSON.parse(String(r.variants)) as string[], vectors };
   }
 
   /** Every pair as the matcher needs it, with its phrasings' vectors when stored. */

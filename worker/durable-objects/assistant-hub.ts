@@ -17,6 +17,7 @@ import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
 import { beginVisitorTurn, budgetGate, countBudget, type BeginTurnInput, type BeginTurnResult, type BudgetStep } from "../assistant/hub-visitor-turn";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import type { Env } from "../env";
+import type { CuratedAnswer } from "../assistant/hub-qa";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { retryAfterSeconds } from "../services/rate-limit";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
@@ -37,7 +38,13 @@ export type TurnRequest = Omit<BeginTurnInput, "assistantId">;
 export type { BeginTurnResult } from "../assistant/hub-visitor-turn";
 
 export type ApiCallAdmission =
-  | { ok: true; passages: Passage[] | null; assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions"> }
+  | {
+      ok: true;
+      passages: Passage[] | null;
+      /** The pair the question matched (hub-qa.ts): `exact`, the reply itself; `guide`, the first passage. Absent from an older object. */
+      curated?: CuratedAnswer | null;
+      assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions">;
+    }
   | { ok: false; retryAfter: number; budget?: true }
   | { ok: false; denied: ApiAccessDenied };
 
@@ -108,7 +115,9 @@ export class AssistantHub extends DurableObject<Env> {
    * (`denied`: not a key in use, 401; the assistant inactive or the Origin refused, 403), then one
    * message against the assistant's monthly budgets and its day (no session, no network share;
    * `budget`: a budget pauses it), then, with `query`, the passages for it (null when retrieval
-   * failed), and what the answer's prompt needs of the assistant.
+   * failed) and the curated answer, as a visitor's turn gets them (an `exact` pair matched word
+   * for word takes no monthly budget: no model answers), and what the answer's prompt needs of
+   * the assistant.
    */
   async admitApiCall(input: {
     /**
@@ -133,18 +142,19 @@ export class AssistantHub extends DurableObject<Env> {
     const now = Date.now();
     const budget = new AssistantBudget(this.ctx.storage);
     const steps: BudgetStep[] = [];
+    const exact = input.query === undefined ? null : this.core.exactCurated(record, input.question ?? input.query);
     const admitted = ((): { ok: false; retryAfter: number; budget?: true } | null => {
-      const paused = budgetGate(budget, record, now, (step) => steps.push(step));
+      const paused = exact ? null : budgetGate(budget, record, now, (step) => steps.push(step));
       if (paused) return { ok: false, budget: true, retryAfter: paused.retryAfter ?? 60 };
       const result = opened.store.admit({ maxMessagesPerSession: config.maxMessagesPerSession, dailyLimit: config.dailyLimit });
       if (!result.allowed) return { ok: false, retryAfter: result.daily ? retryAfterSeconds(result.daily) : 60 };
-      countBudget(budget, record, now, (step) => steps.push(step));
+      if (!exact) countBudget(budget, record, now, (step) => steps.push(step));
       return null;
     })();
     for (const step of steps) await this.core.afterBudget(record, step);
     if (admitted) return admitted;
-    const passages = input.query === undefined ? [] : await this.core.retrieve(input.query, input.question);
-    return { ok: true, passages, assistant: { id: record.id, name: record.name, instructions: record.instructions } };
+    const found = input.query === undefined ? { passages: [], curated: null } : await this.core.retrieveWithCurated(record, input.query, input.question ?? input.query, { countUse: true });
+    return { ok: true, ...found, assistant: { id: record.id, name: record.name, instructions: record.instructions } };
   }
 
   /**

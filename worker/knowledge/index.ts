@@ -15,7 +15,8 @@ export {
   type HybridSearchResult,
   type KnowledgeHit,
 } from "./search";
-export { contentTerms, relevantHits, stemOf, termCoverage, type RelevanceFloor } from "./relevance";
+export { contentTerms, relevanceFloorFor, relevantHits, stemOf, termCoverage, type RelevanceFloor } from "./relevance";
+export { convexFusion, fusionProfileFor, listsDisagree, vectorWeightFor, weightedRankFusion, type FusionProfile } from "./fusion";
 export {
   EmbeddingError,
   HashingEmbeddings,

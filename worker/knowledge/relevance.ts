@@ -1,3 +1,5 @@
+import { knowledgeSearch } from "../../contract";
+import { fusionProfileFor } from "./fusion";
 import type { KnowledgeHit } from "./search";
 
 /**
@@ -73,6 +75,15 @@ export interface RelevanceFloor {
   minScoreRatio: number;
   /** Cosine similarity at or above which a vector match passes on its own. */
   minVectorScore: number;
+}
+
+/**
+ * The floor for an embedder's model (none: lexical only): the contract's lexical rule, and the
+ * cosine the model's vectors need to pass alone (`knowledgeSearch.embedders`), since cosines of
+ * unrelated texts differ from one model to the next.
+ */
+export function relevanceFloorFor(model: string | null | undefined): RelevanceFloor {
+  return { ...knowledgeSearch.relevanceFloor, minVectorScore: fusionProfileFor(model).minVectorScore };
 }
 
 type Scored = Pick<KnowledgeHit, "heading" | "content" | "lexicalScore" | "vectorScore">;

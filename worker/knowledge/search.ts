@@ -1,5 +1,7 @@
 import type { EmbeddingProvider } from "./embeddings";
+import { convexFusion, fusionProfileFor, vectorWeightFor, type FusionProfile } from "./fusion";
 import type { IndexedChunk, KnowledgeIndex } from "./knowledge-index";
+import { contentTerms, termCoverage } from "./relevance";
 import type { VectorStore } from "./vectors";
 
 /** A retrieved passage with where it came from. `score`: higher is better (-bm25 for lexical results, the fused score for hybrid ones). */
@@ -104,6 +106,10 @@ export interface HybridSearchInput {
   minVectorScore?: number;
   /** The query's embedding when the caller has it already (embedded with other texts in one call). */
   queryVector?: Float32Array | null;
+  /** How the two lists are fused (default: the embedder's profile, `fusionProfileFor(embedder.model)`). */
+  fusion?: FusionProfile;
+  /** The visitor's question alone, for the disagreement guard's "every content word" test (default: `query`). */
+  question?: string;
 }
 
 export interface HybridSearchResult {
@@ -114,9 +120,10 @@ export interface HybridSearchResult {
 }
 
 /**
- * Lexical (FTS5/BM25) and vector search fused by reciprocal rank, when an embedder and a vector
- * store are given; lexical only otherwise, or when the embedding call fails (a chat must not fail
- * because the embeddings endpoint is down).
+ * Lexical (FTS5/BM25) and vector search fused by a convex combination of normalised scores
+ * (fusion.ts), weighted for the embedder's model, when an embedder and a vector store are given;
+ * lexical only otherwise, or when the embedding call fails (a chat must not fail because the
+ * embeddings endpoint is down).
  */
 export async function hybridSearch(input: HybridSearchInput): Promise<HybridSearchResult> {
   const k = Math.min(Math.max(1, Math.floor(input.k ?? 5)), MAX_K);
@@ -133,7 +140,12 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
   }
   if (input.minVectorScore !== undefined) vectorMatches = vectorMatches.filter((m) => m.score >= input.minVectorScore!);
 
-  const fused = reciprocalRankFusion([lexical.map((h) => h.chunkId), vectorMatches.map((m) => m.chunkId)]).slice(0, k);
+  const profile = input.fusion ?? fusionProfileFor(input.embedder.model);
+  const lexicalList = lexical.map((h) => ({ id: h.chunkId, score: h.lexicalScore ?? h.score }));
+  const vectorList = vectorMatches.map((m) => ({ id: m.chunkId, score: m.score }));
+  const terms = contentTerms(input.question ?? input.query);
+  const complete = lexical[0] !== undefined && terms.length > 0 && termCoverage(terms, `${lexical[0].heading}\n${lexical[0].content}`) === 1;
+  const fused = convexFusion(lexicalList, vectorList, vectorWeightFor(profile, lexicalList, vectorList, complete)).slice(0, k);
   const known = new Map(lexical.map((h) => [h.chunkId, h]));
   const missing = fused.map((f) => f.id).filter((id) => !known.has(id));
   for (const row of missing.length ? await input.index.chunks(missing) : []) known.set(row.chunkId, { ...row });

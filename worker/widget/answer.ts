@@ -8,6 +8,8 @@ import { buildKnowledgePrompt, citedSources, offlineAnswer, offlineSources, sour
 export interface KnowledgeAnswerInput {
   env: Env;
   assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions">;
+  /** How visitors reach the owner (customization.contactLine), given when no document covers the question; absent: none. */
+  contactLine?: string;
   question: string;
   /** Earlier turns of the conversation, oldest first. */
   history: readonly HistoryTurn[];
@@ -51,7 +53,7 @@ export async function answerFromKnowledge(input: KnowledgeAnswerInput): Promise<
 
   const provider = getModelProvider(input.env);
   if (!provider) {
-    const text = offlineAnswer(passages);
+    const text = offlineAnswer(passages, input.contactLine);
     input.onDelta(text, 0);
     return { text, sources: offlineSources(passages), outcome: { status: "complete" }, offline: true };
   }
@@ -65,6 +67,7 @@ export async function answerFromKnowledge(input: KnowledgeAnswerInput): Promise<
     question: input.question,
     files: input.files,
     locale: input.locale,
+    contactLine: input.contactLine,
   });
   let text = "";
   let outcome: AnswerOutcome = { status: "complete" };

@@ -50,6 +50,15 @@ describe("buildKnowledgePrompt", () => {
     const [system] = buildKnowledgePrompt({ ...base, passages: [] });
     expect(system!.content).toMatch(/no document covers this question/);
   });
+  it("gives the owner's contact line when no passage matched, and only then", () => {
+    const contactLine = "Email help@shop.example";
+    const [none] = buildKnowledgePrompt({ ...base, passages: [], contactLine });
+    expect(none!.content).toContain(`contact line, as written:\n${contactLine}`);
+    const [found] = buildKnowledgePrompt({ ...base, passages: [passage("f", "policy.md", "45 days")], contactLine });
+    expect(found!.content).not.toContain(contactLine);
+    const [blank] = buildKnowledgePrompt({ ...base, passages: [], contactLine: "  " });
+    expect(blank!.content).not.toMatch(/contact line/);
+  });
   it("keeps the newest history within the budget", () => {
     const history = Array.from({ length: widget.historyMessages + 4 }, (_, i) => ({ role: (i % 2 ? "assistant" : "user") as "user" | "assistant", content: `m${i}` }));
     const turns = buildKnowledgePrompt({ ...base, passages: [], history });
@@ -67,5 +76,10 @@ describe("offlineAnswer", () => {
   });
   it("says plainly when nothing matched", () => {
     expect(offlineAnswer([])).toBe(widgetMessages.offlineNothing);
+    expect(offlineAnswer([], " ")).toBe(widgetMessages.offlineNothing);
+  });
+  it("adds the owner's contact line when nothing matched and one is set", () => {
+    expect(offlineAnswer([], "Call 0161 496 0000")).toBe(widgetMessages.offlineNothingContact("Call 0161 496 0000"));
+    expect(offlineAnswer([passage("f", "policy.md", "Returns within 45 days.")], "Call us")).not.toContain("Call us");
   });
 });

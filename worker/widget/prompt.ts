@@ -1,4 +1,4 @@
-import { knowledgeSearch, widget, widgetMessages, type WidgetSource } from "../../contract";
+import { knowledgeSearch, publicAssistantFieldLimits, widget, widgetMessages, type WidgetSource } from "../../contract";
 import type { ChatTurn } from "../models/types";
 
 /** A retrieved passage as the prompt and the sources need it (a KnowledgeHit's fields). */
@@ -92,6 +92,8 @@ export interface KnowledgePromptInput {
   files: readonly AttachedText[];
   /** The visitor's browser language (e.g. "fr-FR"), "" when unknown. */
   locale: string;
+  /** How visitors reach the owner (customization.contactLine), given when no document covers the question; "" or absent for none. */
+  contactLine?: string;
 }
 
 /** The system prompt: who the assistant is, the rules, the owner's instructions, the numbered passages. */
@@ -116,6 +118,8 @@ export function systemPrompt(input: KnowledgePromptInput): string {
   } else {
     // The relevance floor found no passage that answers this: say so, so the model does not guess.
     parts.push("Documents: no document covers this question. Tell the visitor plainly that the documents do not cover it, and do not guess.");
+    const contact = input.contactLine?.trim().slice(0, publicAssistantFieldLimits.maxContactLineChars);
+    if (contact) parts.push(`To reach the website's team, give the visitor this contact line, as written:\n${contact}`);
   }
   return parts.join("\n\n");
 }
@@ -146,11 +150,13 @@ export function buildKnowledgePrompt(input: KnowledgePromptInput): ChatTurn[] {
 
 /**
  * Offline mode (no model configured): an honest answer made of the best passages, labelled as
- * excerpts with their document names; never written as if a model had answered.
+ * excerpts with their document names; never written as if a model had answered. Nothing found:
+ * says so, with the owner's contact line when set.
  */
-export function offlineAnswer(passages: readonly Passage[]): string {
+export function offlineAnswer(passages: readonly Passage[], contactLine = ""): string {
   const best = passages.slice(0, widget.offlineExcerpts);
-  if (!best.length) return widgetMessages.offlineNothing;
+  const contact = contactLine.trim();
+  if (!best.length) return contact ? widgetMessages.offlineNothingContact(contact) : widgetMessages.offlineNothing;
   const excerpts = best.map((p, i) => widgetMessages.offlineExcerpt(i + 1, p.fileName, excerptOf(p.content)));
   const names = [...new Set(best.map((p) => p.fileName))];
   return [widgetMessages.offlineIntro, ...excerpts, widgetMessages.offlineSources(names)].join("\n\n");

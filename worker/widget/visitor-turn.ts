@@ -69,6 +69,7 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
         : await answerFromKnowledge({
       env: deps.env,
       assistant,
+      contactLine: assistant.config.customization.contactLine,
       question: message.content,
       history: turn.history,
       files: message.files,

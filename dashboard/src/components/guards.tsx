@@ -1,5 +1,7 @@
 /**
- * Access guards (spec section 2). While authentication resolves they show 'Loading...'; a visitor
+ * Access guards (spec section 2). While authentication resolves they show 'Loading...' in the
+ * app's frame (its bar, navigation and a page of skeletons; inside the layout, the page's
+ * skeleton only), not a blank screen; a visitor
  * who may not see the page is sent to /login with the location remembered, and comes back to it
  * after signing in.
  */
@@ -7,9 +9,9 @@ import { useEffect, type ReactNode } from "react";
 import { useLocation, useSearch } from "wouter";
 import { loginUrlFor, rememberReturnTo } from "../lib/return-to";
 import { useAuth } from "../stores/auth";
-import { LoadingScreen } from "./ui/spinner";
+import { AppFrame, PageSkeleton } from "./layout/app-frame";
 
-function RedirectToLogin() {
+function RedirectToLogin({ inLayout = false }: { inLayout?: boolean }) {
   const [location, navigate] = useLocation();
   const search = useSearch();
   useEffect(() => {
@@ -17,7 +19,7 @@ function RedirectToLogin() {
     rememberReturnTo(from);
     navigate(loginUrlFor(from), { replace: true });
   }, [location, search, navigate]);
-  return <LoadingScreen />;
+  return inLayout ? <PageSkeleton /> : <AppFrame />;
 }
 
 /** `/app/new-chat?guest=1` (the home page's "Try it now"): a visitor with no session starts one as a guest. */
@@ -28,14 +30,14 @@ function StartGuest() {
     startGuest();
     navigate(location, { replace: true });
   }, [startGuest, navigate, location]);
-  return <LoadingScreen />;
+  return <AppFrame />;
 }
 
 /** The /app area: signed-in users and guests (guests may chat). */
 export function RequireSession({ children }: { children: ReactNode }) {
   const status = useAuth((s) => s.status);
   const search = useSearch();
-  if (status === "loading") return <LoadingScreen />;
+  if (status === "loading") return <AppFrame />;
   if (status === "anonymous") return new URLSearchParams(search).get("guest") === "1" ? <StartGuest /> : <RedirectToLogin />;
   return <>{children}</>;
 }
@@ -43,7 +45,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
 /** Pages for registered users only (projects, public assistants, settings). */
 export function RequireAccount({ children }: { children: ReactNode }) {
   const status = useAuth((s) => s.status);
-  if (status === "loading") return <LoadingScreen />;
-  if (status !== "authenticated") return <RedirectToLogin />;
+  if (status === "loading") return <PageSkeleton />;
+  if (status !== "authenticated") return <RedirectToLogin inLayout />;
   return <>{children}</>;
 }

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import {
   apiKeyResponse,
-  chatDebugResponse,
   chatHistory,
   chatHistoryExport,
   chatHistoryResponse,
@@ -177,7 +176,6 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
       }
       return new Blob([JSON.stringify(raw, null, 2)], { type: "application/json" });
     },
-    debug: async (id: string) => (await client.get(path(id, "/chats/debug"), { schema: chatDebugResponse })).stats,
     /** Website sources: the crawl runs in the background; poll `sources` for progress. */
     sources: async (id: string, signal?: AbortSignal): Promise<WebSource[]> =>
       (await client.get(path(id, "/sources"), { schema: webSourceListResponse, signal })).sources,

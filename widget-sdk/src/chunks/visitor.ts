@@ -4,6 +4,7 @@
 import type { h as preactH, VNode } from "preact";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
+import { isConversations } from "../core/frames";
 import { register } from "./register";
 
 export interface VisitorChunk {
@@ -12,6 +13,8 @@ export interface VisitorChunk {
    * when it was last written in; choosing one reopens it. `fresh` starts a new conversation.
    */
   list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode;
+  /** Checks GET /api/widget/conversations' answer (here rather than in the core: only this view reads it). */
+  isList: typeof isConversations;
 }
 
 function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode {
@@ -50,4 +53,4 @@ function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: Widget
   );
 }
 
-register("visitor", { list });
+register("visitor", { list, isList: isConversations });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { widgetApiPaths, widgetRoomPath } from "../../../contract/schemas/widget";
 import { widgetMessages } from "../../../contract/messages";
 import { budgetMessages } from "../../../contract/messages";
-import { call, configPath, failureOf, feedbackPath, messagesPath, reasonOf, sessionsPath, socketPath } from "./api";
+import { call, configPath, eventsPath, failureOf, feedbackPath, handoffPath, messagesPath, reasonOf, sessionPath, sessionsPath, socketPath } from "./api";
 
 describe("api paths", () => {
   it("match the contract's", () => {
@@ -11,6 +11,9 @@ describe("api paths", () => {
     expect(messagesPath("a/b c")).toBe(widgetApiPaths.messages("a/b c"));
     expect(feedbackPath("a/b c", "m?1")).toBe(widgetApiPaths.feedback("a/b c", "m?1"));
     expect(socketPath("a/b c")).toBe(widgetRoomPath("a/b c"));
+    expect(sessionPath("a/b c")).toBe(widgetApiPaths.session("a/b c"));
+    expect(handoffPath("a/b c")).toBe(widgetApiPaths.handoff("a/b c"));
+    expect(eventsPath("a/b c")).toBe(widgetApiPaths.events("a/b c"));
   });
 
   it("reads refusal reasons from the server's messages and statuses", () => {

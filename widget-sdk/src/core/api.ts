@@ -14,6 +14,10 @@ export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponen
 export const feedbackPath = (id: string, messageId: string) => `${messagesPath(id)}/${encodeURIComponent(messageId)}/feedback`;
 export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
 export const conversationsPath = `${C.basePath}/widget/conversations`;
+/** The handoff chunk's (the core never reads them): POST { email? } / DELETE asks for a person or goes back; GET the event stream. */
+export const sessionPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}`;
+export const handoffPath = (id: string) => `${sessionPath(id)}/handoff`;
+export const eventsPath = (id: string) => `${sessionPath(id)}/events`;
 
 /** A proof-of-work the server asks for (428, or a 403 refusing a proof): contract/errors.ts. */
 export type Challenge = { challenge: string; difficulty: number };

@@ -1,6 +1,7 @@
-import { enWidgetStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
+import type { HandoffChunk } from "../chunks/handoff";
 import type { PowChunk } from "../chunks/pow";
 import type { VisitorChunk } from "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -9,19 +10,21 @@ import { CHUNK_GLOBAL } from "../types";
  * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
- * attachments. Each is a classic
+ * attachments, a person taking over the conversation. Each is a classic
  * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
  * be asked for again: the caller shows `partFailed` with a retry.
  */
 export interface Chunks {
-  fr: { strings: WidgetStrings };
-  ar: { strings: WidgetStrings };
+  /** A locale's strings, and its handoff chunk's (the handoff chunk carries English only). */
+  fr: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
+  ar: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
   sse: SseChunk;
   pow: PowChunk;
   visitor: VisitorChunk;
   files: FilesChunk;
+  handoff: HandoffChunk;
 }
 export type ChunkName = keyof Chunks;
 

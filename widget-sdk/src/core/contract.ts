@@ -6,7 +6,7 @@
  * (read as `C.name` through `import * as C`): the minifier then writes the numbers and short
  * strings where they are used instead of reading an object's properties.
  */
-import { api, publicAssistantDefaults, realtime, upload, visitorIdentity, widget } from "../../../contract/constants";
+import { api, handoffLimits, publicAssistantDefaults, realtime, upload, visitorIdentity, widget } from "../../../contract/constants";
 
 export const basePath = api.basePath;
 export const timeoutMs = api.timeoutMs;
@@ -30,3 +30,8 @@ export const defaultColor = publicAssistantDefaults.config.customization.primary
 /** The verified visitor's token on HTTP calls (header) and on the socket (query). */
 export const tokenHeader = visitorIdentity.tokenHeader;
 export const tokenQuery = visitorIdentity.socketQuery;
+/** A person taking over (the handoff chunk): how long their typing shows, how often the visitor's is sent, the e-mail left. */
+export const typingTtlMs = handoffLimits.typingTtlMs;
+export const typingSendMs = handoffLimits.typingSendMs;
+export const maxEmailChars = handoffLimits.maxEmailChars;
+export const emailPattern = handoffLimits.emailPattern;

@@ -1,10 +1,11 @@
+import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions } from "../types";
 import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
-import { isConfig, isConversations, isSession } from "./frames";
+import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
 import { forgetSession, storedSession, storeSession } from "./storage";
 import { createTransport, type Transport } from "./transport";
@@ -15,13 +16,17 @@ export interface UiMessage {
   /** Stable render key: the clientMessageId of the visitor's messages, else the server id. */
   key: string;
   id?: string;
-  role: "user" | "assistant";
+  /** `agent`: a person of the site's team (`author`); `note`: the handoff chunk's line (a person joined, left…). */
+  role: "user" | "assistant" | "agent" | "note";
   text: string;
   files: string[];
   status: MessageStatus;
   sources?: WidgetSource[];
   /** The visitor's rating of an answer, as shown (set at once on a click, put back if refused). */
   rating?: Rating;
+  author?: AgentAuthor;
+  /** The assistant offers a person here: "Talk to a person" under it (when the owner offers it). */
+  offersHandoff?: boolean;
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -62,22 +67,29 @@ export interface State {
   status: string | null;
   /** The source chip whose passage is shown (`${message key}-${index}`). */
   shown: string | null;
+  /** The conversation's handoff (absent: nobody was ever asked for); the handoff chunk keeps it. */
+  handoff?: ConversationHandoff;
+  /**
+   * A person was asked for or has the conversation (set by the handoff chunk, from `handoff`): the
+   * visitor's messages get no answer from the assistant, and "Talk to a person" is not offered.
+   */
+  handing?: boolean;
 }
 
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
 const FRESH = ["session-limit", "session-not-found"];
 const FINAL = ["complete", "stopped", "error"];
 
-const toUi = (m: WidgetMessage, sources = m.sources): UiMessage => ({
-  key: m.id,
-  id: m.id,
-  role: m.role === "user" ? "user" : "assistant",
-  text: m.content.data,
-  files: m.files.map((f) => f.name),
-  status: m.status,
-  sources,
-  rating: m.rating,
-});
+/** The saved message as shown: its fields (id, role, status, rating, author, offersHandoff…), its text, files' names and sources. */
+const toUi = (m: WidgetMessage, sources = m.sources) =>
+  ({
+    // System messages never reach here (filtered where read): the role is one of UiMessage's.
+    ...m,
+    key: m.id,
+    text: m.content.data,
+    files: m.files.map((f) => f.name),
+    sources,
+  }) as UiMessage;
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
 
@@ -101,21 +113,23 @@ const subOf = (token: string) => {
 export class Controller {
   state: State;
   #listeners = new Set<() => void>();
-  #host: string;
-  #key: string;
+  /** The server, the assistant's key (the handoff chunk's calls read them too). */
+  srvHost: string;
+  srvKey: string;
   #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
-  protected currentSession: string | null = null;
+  /** The open session (the handoff chunk and the playground subclass read or set it). */
+  currentSession: string | null = null;
   #opening: Promise<boolean> | null = null;
   /** Bumped by newConversation(): a session that lands after it belongs to the old conversation. */
   #epoch = 0;
-  protected transport: Transport | null = null;
+  transport: Transport | null = null;
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
   /** The locale asked for last: a chunk landing after a newer choice is not applied. */
   #wanted: WidgetLocale;
   #nonce?: string;
   /** The verified visitor's token (never stored by the widget: the host gives it on every page). */
-  #token: string | null;
+  visTok: string | null;
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
@@ -124,12 +138,12 @@ export class Controller {
 
   constructor(options: TalaOptions, emit: CoreEmit) {
     this.#emit = emit;
-    this.#host = options.host;
-    this.#key = options.apiKey;
+    this.srvHost = options.host;
+    this.srvKey = options.apiKey;
     this.#localeChoice = options.locale;
     this.#wanted = pickLocale(options.locale, ...pageLocales());
     this.#nonce = options.nonce;
-    this.#token = options.userToken || null;
+    this.visTok = options.userToken || null;
     this.state = {
       config: null,
       hidden: false,
@@ -143,7 +157,7 @@ export class Controller {
       notice: null,
       attachments: [],
       draft: "",
-      verified: !!this.#token,
+      verified: !!this.visTok,
       list: null,
       status: null,
       shown: null,
@@ -155,8 +169,8 @@ export class Controller {
   }
 
   /** A chunk (src/core/chunks.ts), or null after telling the visitor it did not load, with a retry. */
-  async #chunk<N extends ChunkName>(name: N, redo?: () => void) {
-    const loaded = await loadChunk(this.#host, name, this.#nonce);
+  async part<N extends ChunkName>(name: N, redo?: () => void) {
+    const loaded = await loadChunk(this.srvHost, name, this.#nonce);
     if (!loaded && !this.#destroyed) {
       this.set({ notice: { text: this.t.partFailed, redo } });
       this.#emit("error", { error: this.t.partFailed });
@@ -167,7 +181,7 @@ export class Controller {
   /** Shows `locale` once its strings are here (English needs none). */
   async #useLocale(locale: WidgetLocale) {
     this.#wanted = locale;
-    if (locale === "en" || (await this.#chunk(locale, () => void this.#useLocale(locale)))) {
+    if (locale === "en" || (await this.part(locale, () => void this.#useLocale(locale)))) {
       if (this.#wanted === locale) this.set({ locale });
     }
   }
@@ -183,13 +197,25 @@ export class Controller {
     for (const l of this.#listeners) l();
   }
 
+  /** The handoff chunk, loaded when first needed, given `f` (a handoff, typing or person's message frame). */
+  async #hand(f?: WidgetServerFrame) {
+    const k = await this.part("handoff", () => void this.#hand(f));
+    k?.on(this, f);
+    return k;
+  }
+
+  /** "Talk to a person": starts a conversation if none is open, then the handoff chunk asks. */
+  async handoff() {
+    if (await this.#ensureSession(false)) await (await this.#hand())?.ask(this);
+  }
+
   get #assistantId() {
     return this.state.config?.id ?? "";
   }
 
   async start() {
     // The language's strings load beside the config: the panel never shows in the wrong one.
-    const [res] = await Promise.all([call(this.#host, this.#key, configPath), this.#useLocale(this.#wanted)]);
+    const [res] = await Promise.all([call(this.srvHost, this.srvKey, configPath), this.#useLocale(this.#wanted)]);
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
       // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
@@ -217,7 +243,7 @@ export class Controller {
 
   /** Where this browser keeps the visitor's session id: per assistant, and per user when verified. */
   get #storeKey() {
-    return this.#token ? `${this.#assistantId}:user:${subOf(this.#token)}` : this.#assistantId;
+    return this.visTok ? `${this.#assistantId}:user:${subOf(this.visTok)}` : this.#assistantId;
   }
 
   /**
@@ -225,9 +251,9 @@ export class Controller {
    * gets theirs (or a new one), never the previous user's.
    */
   identify(token: string) {
-    if (!token || token === this.#token) return;
-    const same = !!this.#token && subOf(this.#token) === subOf(token);
-    this.#token = token;
+    if (!token || token === this.visTok) return;
+    const same = !!this.visTok && subOf(this.visTok) === subOf(token);
+    this.visTok = token;
     this.set({ verified: true });
     // A refreshed token of the same user: the open conversation goes on (the transport reads the
     // token on each connection and request). After a refusal, it starts over with the new one.
@@ -236,9 +262,9 @@ export class Controller {
 
   /** Drops the token and that user's stored conversation; the next one is a new anonymous one. */
   logout() {
-    if (!this.#token) return;
+    if (!this.visTok) return;
     forgetSession(this.#storeKey);
-    this.#token = null;
+    this.visTok = null;
     // Nor does the next visitor resume an anonymous conversation from before the sign-in.
     forgetSession(this.#storeKey);
     this.set({ verified: false });
@@ -270,44 +296,46 @@ export class Controller {
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
       locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
-      userToken: this.#token || undefined,
+      userToken: this.visTok || undefined,
     };
-    let res = await call(this.#host, this.#key, sessionsPath, body);
+    let res = await call(this.srvHost, this.srvKey, sessionsPath, body);
     // Past 24 bits (16 normally, 18 in a spike) a page should not spend the visitor's battery: the server's text shows.
     for (let tries = 0; !res.ok && res.challenge && res.challenge.difficulty <= 24 && tries < 2 && epoch === this.#epoch; tries++) {
       const proof = await this.#prove(res.challenge);
       if (!proof) return false;
-      res = await call(this.#host, this.#key, sessionsPath, { ...body, proof });
+      res = await call(this.srvHost, this.srvKey, sessionsPath, { ...body, proof });
     }
     if (this.#destroyed || epoch !== this.#epoch) return false;
     if (!res.ok || !isSession(res.data)) {
       this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res), false);
       return false;
     }
-    const { sessionId, messages, remaining } = res.data;
+    const { sessionId, messages, remaining, handoff } = res.data;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
-    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed] });
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff });
+    // A person was asked for (and may have written: a reply written after the visitor left shows now).
+    if (handoff) void this.#hand();
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
-    this.transport = createTransport(this.#host, this.#key, sessionId, {
+    this.transport = createTransport(this.srvHost, this.srvKey, sessionId, {
       onFrame: (f) => this.apply(f),
       onLost: (id, error, status, reason) => this.#lost(id, error, status, reason),
-      token: () => this.#token,
-      chunk: (name) => loadChunk(this.#host, name, this.#nonce),
+      token: () => this.visTok,
+      chunk: (name) => loadChunk(this.srvHost, name, this.#nonce),
     });
     return true;
   }
 
   /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
   #reason(f: Pick<Failure, "status" | "error" | "reason">) {
-    return f.status === 401 && this.#token ? "identity-invalid" : f.reason;
+    return f.status === 401 && this.visTok ? "identity-invalid" : f.reason;
   }
 
   /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
   async #prove(ch: Challenge) {
-    return (await this.#chunk("pow", () => this.retry()))?.prove(this, ch) ?? null;
+    return (await this.part("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
@@ -331,6 +359,12 @@ export class Controller {
     const value = next(list[i]);
     const messages = i < 0 ? (value ? [...list, value] : list) : value ? list.map((m, j) => (j === i ? value : m)) : list.filter((_, j) => j !== i);
     this.set({ messages });
+  }
+
+  /** An event read elsewhere (the handoff chunk's event stream and session reads): checked as the socket's, then applied. */
+  frame(event: unknown, data: unknown) {
+    const f = toFrame(event, data);
+    if (f) this.apply(f);
   }
 
   /** Applies one server event. Idempotent: the same event twice changes nothing. */
@@ -362,9 +396,10 @@ export class Controller {
         const known = this.state.messages.find((m) => m.id === saved.id || (!!cid && m.key === cid));
         const wasFinal = !!known && known.id === saved.id && FINAL.includes(known.status);
         this.#update((m) => m === known, (m) => ({ ...saved, key: m?.key ?? saved.key }));
-        if (saved.role === "assistant" && saved.status !== "streaming") this.set({ busy: false });
+        // While a person is asked for or has it, no answer follows the visitor's message.
+        if ((saved.role === "assistant" || this.state.handing) && saved.status !== "streaming") this.set({ busy: false });
         if (!wasFinal && FINAL.includes(saved.status)) {
-          this.#emit("message", { role: saved.role, text: saved.text, sources: saved.sources });
+          this.#emit("message", { role: saved.role as "user", text: saved.text, sources: saved.sources });
         }
         return;
       }
@@ -379,6 +414,10 @@ export class Controller {
           f.data.remaining,
           f.data.limit === this.#limits.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
         );
+        return;
+      default:
+        // handoff, typing: the handoff chunk's.
+        void this.#hand(f);
     }
   }
 
@@ -393,6 +432,8 @@ export class Controller {
   }
 
   #lost(clientMessageId: string, error: string | null, status: number, reason?: string) {
+    // No answer awaited any more: it was stopped, or a person is asked for (no answer follows the saved message).
+    if (!this.state.busy) return;
     this.#settle(clientMessageId);
     this.#fail(error, status ? this.#reason({ status, error, reason: reason ?? reasonOf(status, error) }) : undefined);
   }
@@ -453,7 +494,7 @@ export class Controller {
     this.#rating.add(id);
     for (let m; (m = shown())?.rating && m.rating !== before; ) {
       const sent = m.rating;
-      if (!(await call(this.#host, this.#key, feedbackPath(sessionId, id), { rating: sent }, this.#token)).ok) {
+      if (!(await call(this.srvHost, this.srvKey, feedbackPath(sessionId, id), { rating: sent }, this.visTok)).ok) {
         this.#setRating(id, before);
         break;
       }
@@ -485,11 +526,11 @@ export class Controller {
   /** The verified visitor's Conversations view, or back to the chat when it shows. */
   async showConversations() {
     if (this.state.list) return this.set({ list: null });
-    if (!this.#token) return;
+    if (!this.visTok) return;
     const epoch = this.#epoch;
-    const [view, res] = await Promise.all([this.#chunk("visitor", () => void this.showConversations()), call(this.#host, this.#key, conversationsPath, undefined, this.#token)]);
+    const [view, res] = await Promise.all([this.part("visitor", () => void this.showConversations()), call(this.srvHost, this.srvKey, conversationsPath, undefined, this.visTok)]);
     if (!view || epoch !== this.#epoch) return;
-    if (!res.ok || !isConversations(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
+    if (!res.ok || !view.isList(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
     this.set({ list: res.data.conversations, notice: null });
   }
 
@@ -507,11 +548,13 @@ export class Controller {
 
   /** Reads the chosen files (a chunk: most sites do not allow attachments). */
   async addFiles(files: File[]) {
-    await (await this.#chunk("files"))?.readFiles(this, files);
+    await (await this.part("files"))?.readFiles(this, files);
   }
 
   destroy() {
     this.transport?.close();
+    // The handoff chunk's tick stops when it finds no transport.
+    this.transport = null;
     this.#listeners.clear();
     this.#destroyed = true;
   }

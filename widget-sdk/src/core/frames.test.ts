@@ -28,6 +28,13 @@ const samples: unknown[] = [
   { event: "message-error", data: { error: "Nope", reason: "session-limit", clientMessageId: "c1" } },
   { event: "message-error", data: { reason: "session-limit" } },
   { event: "remaining-messages", data: { remaining: 2, limit: 10 } },
+  // A person taking over: their message (role agent, author), the handoff, their typing.
+  { event: "new-message", data: { message: { ...message, role: "agent", sources: undefined, author: { name: "Sam", initials: "S" } } } },
+  { event: "new-message", data: { message: { ...message, role: "owner" } } },
+  { event: "handoff", data: { chatId: "s1", handoff: { state: "taken", agent: { name: "Sam", initials: "S" } } } },
+  { event: "handoff", data: "taken" },
+  { event: "typing", data: { chatId: "s1", typing: true, name: "Sam" } },
+  { event: "typing", data: null },
   { event: "remaining-messages", data: { remaining: 1.5, limit: 10 } },
   { event: "unknown", data: {} },
   { event: "toString", data: {} },
@@ -43,6 +50,9 @@ const lenient: unknown[] = [
   { event: "new-message", data: { message: { ...message, chatId: undefined, timestamp: "x" } } },
   // A rating the widget does not know shows no button pressed (view.tsx compares with "up"/"down").
   { event: "new-message", data: { message: { ...message, rating: "meh" } } },
+  // The handoff chunk checks a handoff's and a typing frame's fields before it shows any (chunks/handoff.ts).
+  { event: "handoff", data: { chatId: "s1", handoff: { state: "maybe" } } },
+  { event: "typing", data: { typing: "yes" } },
 ];
 
 describe("frames: the widget's guards and the contract's parsers", () => {

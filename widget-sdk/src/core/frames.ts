@@ -23,7 +23,7 @@ const isSources = opt(list(shape({ fileId: isStr, name: isStr, excerpt: isStr, u
 
 export const isMessage = shape({
   id: isStr,
-  role: (v) => /^(user|assistant|system)$/.test(v as string),
+  role: (v) => /^(user|assistant|system|agent)$/.test(v as string),
   content: shape({ data: isStr }),
   files: list(shape({ name: isStr })),
   status: isStr,
@@ -36,6 +36,9 @@ const checks: Record<string, Check> = {
   "new-message": shape({ message: isMessage, clientMessageId: opt(isStr), sources: isSources }),
   "message-error": shape({ error: isStr, reason: opt(isStr), clientMessageId: opt(isStr), message: opt(isMessage) }),
   "remaining-messages": shape({ remaining: isCount, limit: isCount }),
+  // A person taking over: the handoff chunk checks these (and a person's message's `author`) before it shows any.
+  handoff: isObj,
+  typing: isObj,
 };
 
 /** One server event (a socket frame's `event` + `data`, or an SSE event's name + parsed data). */
@@ -74,7 +77,7 @@ export const isSession = shape({
   remaining: shape({ session: isCount, daily: isCount }),
 }) as (v: unknown) => v is WidgetSessionResponse;
 
-/** GET /api/widget/conversations (contract/schemas/visitors.ts: visitorConversationsResponse). */
+/** GET /api/widget/conversations (contract/schemas/visitors.ts: visitorConversationsResponse); the visitor chunk's. */
 export const isConversations = shape({
   conversations: list(shape({ sessionId: isStr, title: isStr, lastMessageAt: (v) => typeof v === "number" })),
 }) as (v: unknown) => v is { conversations: { sessionId: string; title: string; lastMessageAt: number }[] };

@@ -104,10 +104,13 @@ export function createPlaygroundTransport(options: PlaygroundTransportOptions, e
       stream = null;
       inFlight = null;
     },
+    // No visitor socket: nothing of a person's (the Playground never offers one).
+    live: () => null,
   };
 }
 
-type HistorySource = { role: "user" | "assistant"; text: string; status: string };
+/** A widget message; a person's messages and the handoff's notes never reach the Playground. */
+type HistorySource = { role: string; text: string; status: string };
 
 /**
  * The earlier turns sent with a new message, from the widget's messages: the owner's accepted
@@ -116,14 +119,16 @@ type HistorySource = { role: "user" | "assistant"; text: string; status: string 
  * all than `playground.maxHistoryChars` (the oldest go first), which is what the endpoint accepts.
  */
 export function playgroundHistory(messages: readonly HistorySource[]): PlaygroundTurn[] {
-  const kept = messages.filter((m) => (m.role === "user" ? m.status === "complete" : (m.status === "complete" || m.status === "stopped") && m.text));
+  const kept = messages.filter((m) =>
+    m.role === "user" ? m.status === "complete" : m.role === "assistant" && (m.status === "complete" || m.status === "stopped") && !!m.text,
+  );
   const turns: PlaygroundTurn[] = [];
   let chars = 0;
   for (let i = kept.length - 1; i >= 0 && turns.length < playground.maxHistoryMessages; i--) {
     const m = kept[i]!;
     if (chars + m.text.length > playground.maxHistoryChars) break;
     chars += m.text.length;
-    turns.unshift({ role: m.role, content: m.text });
+    turns.unshift({ role: m.role as PlaygroundTurn["role"], content: m.text });
   }
   return turns;
 }

@@ -50,6 +50,12 @@ export interface PlaygroundWidget {
 /** The local id that stands for a visitor session: nothing is opened on the server. */
 const LOCAL_SESSION = "playground";
 
+/**
+ * The config without "Talk to a person": the Playground has no visitor session for a person to
+ * take over, so the action (in the panel and under an answer offering it) is not shown there.
+ */
+const withoutHandoff = (config: PlaygroundConfig): PlaygroundConfig => ({ ...config, handoff: undefined });
+
 /** The widget's controller with the playground transport and no server session. */
 export class PlaygroundController extends Controller {
   #options: PlaygroundWidgetOptions;
@@ -57,7 +63,7 @@ export class PlaygroundController extends Controller {
   constructor(options: PlaygroundWidgetOptions) {
     super({ apiKey: "", host: "", locale: options.locale }, options.emit ?? (() => {}));
     this.#options = options;
-    this.set({ config: options.config, open: true });
+    this.set({ config: withoutHandoff(options.config), open: true });
     this.#connect();
   }
 
@@ -125,7 +131,7 @@ export function mountPlaygroundWidget(container: HTMLElement, options: Playgroun
     }
   };
   return {
-    update: (config) => safe(() => c.set({ config })),
+    update: (config) => safe(() => c.set({ config: withoutHandoff(config) })),
     newConversation: () => safe(() => c.newConversation()),
     destroy: () =>
       safe(() => {

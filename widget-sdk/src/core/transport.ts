@@ -30,6 +30,8 @@ export interface Transport {
   send(data: WidgetSendMessageData): void;
   /** Stops the reply being written. True when it was stopped here (the HTTP stream aborted). */
   stop(): boolean;
+  /** The socket, open or not (the handoff chunk sends the visitor's `typing` there, and reads its event stream while it is not open). */
+  live(): WebSocket | null;
   close(): void;
 }
 
@@ -140,6 +142,7 @@ export function createTransport(host: string, key: string, sessionId: string, ev
       if (socket?.readyState === 1) viaSocket(socket, "stop", {});
       return false;
     },
+    live: () => socket,
     close() {
       closed = true;
       waiting = null;

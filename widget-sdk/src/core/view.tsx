@@ -31,8 +31,10 @@ const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left":
 const SIZE = { small: "s", medium: "m", large: "lg" } as const;
 
 /**
- * One message: the visitor's as plain text, answers as safe markdown, with their sources and,
- * given `rate`, the rating buttons. A source is a chip (its file name, or a web page's title): a
+ * One message: the visitor's as plain text, answers and a person's messages as safe markdown (a
+ * person's under their photo and name, from the handoff chunk), an answer with its sources and,
+ * given `rate`, the rating buttons; given `ask`, "Talk to a person" under an answer that offers it.
+ * A note of the handoff chunk (a person joined, left) is its own line. A source is a chip (its file name, or a web page's title): a
  * disclosure button that shows its passage below (`shown`, one at a time, toggled by `show`),
  * and under a web page's passage a link to it, named by its title, when its address is http or https.
  */
@@ -44,8 +46,12 @@ export function message(
   rate?: (id: string, rating: Rating) => void,
   shown?: string | null,
   show?: (id: string) => void,
+  ask?: () => void,
 ) {
   const user = m.role === "user";
+  // A person's message (their photo and name over it) and the handoff's notes (which carry an author too): the
+  // handoff chunk's, which the conversation's handoff loads before any shows.
+  if (m.author) return chunk("handoff")?.message(h, m, dir, renderMarkdown);
   return (
     (user || m.text) && (
       // dir="auto": each message reads in its own direction (English answers in an Arabic panel);
@@ -83,7 +89,12 @@ export function message(
             })}
           </div>
         )}
-        {!user && rate && m.id && m.status === "complete" && (
+        {m.offersHandoff && ask && (
+          <button type="button" class="bt" onClick={ask}>
+            {t.talkToPerson}
+          </button>
+        )}
+        {m.role === "assistant" && rate && m.id && m.status === "complete" && (
           <div class="rt">
             {(["up", "down"] as const).map((r) =>
               // One thumb, turned over for "down" (styles.ts).
@@ -202,6 +213,8 @@ export class App extends Component<AppProps> {
     const last = s.messages[s.messages.length - 1];
     const dir = isRtl(s.locale) ? "rtl" : "ltr";
     const typing = s.busy && !(last?.role === "assistant" && last.text && last.status === "streaming");
+    // "Talk to a person" (the header's and under an answer offering it) while nobody is asked for; focus goes to the message box.
+    const ask = cfg.handoff?.visitorAction && !s.handing ? () => (void c.handoff(), this.input.current?.focus()) : undefined;
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
@@ -260,6 +273,7 @@ export class App extends Component<AppProps> {
                   (id, r) => c.rate(id, r),
                   s.shown,
                   (id) => c.show(id),
+                  ask,
                 ),
               )}
               {typing && (
@@ -268,6 +282,12 @@ export class App extends Component<AppProps> {
                 </div>
               )}
             </div>
+            )}
+            {chunk("handoff")?.bar(h, c, t)}
+            {ask && !listView && (
+              <button type="button" class="bt" onClick={ask}>
+                {t.talkToPerson}
+              </button>
             )}
             {this.asking && (
               <div class="n" role="alertdialog" aria-label={t.newConversationConfirm}>
@@ -330,6 +350,7 @@ export class App extends Component<AppProps> {
                 disabled={blocked}
                 value={s.draft}
                 onInput={(e) => c.set({ draft: e.currentTarget.value })}
+                onBlur={() => chunk("handoff")?.idle(c)}
                 onKeyDown={(e) => e.key === "Enter" && !e.shiftKey && !e.isComposing && this.submit(e)}
               />
               {s.busy

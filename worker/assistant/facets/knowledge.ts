@@ -39,7 +39,7 @@ export class KnowledgeFacet extends RpcTarget {
   }
   /** The Playground's passages for `query` and the curated answer its question gets, counting nothing (null passages: retrieval failed). */
   retrieve(input: { query: string; question?: string | undefined }): Promise<{ passages: Passage[] | null; curated: CuratedAnswer | null } | Gone> {
-    return whenOpen(this.#core, (opened) => this.#core.retrieveWithCurated(opened.assistant.record, input.query, input.question ?? input.query));
+    return whenOpen(this.#core, (opened) => this.#core.retrieveWithCurated(opened.assistant.record, input.query, input.question ?? input.query, { countUse: false }));
   }
 
   // The `KnowledgeIndex` operations (knowledge/knowledge-index.ts), for ingestion and search.

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../http/context";
 import { AppError, invalid } from "../../http/errors";
 import { serviceContext } from "../../http/service-context";
 import { jsonBody, toValidationError } from "../../http/validate";
-import { createQa, deleteQa, exportQa, importQa, listQa, updateQa } from "../../services/qa/curated-answers";
+import { createQa, deleteQa, exportQa, getQa, importQa, listQa, updateQa } from "../../services/qa/curated-answers";
 import { requirePublicAssistant } from "../../services/public-assistants/find-public-assistant";
 
 const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", M.importTooLarge(Math.floor(qaLimits.maxImportBytes / (1024 * 1024))));
@@ -33,7 +33,7 @@ async function uploadedCsv(request: Request): Promise<string> {
   }
 }
 
-/** An assistant's curated answers (Q&A pairs): list, add, edit, delete, CSV import and export. */
+/** An assistant's curated answers (Q&A pairs): list, add, read one, edit, delete, CSV import and export. */
 export const qaRoutes = new Hono<AppEnv>()
   /** GET /:id/qa?q=&page= → { qa, total, page, totalPages } newest first */
   .get("/:id/qa", async (c) => {
@@ -64,6 +64,11 @@ export const qaRoutes = new Hono<AppEnv>()
     await requirePublicAssistant({ ctx, input });
     const text = await uploadedCsv(c.req.raw);
     return c.json(await importQa({ ctx, input: { ...input, text } }));
+  })
+  /** GET /:id/qa/:qaId → { qa } (after export: "export" is not a pair's id) */
+  .get("/:id/qa/:qaId", async (c) => {
+    const qa = await getQa({ ctx: serviceContext(c), input: { userId: c.var.user.id, assistantId: c.req.param("id"), qaId: c.req.param("qaId") } });
+    return c.json({ qa });
   })
   /** PATCH /:id/qa/:qaId { question?, answer?, variants?, mode? } → { qa } */
   .patch("/:id/qa/:qaId", jsonBody(qaPatchBody), async (c) => {

@@ -3,15 +3,29 @@ import { openAiCompatMessages as M, type OpenAiChatCompletion, type OpenAiChatCo
 import type { AppEnv } from "../../http/context";
 import { estimateTokens } from "../../knowledge";
 import type { AdmittedChatCompletion } from "../../services/openai-compat/admit-chat-completion";
-import { answerFromKnowledge, type KnowledgeAnswerInput } from "../../widget/answer";
+import type { CuratedAnswer } from "../../assistant/hub-qa";
+import { answerFromKnowledge, type KnowledgeAnswer, type KnowledgeAnswerInput } from "../../widget/answer";
+import { curatedReply } from "../../widget/visitor-turn";
 import { openAiError } from "./openai-errors";
 
-type AnswerBase = Omit<KnowledgeAnswerInput, "onDelta" | "signal">;
+type AnswerBase = Omit<KnowledgeAnswerInput, "onDelta" | "signal"> & { curated: CuratedAnswer | null };
 
-/** An admitted call answered: one JSON completion, or OpenAI's server-sent chunks when it asked to stream. */
+/** The reply: the exact curated answer's text, else the model's from the passages. */
+function reply({ curated, ...base }: AnswerBase, signal: AbortSignal, onDelta: (delta: string) => void): Promise<KnowledgeAnswer> {
+  if (curated) return Promise.resolve(curatedReply(curated, onDelta));
+  return answerFromKnowledge({ ...base, signal, onDelta });
+}
+
+/**
+ * An admitted call answered: one JSON completion, or OpenAI's server-sent chunks when it asked to
+ * stream. An `exact` curated answer is the reply as the widget gives it, streamed in the same
+ * deltas, no model called (`curatedReply`); otherwise the model answers from the passages (a
+ * `guide` pair first among them).
+ */
 export function answerChatCompletion(c: Context<AppEnv>, admitted: AdmittedChatCompletion): Promise<Response> | Response {
   const { conversation } = admitted;
   const base: AnswerBase = {
+    curated: admitted.curated?.mode === "exact" ? admitted.curated : null,
     env: c.env,
     assistant: admitted.assistant,
     question: conversation.question,
@@ -34,7 +48,7 @@ interface CompletionHead {
 async function completeAtOnce(c: Context<AppEnv>, base: AnswerBase, head: CompletionHead): Promise<Response> {
   let answer;
   try {
-    answer = await answerFromKnowledge({ ...base, signal: new AbortController().signal, onDelta: () => {} });
+    answer = await reply(base, new AbortController().signal, () => {});
   } catch (error) {
     console.error(JSON.stringify({ event: "openai-compat-failed", assistantId: base.assistant.id, error: String(error) }));
     return openAiError(500, "api_error", M.internal);
@@ -65,7 +79,7 @@ function streamCompletion(c: Context<AppEnv>, base: AnswerBase, head: Completion
   const run = (async () => {
     void chunk({ role: "assistant", content: "" });
     try {
-      const answer = await answerFromKnowledge({ ...base, signal: controller.signal, onDelta: (delta) => void chunk({ content: delta }) });
+      const answer = await reply(base, controller.signal, (delta) => void chunk({ content: delta }));
       if (answer.outcome.status === "error") {
         // Headers are sent: OpenAI's streams report a failure as an error object in the stream.
         void write(JSON.stringify({ error: { message: M.modelFailed, type: "api_error", code: "model_unavailable", param: null } }));

@@ -8,7 +8,8 @@ import { refusalResponse } from "./openai-errors";
 
 /**
  * POST /chat/completions: OpenAI's Chat Completions, answered by the public assistant whose secret
- * key (`tala_sk_…`) is the Bearer token, from its knowledge base (the widget's retrieval and prompt). `model`
+ * key (`tala_sk_…`) is the Bearer token, from its curated answers and knowledge base (the widget's
+ * matching, retrieval and prompt: an `exact` pair replies without the model). `model`
  * is accepted and echoed; the caller's system messages are added to the assistant's instructions.
  * Each request counts one message against the assistant's daily limit (no session limit: an API
  * caller has no visitor session). Nothing is saved to the visitor history.

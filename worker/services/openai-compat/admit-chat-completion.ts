@@ -1,4 +1,5 @@
 import type { Gone } from "../../assistant/gone";
+import type { CuratedAnswer } from "../../assistant/hub-qa";
 import type { ApiCallAdmission } from "../../durable-objects/assistant-hub";
 import { budgetMessages, openAiCompatMessages as M } from "../../../contract";
 import type { Passage } from "../../widget/prompt";
@@ -20,13 +21,15 @@ export interface AdmittedChatCompletion extends ChatRequest {
   assistant: Pick<PublicAssistantRecord, "id" | "name" | "instructions">;
   /** Null when the assistant's retrieval failed (the answer then fails). */
   passages: Passage[] | null;
+  /** The curated answer the question matched: `exact` is the reply (no model); a `guide` pair leads `passages`. */
+  curated: CuratedAnswer | null;
 }
 
 /**
  * A /v1 chat completion from "the request arrived" to "answer it, or refuse it": the caller's key
  * (secret-key-caller.ts: from this isolate's directory, else one D1 read), the body, then one call
  * to the assistant's own object (the key against its copy, its budgets and daily counter, the
- * retrieval). A refusal carries OpenAI's status, type, message, code and headers, in the order
+ * retrieval and the curated answers, as a visitor's turn). A refusal carries OpenAI's status, type, message, code and headers, in the order
  * the checks run: a bad key answers 401 whatever the body. Records the key's use (`touchSecretKey`,
  * after the response) once the key passed. Throws only what is not a refusal (an unknown error).
  */
@@ -60,7 +63,7 @@ export async function admitChatCompletion({
     if (isRefusal(read)) return read;
     assistant = read.assistant;
   }
-  return { outcome: "admitted", ...request, assistant, passages: admission.passages };
+  return { outcome: "admitted", ...request, assistant, passages: admission.passages, curated: admission.curated ?? null };
 }
 
 /**

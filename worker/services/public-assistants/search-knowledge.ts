@@ -1,5 +1,5 @@
 import { knowledgeSearch, type KnowledgeSearchResponse } from "../../../contract";
-import { hybridSearch, relevantHits } from "../../knowledge";
+import { hybridSearch, relevanceFloorFor, relevantHits } from "../../knowledge";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
@@ -23,7 +23,7 @@ export async function searchKnowledge({
   const { embedder, vectors } = knowledgeStores(ctx.env);
   const found = await hybridSearch({ index: knowledgeIndex(ctx.env, assistant.id), assistantId: assistant.id, query: input.query, embedder, vectors, k: input.limit });
   if (found.vectorError) console.error(JSON.stringify({ assistantId: assistant.id, vectorError: found.vectorError }));
-  const used = new Set(relevantHits(found.hits, input.query, knowledgeSearch.relevanceFloor));
+  const used = new Set(relevantHits(found.hits, input.query, relevanceFloorFor(embedder?.model)));
   return {
     results: found.hits.map((hit) => ({ fileId: hit.fileId, fileName: hit.fileName, heading: hit.heading, excerpt: excerpt(hit.content), score: hit.score, ...(hit.url ? { url: hit.url } : {}), ...(used.has(hit) ? {} : { belowFloor: true }) })),
     mode: found.mode,

@@ -68,6 +68,7 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
       headerText: changes?.customization?.headerText ?? base.customization.headerText,
       welcomeMessage: changes?.customization?.welcomeMessage ?? base.customization.welcomeMessage,
       starterQuestions: changes?.customization?.starterQuestions ?? base.customization.starterQuestions,
+      contactLine: changes?.customization?.contactLine ?? base.customization.contactLine,
     },
   };
 }

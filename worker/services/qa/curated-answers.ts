@@ -11,7 +11,7 @@ import { requirePublicAssistant } from "../public-assistants/find-public-assista
 import { isQaHeader, readCsv, writeQaCsv } from "./qa-csv";
 
 /**
- * An assistant's curated answers (GET/POST/PATCH/DELETE …/qa, import, export). Ownership is
+ * An assistant's curated answers (GET/POST …/qa, GET/PATCH/DELETE …/qa/{qaId}, import, export). Ownership is
  * checked in D1 (another owner's assistant is a 404); the pairs live in the assistant's own object
  * (assistant/qa-store.ts, facet `hub.qa()`), matched in its turns (assistant/hub-qa.ts). With an
  * embedder configured each phrasing's vector is stored with it (best effort: a failed embedding
@@ -58,6 +58,13 @@ async function embedPhrasings(env: Env, assistantId: string, phrasings: string[]
 
 export async function listQa({ ctx, input }: { ctx: ServiceContext; input: Owner & z.output<typeof qaListQuery> }) {
   return present(await (await qaOf(ctx, input)).list({ q: input.q, page: input.page }));
+}
+
+/** One pair; an unknown id (or another assistant's) is a 404. */
+export async function getQa({ ctx, input }: { ctx: ServiceContext; input: Owner & { qaId: string } }): Promise<QaPair> {
+  const pair = present(await (await qaOf(ctx, input)).get(input.qaId));
+  if (!pair) throw new AppError("NOT_FOUND", M.notFound);
+  return pair;
 }
 
 export async function createQa({ ctx, input }: { ctx: ServiceContext; input: Owner & { body: z.output<typeof qaBody> } }): Promise<QaPair> {

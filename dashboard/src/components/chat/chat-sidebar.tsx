@@ -243,7 +243,7 @@ export function ChatSidebar({ activeChatId, onNewChat, onNavigate, onActiveDelet
       {isGuest && (
         <p className="border-t border-line px-4 py-3 text-xs text-muted">
           {chatUi.guestHistoryNote}{" "}
-          <Link href={publicRoutes.register} className="font-medium text-accent underline-offset-2 hover:underline">
+          <Link href={publicRoutes.register} className="font-medium text-accent-text underline underline-offset-2 hover:no-underline">
             {chatUi.guestHistoryCta}
           </Link>
         </p>

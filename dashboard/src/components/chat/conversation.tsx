@@ -15,6 +15,7 @@ import { Spinner } from "../ui/spinner";
 import { isPendingKey, type Attachment, type Conversation as ConversationState, type UiMessage } from "./chat-reducer";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
+import { useMediaQuery } from "./use-media-query";
 
 function ConnectionNote({ connection }: { connection: ConnectionView }) {
   if (connection.state === "open" || connection.state === "idle") return null;
@@ -58,12 +59,19 @@ function QuotaReached({ isGuest }: { isGuest: boolean }) {
 const remainingText = ({ remaining, scope }: Pick<RemainingMessages, "remaining" | "scope">) =>
   (scope === "network" ? chatUi.remainingOnNetwork : scope === "unverified" ? chatUi.remainingUnverified : chatUi.remainingMessages)(remaining);
 
+/** A touch screen (no keyboard to press Enter on, as a rule): the keyboard hint is left out. */
+const touchQuery = "(pointer: coarse)";
+
 function EmptyConversation({ isGuest }: { isGuest: boolean }) {
+  const touch = useMediaQuery(touchQuery);
   return (
     <div className="flex min-h-full flex-col items-center justify-center px-6 py-10 text-center">
       <TalaMark size={44} />
       <h2 className="mt-4 text-xl font-semibold tracking-tight text-fg sm:text-2xl">{chatUi.greeting}</h2>
-      <p className="mt-2 max-w-md text-sm text-muted">{chatUi.greetingHint}</p>
+      <p className="mt-2 max-w-md text-sm text-muted">
+        {chatUi.greetingHint}
+        {touch ? null : ` ${chatUi.keyboardHint}`}
+      </p>
       {isGuest && <p className="mt-3 max-w-md text-xs text-faint">{chatUi.guestSessionNote}</p>}
     </div>
   );

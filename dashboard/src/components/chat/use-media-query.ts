@@ -15,3 +15,6 @@ export function useMediaQuery(query: string): boolean {
 
 /** The width from which the chats list sits beside the conversation (Tailwind's lg). */
 export const wideLayoutQuery = "(min-width: 1024px)";
+
+/** The width from which the side panel replaces the phone's menu drawer (Tailwind's md). */
+export const sidePanelQuery = "(min-width: 768px)";

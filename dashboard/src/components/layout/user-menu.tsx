@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import { appMessages, appRoutes, theme as themeConfig } from "../../../../contract";
 import { displayFirstName, initials } from "../../lib/format";
+import { signOut } from "../../lib/sign-out";
 import { useAuth } from "../../stores/auth";
 import { useTheme } from "../../stores/theme";
 import { themeIcons } from "../ui/theme-controls";
@@ -17,7 +18,6 @@ const itemClasses =
 
 export function UserMenu() {
   const user = useAuth((s) => s.user);
-  const logout = useAuth((s) => s.logout);
   const theme = useTheme((s) => s.theme);
   const setTheme = useTheme((s) => s.setTheme);
   const [open, setOpen] = useState(false);
@@ -156,11 +156,11 @@ export function UserMenu() {
               className={itemClasses}
               onClick={() => {
                 setOpen(false);
-                void logout();
+                void signOut();
               }}
             >
               <LogOutIcon size={16} className="text-muted" />
-              Logout
+              {appMessages.signOut}
             </button>
           </div>
         </div>

@@ -1,5 +1,6 @@
 /**
- * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge,
+ * One Public Assistant on the screen's grid (spec section 2): name, description, Active/Inactive badge
+ * (or Paused (budget)),
  * the API key, the four figures, a one-line overview of the knowledge files (their table is on the
  * assistant's Knowledge tab), and the buttons Upload Files, Get Code, Edit,
  * View History, Regenerate Key and Delete. The card only reports what was clicked; the page acts.
@@ -11,16 +12,20 @@ import { appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../
 import { Button, buttonClasses } from "../ui/button";
 import { ArrowRightIcon, CodeIcon, FileIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
 import { ApiKeyField } from "./api-key-field";
+import type { AssistantStatus } from "./budget-alerts";
 
 const L = publicAssistantUi.card;
 
-/** Active / Inactive, as the card and the assistant's page show it. */
-export function ActiveBadge({ active }: { active: boolean }) {
-  return (
-    <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${active ? "bg-success-soft text-success" : "bg-subtle text-muted ring-1 ring-line-strong"}`}>
-      {active ? L.active : L.inactive}
-    </span>
-  );
+const statusLook: Record<AssistantStatus, { text: string; className: string }> = {
+  active: { text: L.active, className: "bg-success-soft text-success" },
+  inactive: { text: L.inactive, className: "bg-subtle text-muted ring-1 ring-line-strong" },
+  paused: { text: L.pausedBudget, className: "bg-danger-soft text-danger" },
+};
+
+/** Active / Inactive / Paused (budget), as the card and the assistant's page show it. */
+export function StatusBadge({ status }: { status: AssistantStatus }) {
+  const look = statusLook[status];
+  return <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${look.className}`}>{look.text}</span>;
 }
 
 export type CardAction = "upload" | "code" | "edit" | "history" | "regenerate" | "delete";
@@ -52,9 +57,12 @@ function FilesOverview({ files }: { files: PublicAssistant["files"] }) {
 
 export function AssistantCard({
   assistant,
+  status,
   onAction,
 }: {
   assistant: PublicAssistant;
+  /** From the budgets (`assistantStatus`): a paused assistant is not shown as active. */
+  status: AssistantStatus;
   onAction: (action: CardAction, assistant: PublicAssistant) => void;
 }) {
   const headingId = useId();
@@ -78,7 +86,7 @@ export function AssistantCard({
             {assistant.description || L.noDescription}
           </p>
         </div>
-        <ActiveBadge active={assistant.isActive} />
+        <StatusBadge status={status} />
       </header>
 
       <ApiKeyField assistant={assistant} />

@@ -8,6 +8,7 @@ import { publicAssistantUi, type PublicAssistant } from "../../../../contract";
 import { Button } from "../ui/button";
 import { Modal } from "../ui/dialog";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
+import { useBudgetLoweringGuard } from "./budget-lowering";
 
 const L = publicAssistantUi.form;
 
@@ -24,7 +25,7 @@ export function AssistantFormDialog({
   onSaved: (saved: PublicAssistant) => void;
 }) {
   const formId = useId();
-  const form = useAssistantForm(assistant, onSaved);
+  const { form, dialog: lowerBudgetDialog } = useBudgetLoweringGuard(useAssistantForm(assistant, onSaved), assistant);
   const title = form.editing ? L.editTitle : L.createTitle;
 
   const footer = (
@@ -49,6 +50,7 @@ export function AssistantFormDialog({
       locked={form.saving}
     >
       <AssistantFormFields form={form} formId={formId} label={title} />
+      {lowerBudgetDialog}
     </Modal>
   );
 }

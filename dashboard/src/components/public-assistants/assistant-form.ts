@@ -24,6 +24,8 @@ export interface AssistantFormValues {
   primaryColor: string;
   headerText: string;
   welcomeMessage: string;
+  /** How visitors reach the owner when the documents do not cover a question ("" for none). */
+  contactLine: string;
   /** As typed, one per field (blank fields included; the server drops them). */
   starterQuestions: string[];
   allowAttachments: boolean;
@@ -53,6 +55,7 @@ export const defaultFormValues: AssistantFormValues = {
   primaryColor: D.config.customization.primaryColor,
   headerText: D.config.customization.headerText,
   welcomeMessage: D.config.customization.welcomeMessage,
+  contactLine: D.config.customization.contactLine,
   starterQuestions: [...D.config.customization.starterQuestions],
   allowAttachments: D.config.allowAttachments,
   monthlyBudget: "",
@@ -79,6 +82,7 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     primaryColor: config.customization.primaryColor,
     headerText: config.customization.headerText,
     welcomeMessage: config.customization.welcomeMessage,
+    contactLine: config.customization.contactLine,
     starterQuestions: [...config.customization.starterQuestions],
     allowAttachments: config.allowAttachments,
     monthlyBudget: config.monthlyBudget === null ? "" : String(config.monthlyBudget),
@@ -125,7 +129,7 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       botDefence: v.botDefence,
       visitorLimitScope: v.visitorLimitScope,
       qaStrictness: v.qaStrictness,
-      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage, starterQuestions: v.starterQuestions },
+      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage, contactLine: v.contactLine, starterQuestions: v.starterQuestions },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
     instructions: v.instructions,
@@ -159,6 +163,7 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   primaryColor: "limits",
   headerText: "limits",
   welcomeMessage: "limits",
+  contactLine: "limits",
   starterQuestions: "limits",
   allowAttachments: "limits",
   instructions: "limits",

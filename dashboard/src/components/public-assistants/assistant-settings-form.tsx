@@ -265,6 +265,7 @@ export function AssistantFormFields({
               </div>
               <TextField label={L.headerText} name="headerText" maxLength={F.maxHeaderTextChars} {...text("headerText")} />
               <TextAreaField label={L.welcomeMessage} name="welcomeMessage" rows={2} maxLength={F.maxWelcomeMessageChars} {...text("welcomeMessage")} />
+              <TextField label={L.contactLine} name="contactLine" maxLength={F.maxContactLineChars} hint={L.contactLineHint} {...text("contactLine")} />
               <StarterQuestionsField
                 assistantId={form.assistantId}
                 value={values.starterQuestions}

@@ -11,8 +11,8 @@ import { toast } from "../../stores/toast";
 import { Button } from "../ui/button";
 import { TextField } from "../ui/field";
 import { AlertIcon } from "../ui/icons";
-import { budgetAlerts } from "./budget-alerts";
-import { parseInteger } from "./assistant-form";
+import { budgetAlerts, budgetLowering, type BudgetLowering } from "./budget-alerts";
+import { budgetFieldValue, LowerBudgetDialog } from "./budget-lowering";
 
 /** GET /api/budgets on mount; `reload` after a change. `failed`: the last load failed (the page works on without banners). */
 export function useBudgets() {
@@ -79,13 +79,22 @@ export function OwnerBudgetControl({ data, onSaved }: { data: BudgetsResponse | 
     setAction(owner.action);
   }, [owner?.limit, owner?.action]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // A budget lowered to this month's use or below is asked first (with the figures).
+  const [lowering, setLowering] = useState<BudgetLowering | null>(null);
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
+    const ask = owner ? budgetLowering(owner.limit, budgetFieldValue(limit), owner.used) : null;
+    if (ask) setLowering(ask);
+    else await save();
+  };
+
+  const save = async () => {
     setSaving(true);
     setError(undefined);
     try {
-      const next = await budgetsApi.setOwner({ limit: limit.trim() === "" ? null : parseInteger(limit), action });
+      const next = await budgetsApi.setOwner({ limit: budgetFieldValue(limit), action });
       toast({ variant: "success", description: budgetUi.saved });
       onSaved(next);
     } catch (err) {
@@ -140,6 +149,16 @@ export function OwnerBudgetControl({ data, onSaved }: { data: BudgetsResponse | 
           {saving ? budgetUi.saving : budgetUi.save}
         </Button>
       </form>
+      <LowerBudgetDialog
+        who={null}
+        lowering={lowering}
+        action={action}
+        onCancel={() => setLowering(null)}
+        onConfirm={() => {
+          setLowering(null);
+          void save();
+        }}
+      />
     </section>
   );
 }

@@ -1,12 +1,14 @@
 /**
  * Chat History of an assistant (spec sections 2 and 4), shared by the View History dialog and the
- * assistant page's History tab: the visitor sessions, ten a page, with Refresh, Export
- * (chat-history-{id}.json) and Debug; 'Page x of y' only when there is more than one page.
+ * assistant page's History tab: the visitor sessions, ten a page, with Refresh and Export
+ * (chat-history-{id}.json); 'Page x of y' only when there is more than one page. Each row and
+ * its conversation are titled by the visitor's first question. (The spec's Debug button, a count
+ * of database rows, is no owner's concern: its route stays for API clients, the page shows none.)
  * Selecting a session opens its detail. The selection is the caller's (`selectedId`): the dialog
  * keeps it in state, the page in its URL (?session=), so a conversation opens by id, fetched
  * (GET …/chats/{sessionId}) when it is not on the page shown. A signed-in visitor's
- * rows say who (name, e-mail, the site's user id), and the list can be filtered by user id
- * (typed, or a row's Filter button), GET …/chats?user=.
+ * rows say who (name, e-mail, the site's user id), and the list can be filtered to one signed-in
+ * visitor (their user id typed, or a row's Filter button), GET …/chats?user=.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import {
@@ -29,18 +31,15 @@ import { exportFileName, publicAssistantsApi } from "../../lib/public-assistants
 import { toast } from "../../stores/toast";
 import { Button } from "../ui/button";
 import { inputClasses } from "../ui/field";
-import { BugIcon, ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, RefreshIcon } from "../ui/icons";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, RefreshIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
-import { debugFailureText, historyFailureText } from "./failure-text";
-import { SessionDetailDialog, shortSessionId } from "./session-detail-dialog";
+import { historyFailureText } from "./failure-text";
+import { SessionDetailDialog, firstQuestion, shortSessionId } from "./session-detail-dialog";
 
 const L = publicAssistantUi.history;
 
 /** How a signed-in visitor is named in a row: name, else e-mail, else their id. */
 export const visitorName = (v: VerifiedVisitor) => v.name || v.email || v.id;
-
-/** The visitor's first question in a session, on one line. */
-const firstQuestion = (s: VisitorSession) => s.messages.find((m) => m.role === "user" && m.content.type === "text")?.content.data.replace(/\s+/g, " ").trim() ?? "";
 
 /**
  * The selected session: from the page on screen when it is there, else fetched by id. A session
@@ -96,7 +95,7 @@ export function ChatHistoryPanel({
   const [data, setData] = useState<ChatHistoryResponse | null>(null);
   const [loading, setLoading] = useState(true);
   const [reloadKey, setReloadKey] = useState(0);
-  const [busy, setBusy] = useState<"export" | "debug" | null>(null);
+  const [busy, setBusy] = useState<"export" | null>(null);
   // Only one signed-in visitor's conversations (their id, the token's sub).
   const [user, setUser] = useState("");
   const [userInput, setUserInput] = useState("");
@@ -148,18 +147,6 @@ export function ChatHistoryPanel({
     }
   };
 
-  const debug = async () => {
-    setBusy("debug");
-    try {
-      const stats = await publicAssistantsApi.debug(assistant._id);
-      toast({ title: successMessages.debugTitle, description: successMessages.debugStats(stats.totalChatsInDB, stats.assistantChats) });
-    } catch (err) {
-      toast({ variant: "destructive", title: M.debugErrorTitle, description: debugFailureText(err) });
-    } finally {
-      setBusy(null);
-    }
-  };
-
   const totalPages = data?.totalPages ?? 0;
   const current = data?.currentPage ?? page;
 
@@ -172,9 +159,6 @@ export function ChatHistoryPanel({
         <Button variant="secondary" size="sm" onClick={() => void exportHistory()} busy={busy === "export"} disabled={busy !== null}>
           <DownloadIcon size={15} /> {L.export}
         </Button>
-        <Button variant="ghost" size="sm" onClick={() => void debug()} busy={busy === "debug"} disabled={busy !== null}>
-          <BugIcon size={15} /> {L.debug}
-        </Button>
         {data ? <span className="ml-auto text-xs text-muted tabular-nums">{L.sessionCount(data.total)}</span> : null}
       </div>
 
@@ -183,8 +167,12 @@ export function ChatHistoryPanel({
           <label htmlFor={filterId} className="block text-sm font-medium text-fg">
             {V.filterLabel}
           </label>
+          <p id={`${filterId}-hint`} className="text-xs text-muted">
+            {V.filterHint}
+          </p>
           <input
             id={filterId}
+            aria-describedby={`${filterId}-hint`}
             name="user"
             value={userInput}
             onChange={(e) => setUserInput(e.target.value)}

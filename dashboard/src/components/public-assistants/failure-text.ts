@@ -18,5 +18,3 @@ export const deleteFileFailureText = (err: unknown) => exceptionText(err, M.dele
 /** 'Error' (chat history): the exception's message, else 'Failed to fetch chat history'. */
 export const historyFailureText = (err: unknown) => exceptionText(err, M.historyFetchFailed);
 
-/** 'Debug Error': the exception's message, else 'Failed to run debug'. */
-export const debugFailureText = (err: unknown) => exceptionText(err, M.debugFailed);

@@ -88,7 +88,7 @@ export function KnowledgeSearch({ assistant }: { assistant: PublicAssistant }) {
                 <p className="mt-1 line-clamp-4 text-sm whitespace-pre-line text-fg">{r.excerpt}</p>
                 {r.belowFloor ? <p className="mt-1 text-xs text-muted">{L.belowFloor}</p> : null}
                 {r.url && /^https?:\/\//i.test(r.url) ? (
-                  <a href={r.url} target="_blank" rel="noopener noreferrer" className="mt-1 block truncate text-xs text-accent underline">
+                  <a href={r.url} target="_blank" rel="noopener noreferrer" className="mt-1 block truncate text-xs text-accent-text underline">
                     {r.url}
                   </a>
                 ) : null}

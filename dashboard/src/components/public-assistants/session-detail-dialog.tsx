@@ -18,6 +18,23 @@ const L = publicAssistantUi.session;
 /** The spec's session id display: its first 8 characters. */
 export const shortSessionId = (id: string) => id.slice(0, chatHistory.sessionIdDisplayLength);
 
+/** The visitor's first question in a session, on one line ("" when they asked nothing). */
+export const firstQuestion = (s: Pick<VisitorSession, "messages">) =>
+  s.messages.find((m) => m.role === "user" && m.content.type === "text")?.content.data.replace(/\s+/g, " ").trim() ?? "";
+
+/** Characters of the first question a conversation's title shows (the whole question is the first bubble). */
+const TITLE_CHARS = 90;
+
+/** A conversation's title: the visitor's first question (cut at a word, "…"), else "Conversation". */
+export function conversationTitle(s: Pick<VisitorSession, "messages">): string {
+  const question = firstQuestion(s);
+  if (!question) return L.title;
+  if (question.length <= TITLE_CHARS) return question;
+  const head = question.slice(0, TITLE_CHARS - 1);
+  const space = head.lastIndexOf(" ");
+  return `${(space > TITLE_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
 type Source = NonNullable<VisitorMessage["sources"]>[number];
 
 /**
@@ -150,10 +167,10 @@ export function SessionDetailDialog({ session, primaryColor, assistantId, onClos
     <Modal
       open
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title={`${L.title}: ${shortSessionId(session.sessionId)}`}
+      title={conversationTitle(session)}
       size="lg"
     >
-      <dl className="mb-5 grid grid-cols-2 gap-2 text-sm">
+      <dl className="mb-5 grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
         <div className="rounded-lg bg-subtle px-3 py-2">
           <dt className="text-xs text-muted">{L.startedAt}</dt>
           <dd className="font-medium text-fg">{formatTime(session.sessionInfo.startedAt, timeFormat.elsewhere)}</dd>
@@ -162,8 +179,14 @@ export function SessionDetailDialog({ session, primaryColor, assistantId, onClos
           <dt className="text-xs text-muted">{L.totalMessages}</dt>
           <dd className="font-medium text-fg tabular-nums">{session.messageCount}</dd>
         </div>
+        <div className="col-span-2 rounded-lg bg-subtle px-3 py-2 sm:col-span-1">
+          <dt className="text-xs text-muted">{L.conversationId}</dt>
+          <dd className="font-mono text-fg" title={session.sessionId}>
+            {shortSessionId(session.sessionId)}
+          </dd>
+        </div>
         {session.visitor && (
-          <div className="col-span-2 rounded-lg bg-subtle px-3 py-2">
+          <div className="col-span-2 rounded-lg bg-subtle px-3 py-2 sm:col-span-3">
             <dt className="text-xs text-muted">{visitorIdentityUi.detailVisitor}</dt>
             <dd className="space-y-0.5 text-fg [overflow-wrap:anywhere]">
               {session.visitor.name && (

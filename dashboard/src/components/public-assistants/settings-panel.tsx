@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { KeyIcon, TrashIcon } from "../ui/icons";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
 import type { AssistantFormValues } from "./assistant-form";
+import { useBudgetLoweringGuard } from "./budget-lowering";
 import type { PendingConfirmation } from "./confirm-actions";
 import { widgetConfigDiffers, widgetConfigFromForm, widgetConfigOf } from "./playground-config";
 import { WidgetStage } from "./widget-stage";
@@ -29,7 +30,7 @@ export function SettingsPanel({
 }) {
   const formId = useId();
   const deleteId = useId();
-  const form = useAssistantForm(assistant, onSaved);
+  const { form, dialog: lowerBudgetDialog } = useBudgetLoweringGuard(useAssistantForm(assistant, onSaved), assistant);
   return (
     <div className="space-y-8">
       <div className="grid items-start gap-6 2xl:grid-cols-[minmax(0,1fr)_30rem]">
@@ -43,6 +44,7 @@ export function SettingsPanel({
         </section>
         <LivePreview assistant={assistant} values={form.values} />
       </div>
+      {lowerBudgetDialog}
 
       <section className="space-y-3 rounded-xl border border-line bg-surface p-4 sm:p-5">
         {/* The key itself, with copy and reveal, is in the page's header. */}
@@ -80,7 +82,7 @@ function LivePreview({ assistant, values }: { assistant: PublicAssistant; values
   return (
     <aside aria-labelledby={titleId} className="space-y-2 2xl:sticky 2xl:top-4">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent" : "text-fg"}`} aria-live="polite">
+        <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent-text" : "text-fg"}`} aria-live="polite">
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
         </h2>
       </div>

@@ -314,7 +314,7 @@ function SourceRow({ assistantId, source, onChange, onRemove }: { assistantId: s
         aria-expanded={open}
         aria-controls={pagesId}
         onClick={() => setOpen((o) => !o)}
-        className="mt-2 inline-flex items-center gap-1 rounded text-xs font-medium text-accent focus-visible:outline-2 focus-visible:outline-accent"
+        className="mt-2 inline-flex items-center gap-1 rounded text-xs font-medium text-accent-text focus-visible:outline-2 focus-visible:outline-accent"
       >
         <ChevronDownIcon size={14} className={open ? "rotate-180" : ""} />
         {L.pages} ({source.pagesFound})

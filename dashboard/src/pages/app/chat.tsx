@@ -2,18 +2,21 @@
  * The chat screen: /app/new-chat and /app/history are the same screen (spec section 2), so moving
  * from one to the other keeps it mounted. A chat is selected with `?chat=<id>` (a new chat moves
  * there as soon as the server names it, so a reload keeps it); `/app/new-chat?project=<id>` starts
- * a chat in a project. Signed-in users and guests get the chats sidebar (a drawer on phones, and
- * the whole screen at /app/history without a chat); a guest's says how long their chats are kept,
- * and guests see their messages left.
+ * a chat in a project. Signed-in users and guests get the chats sidebar: a column on wide screens,
+ * a drawer of its own on tablets, and on phones a section of the menu drawer (one drawer: the
+ * layout's menu-slot.ts), and the whole screen at /app/history without a chat; a guest's says how
+ * long their chats are kept, and guests see their messages left.
  */
 import { useEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import { Link, useLocation, useSearch } from "wouter";
 import { appRoutes, chatUi } from "../../../../contract";
 import { pendingKey } from "../../components/chat/chat-reducer";
 import { ChatSidebar, chatHref, chatTitle } from "../../components/chat/chat-sidebar";
 import { ChatsDrawer } from "../../components/chat/chats-drawer";
 import { Conversation } from "../../components/chat/conversation";
-import { useMediaQuery, wideLayoutQuery } from "../../components/chat/use-media-query";
+import { sidePanelQuery, useMediaQuery, wideLayoutQuery } from "../../components/chat/use-media-query";
+import { useMenuSlot } from "../../components/layout/menu-slot";
 import { Button } from "../../components/ui/button";
 import { ChatPlusIcon, FolderIcon, PanelLeftIcon } from "../../components/ui/icons";
 import { useAuth } from "../../stores/auth";
@@ -73,7 +76,19 @@ export default function ChatPage() {
   const unverified = useAuth((s) => s.status === "authenticated" && s.user?.isEmailVerified === false);
   const hasChats = isUser || isGuest;
   const wide = useMediaQuery(wideLayoutQuery);
+  // Phones: the chats live in the menu drawer (one drawer); tablets keep a chats drawer of their own.
+  const sidePanel = useMediaQuery(sidePanelQuery);
+  const phone = hasChats && !sidePanel;
+  const ownDrawer = hasChats && !wide && !phone;
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuSlot = useMenuSlot((s) => s.node);
+  const closeMenu = useMenuSlot((s) => s.close);
+  const setMenuFilled = useMenuSlot((s) => s.setFilled);
+  useEffect(() => {
+    if (!phone) return;
+    setMenuFilled(true);
+    return () => setMenuFilled(false);
+  }, [phone, setMenuFilled]);
   const { draftKey, resolved, restart } = useDraft(chatParam, projectParam, location, navigate);
   const projects = useChatStore((s) => s.projects);
 
@@ -111,7 +126,11 @@ export default function ChatPage() {
 
   return (
     <div className="flex min-h-0 flex-1">
-      {hasChats && wide && <aside className="flex w-72 shrink-0 flex-col border-r border-line bg-canvas">{sidebar}</aside>}
+      {hasChats && wide && (
+        <aside aria-label={chatUi.chats} className="flex w-72 shrink-0 flex-col border-r border-line bg-canvas">
+          {sidebar}
+        </aside>
+      )}
       {listOnly ? (
         <section aria-labelledby="chats-heading" className="flex min-w-0 flex-1 flex-col">
           <div className="flex h-12 shrink-0 items-center border-b border-line px-4">
@@ -124,7 +143,7 @@ export default function ChatPage() {
       ) : (
         <section className="flex min-w-0 flex-1 flex-col" aria-label={title}>
           <div className="flex h-12 shrink-0 items-center gap-2 border-b border-line px-3 sm:px-4">
-            {hasChats && !wide && (
+            {ownDrawer && (
               <button
                 type="button"
                 onClick={() => setDrawerOpen(true)}
@@ -164,11 +183,28 @@ export default function ChatPage() {
           />
         </section>
       )}
-      {hasChats && !wide && (
+      {ownDrawer && (
         <ChatsDrawer open={drawerOpen} onOpenChange={setDrawerOpen}>
           {sidebar}
         </ChatsDrawer>
       )}
+      {phone &&
+        menuSlot &&
+        createPortal(
+          <section aria-label={chatUi.chats} className="flex min-h-0 flex-1 flex-col">
+            <h2 className="px-4 pt-3 text-xs font-semibold tracking-wide text-muted uppercase">{chatUi.chats}</h2>
+            <ChatSidebar
+              activeChatId={chatParam}
+              onNewChat={() => {
+                closeMenu();
+                newChat();
+              }}
+              onNavigate={closeMenu}
+              onActiveDeleted={newChat}
+            />
+          </section>,
+          menuSlot,
+        )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 /** /verify-email: confirm the address with the 6-digit code; resend it (spec section 4). */
+import { announceEmailVerified } from "../../lib/account-sync";
 import { useRef, type FormEvent } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { accountMessages, auth, emailCodeBody, emailOnlyBody, publicRoutes, serverMessages } from "../../../../contract";
@@ -35,6 +36,8 @@ export default function VerifyEmailPage() {
         const verified = await accountApi.confirmEmailVerification(body.email, body.code);
         // Spec section 4: success marks the user as verified locally.
         if (isAuthenticated && user?.id === verified.id) setUser(verified);
+        // The dashboard open in other tabs stops asking for it, and says so.
+        announceEmailVerified(verified.id);
         toast({ description: serverMessages.emailVerified, variant: "success" });
         navigate(isAuthenticated ? takeReturnTarget(search) : `${publicRoutes.login}?email=${encodeURIComponent(body.email)}`, {
           replace: true,

@@ -7,9 +7,10 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
-import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
+import { appMessages, appRoutes, publicAssistantUi, type BudgetsResponse, type PublicAssistant } from "../../../../../contract";
 import { ApiKeyField } from "../../../components/public-assistants/api-key-field";
-import { ActiveBadge } from "../../../components/public-assistants/assistant-card";
+import { StatusBadge } from "../../../components/public-assistants/assistant-card";
+import { assistantStatus } from "../../../components/public-assistants/budget-alerts";
 import { BudgetBanners, useBudgets } from "../../../components/public-assistants/budget-panel";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { useProcessingPoll } from "../../../components/public-assistants/use-processing-poll";
@@ -51,7 +52,7 @@ function useAssistant(id: string) {
   return { state, reload, retry: () => (setState({ status: "loading" }), reload()) };
 }
 
-function Header({ assistant }: { assistant: PublicAssistant }) {
+function Header({ assistant, budgets }: { assistant: PublicAssistant; budgets: BudgetsResponse | null }) {
   return (
     <header className="flex flex-col gap-4 border-b border-line pb-6 lg:flex-row lg:items-end lg:justify-between">
       <div className="flex min-w-0 items-start gap-3">
@@ -65,7 +66,7 @@ function Header({ assistant }: { assistant: PublicAssistant }) {
             <h1 className={`min-w-0 text-2xl font-semibold tracking-tight break-words ${assistant.name ? "text-fg" : "text-muted italic"}`}>
               {assistant.name || C.untitled}
             </h1>
-            <ActiveBadge active={assistant.isActive} />
+            <StatusBadge status={assistantStatus(assistant, budgets)} />
           </div>
           <p className={`mt-1.5 max-w-2xl text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>{assistant.description || C.noDescription}</p>
         </div>
@@ -146,7 +147,7 @@ export default function PublicAssistantPage() {
   return (
     <PageContainer wide>
       {back}
-      <Header assistant={assistant} />
+      <Header assistant={assistant} budgets={budgetData} />
       <BudgetBanners data={budgetData} assistantId={assistant._id} className="mt-4" />
       <TabList
         items={assistantTabs}

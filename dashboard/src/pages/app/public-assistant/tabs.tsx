@@ -46,7 +46,17 @@ export const assistantTabs = [
     ),
   },
   { key: "settings", label: T.settings, render: ({ assistant, reload, confirm }) => <SettingsPanel assistant={assistant} onSaved={reload} onConfirm={confirm} /> },
-  { key: "code", label: T.code, render: ({ assistant }) => <IntegrationCodePanel assistant={assistant} /> },
+  {
+    key: "code",
+    label: T.code,
+    // The panel's sections are h3s (as in the Get Code dialog, under its h2 title): the page gives them their h2.
+    render: ({ assistant }) => (
+      <>
+        <h2 className="sr-only">{T.code}</h2>
+        <IntegrationCodePanel assistant={assistant} />
+      </>
+    ),
+  },
   {
     key: "history",
     label: T.history,

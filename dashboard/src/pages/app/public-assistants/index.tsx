@@ -9,6 +9,7 @@ import { Link } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { AssistantCard, type CardAction } from "../../../components/public-assistants/assistant-card";
 import { AssistantFormDialog } from "../../../components/public-assistants/assistant-form-dialog";
+import { assistantStatus } from "../../../components/public-assistants/budget-alerts";
 import { BudgetBanners, OwnerBudgetControl, useBudgets } from "../../../components/public-assistants/budget-panel";
 import { ChatHistoryDialog } from "../../../components/public-assistants/chat-history-dialog";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
@@ -110,7 +111,7 @@ export default function PublicAssistantsPage() {
             <ul aria-label={S.listLabel} className="mt-5 grid grid-cols-1 gap-5 lg:grid-cols-2 2xl:grid-cols-3">
               {assistants.map((a) => (
                 <li key={a._id} className="flex min-w-0">
-                  <AssistantCard assistant={a} onAction={onAction} />
+                  <AssistantCard assistant={a} status={assistantStatus(a, budgetState.data)} onAction={onAction} />
                 </li>
               ))}
             </ul>
