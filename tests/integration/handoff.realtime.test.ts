@@ -1,13 +1,15 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { handoffLimits, visitorIdentityMessages, widgetMessages, widgetSocketClose, type WidgetServerFrame } from "../../contract";
-import { getAssistantHub, getWidgetRoom } from "../../worker/durable-objects/stubs";
+import { apiKeyResponse, handoffLimits, userRoomId, visitorIdentityMessages, widgetClientFrames, widgetMessages, widgetSocketClose, type WidgetServerFrame } from "../../contract";
+import { callFacet, getAssistantHub, getWidgetRoom } from "../../worker/durable-objects/stubs";
 import { deliverToVisitor } from "../../worker/services/realtime/deliver-to-visitor";
 import { openSessionPrefix } from "../../worker/widget/open-sessions";
 import { eventsRaw, openVisitorEvents, type VisitorEvents } from "./handoff-realtime-helpers";
-import { call, expectError } from "./helpers";
+import { openSocket } from "./chat-helpers";
+import { call, expectError, json, registerUser } from "./helpers";
 import { createIdentitySecret, startSignedSession, visitorToken } from "./identity-helpers";
-import { openWidgetSocket, SHOP_ORIGIN, startSession, widgetAssistant } from "./widget-helpers";
+import { createAssistant } from "./public-assistants-helpers";
+import { openWidgetSocket, sendOverSse, SHOP_ORIGIN, sseFrames, startSession, widgetAssistant } from "./widget-helpers";
 
 const withinTwoSeconds = 2000;
 const withinOneSecond = 1000;
@@ -152,5 +154,114 @@ describe("the visitor's event stream (GET /api/widget/sessions/{id}/events)", ()
     expect(res.status).toBe(200);
     await events.waitEnded(withinOneSecond);
     expect(events.frames.map((f) => f.event === "message-error" && f.data.reason)).toEqual([widgetSocketClose.unavailable.refusal]);
+  });
+});
+
+/** An owner with a socket on their chat room (the dashboard's connection), an assistant of theirs, and a visitor's socket. */
+async function watchedSetup() {
+  const account = await registerUser();
+  const assistant = await createAssistant(account.token, { name: "Shop helper" });
+  const { apiKey: key } = await json(await call(`/api/public-assistants/${assistant._id}/raw-api-key`, { token: account.token }), apiKeyResponse);
+  const owner = await openSocket(userRoomId(account.user.id), { token: account.token });
+  const { sessionId } = await startSession(key);
+  const visitor = await openWidgetSocket(sessionId, key);
+  await visitor.next("remaining-messages");
+  // What POST …/inbox/watch asks the assistant's object (the route is the owner's, tested with it).
+  const watch = async (body: { sessionId?: string } = {}) => {
+    const until = Date.now() + handoffLimits.watchLeaseMs;
+    expect(await callFacet(getAssistantHub(env, assistant._id).handoff(), (h) => h.watch({ room: userRoomId(account.user.id), ...body, until }))).toBe(true);
+  };
+  return { ...account, assistant, key, owner, sessionId, visitor, watch };
+}
+
+const quietly = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("the owner's live view: the visitor's typing and a watched reply over the owner's chat-room socket", () => {
+  it("the visitor's typing reaches the watching owner as inbox frames, one per typingSendMs (a stop goes at once)", async () => {
+    const { owner, visitor, sessionId, assistant, watch } = await watchedSetup();
+    await watch();
+    for (let i = 0; i < 8; i++) visitor.ws.send(JSON.stringify(widgetClientFrames.typing(true)));
+    const first = await owner.next("inbox", (d) => d.kind === "typing");
+    expect(first).toMatchObject({ assistantId: assistant._id, sessionId, kind: "typing", typing: true });
+    visitor.ws.send(JSON.stringify(widgetClientFrames.typing(false)));
+    await owner.next("inbox", (d) => d.kind === "typing" && d.typing === false);
+    await quietly(300);
+    expect(owner.all("inbox").filter((d) => d.kind === "typing").map((d) => d.typing)).toEqual([true, false]);
+    owner.close();
+    visitor.close();
+  });
+
+  it("the visitor's typing in a taken-over conversation reaches its owner even when the inbox is not on screen", async () => {
+    const { owner, visitor, sessionId, assistant, user } = await watchedSetup();
+    const taken = await callFacet(getAssistantHub(env, assistant._id).handoff(), (h) =>
+      h.takeOver({ sessionId, agent: { author: { name: "Ana Lopez", initials: "AL" }, userId: user.id } }),
+    );
+    expect(taken).toMatchObject({ ok: true });
+    visitor.ws.send(JSON.stringify(widgetClientFrames.typing(true)));
+    expect(await owner.next("inbox", (d) => d.kind === "typing")).toMatchObject({ sessionId, typing: true });
+    owner.close();
+    visitor.close();
+  });
+
+  it("typing of a conversation nobody watches (and that no person was asked for) tells nobody", async () => {
+    const { owner, visitor } = await watchedSetup();
+    for (let i = 0; i < 3; i++) visitor.ws.send(JSON.stringify(widgetClientFrames.typing(true)));
+    await quietly(500);
+    expect(owner.all("inbox")).toEqual([]);
+    owner.close();
+    visitor.close();
+  });
+
+  it("a watched conversation's reply streams to the owner: thinking, then the deltas in batches, all of the text in order, before the reply's message", async () => {
+    const { owner, visitor, sessionId, watch } = await watchedSetup();
+    await watch({ sessionId });
+    visitor.sendMessage({ content: "stream it [[tokens:60]] [[delay:20]]" });
+    const reply = await visitor.next("new-message", (d) => d.message.role === "assistant");
+    const thinking = await owner.next("inbox", (d) => d.kind === "thinking");
+    expect(thinking).toMatchObject({ sessionId, messageId: reply.message.id });
+    await owner.next("inbox", (d) => d.kind === "message" && (d.message as { id?: string } | undefined)?.id === reply.message.id);
+    const inbox = owner.all("inbox");
+    const deltas = inbox.filter((d) => d.kind === "delta").map((d) => d.delta!);
+    const visitorDeltas = visitor.all("message-delta").filter((d) => d.messageId === reply.message.id);
+    expect(deltas.map((d) => d.text).join("")).toBe(reply.message.content.data);
+    // Batched: far fewer frames than the visitor's deltas, each starting where the last ended.
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.length).toBeLessThan(visitorDeltas.length / 2);
+    let offset = 0;
+    for (const d of deltas) {
+      expect(d).toMatchObject({ messageId: reply.message.id, offset });
+      offset += d.text.length;
+    }
+    // The last batch came before the reply's saved message.
+    const lastDelta = inbox.findLastIndex((d) => d.kind === "delta");
+    const saved = inbox.findIndex((d) => d.kind === "message" && (d.message as { id?: string } | undefined)?.id === reply.message.id);
+    expect(lastDelta).toBeLessThan(saved);
+    owner.close();
+    visitor.close();
+  });
+
+  it("a turn nobody watches sends the owner no inbox frame", async () => {
+    const { owner, visitor } = await watchedSetup();
+    visitor.sendMessage({ content: "unwatched [[tokens:20]] [[delay:5]]" });
+    await visitor.next("new-message", (d) => d.message.role === "assistant");
+    await visitor.next("remaining-messages", () => visitor.all("remaining-messages").length > 1);
+    await quietly(300);
+    expect(owner.all("inbox")).toEqual([]);
+    owner.close();
+    visitor.close();
+  });
+
+  it("a watched conversation's reply over the SSE fallback streams to the owner as well", async () => {
+    const { owner, key, sessionId, watch } = await watchedSetup();
+    await watch({ sessionId });
+    const frames = await sseFrames(await sendOverSse(key, sessionId, { content: "over sse [[tokens:40]] [[delay:20]]" }));
+    const reply = frames.find((f) => f.event === "new-message" && f.data.message.role === "assistant");
+    expect(reply?.event).toBe("new-message");
+    const messageId = reply!.event === "new-message" ? reply!.data.message.id : "";
+    await owner.next("inbox", (d) => d.kind === "message" && (d.message as { id?: string } | undefined)?.id === messageId);
+    const deltas = owner.all("inbox").filter((d) => d.kind === "delta" && d.delta!.messageId === messageId);
+    expect(deltas.map((d) => d.delta!.text).join("")).toBe(reply!.event === "new-message" ? reply!.data.message.content.data : "");
+    expect(owner.all("inbox").some((d) => d.kind === "thinking" && d.messageId === messageId)).toBe(true);
+    owner.close();
   });
 });

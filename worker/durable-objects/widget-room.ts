@@ -1,25 +1,26 @@
-import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { Server, type ConnectionContext, type WSMessage } from "partyserver";
 import {
   parseWidgetClientFrame,
   widgetMessages,
   widgetSocketCapacityClose,
-  widgetSocketClose,
   type WidgetServerFrame,
   type WidgetSocketClose,
 } from "../../contract";
-import type { AccessDenied } from "../assistant/assistant-copy";
 import { unlessGone } from "../assistant/gone";
 import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { callFacet, getAssistantHub } from "./stubs";
+import { relayToOwners } from "../services/realtime/relay-to-owners";
+import { relayVisitorTyping } from "../services/realtime/relay-visitor-typing";
 import { refuseStream, VisitorEventStreams } from "../widget/event-streams";
+import { watchReply } from "../widget/reply-watch";
+import { TypingThrottle } from "../widget/visitor-typing";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
+import { close, closeFor, refuse, send, type WidgetConnection } from "../widget/room-sockets";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 import { relayInbox } from "../widget/inbox-relay";
 import type { InboxRelay } from "../assistant/hub-handoff";
-
-type WidgetConnection = Connection<WidgetIdentity>;
 
 /**
  * The realtime room of one widget visitor session (named by its id), on partyserver, hibernating.
@@ -43,6 +44,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   private readonly answering = new Set<AbortController>();
   /** The visitor's event streams open now (GET …/events), bounded; revoked as sockets are. */
   private readonly streams = new VisitorEventStreams();
+  private readonly typing = new TypingThrottle();
 
   override async onConnect(connection: WidgetConnection, ctx: ConnectionContext) {
     const identity = readWidgetIdentity(ctx.request, this.name);
@@ -74,7 +76,8 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       for (const controller of this.answering) controller.abort();
       return;
     }
-    if (parsed.frame.event === "typing") return;
+    // The visitor types: the owners the hub names are told, one frame per typingSendMs at most.
+    if (parsed.frame.event === "typing") return this.typing.take(parsed.frame.data.typing) ? relayVisitorTyping(this.env, { ...identity, typing: parsed.frame.data.typing }) : undefined;
     await this.onSendMessage(connection, identity, parsed.frame.data);
   }
 
@@ -233,11 +236,13 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     const controller = new AbortController();
     this.answering.add(controller);
     let finished: InboxRelay | null = null;
+    // The owners who opened this conversation see its reply as it is written (nobody: the emit as is).
+    const watch = watchReply((frame) => this.broadcast(JSON.stringify(frame)), { rooms: begun.watchSession, assistantId, sessionId, relay: (rooms, data) => relayToOwners(this.env, rooms, data) });
     try {
       await runVisitorTurn(
         {
           env: this.env,
-          emit: (frame) => this.broadcast(JSON.stringify(frame)),
+          emit: watch.emit,
           signal: controller.signal,
           finish: async (answer) => {
             const done = unlessGone(await hub.finishTurn({ sessionId, ...answer }), null);
@@ -251,34 +256,9 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     } finally {
       this.answering.delete(controller);
       await told;
+      await watch.done();
       await relayInbox(this.env, finished);
     }
-  }
-}
-
-const closeFor = (denied: AccessDenied): WidgetSocketClose => (denied === "origin-not-allowed" ? widgetSocketClose.originNotAllowed : widgetSocketClose.unavailable);
-
-/** Tells the widget why (a message-error it shows as final), then closes with the contract's code. */
-function refuse(connection: WidgetConnection, reason: WidgetSocketClose, clientMessageId?: string) {
-  const chatId = connection.state?.sessionId ?? "";
-  send(connection, { event: "message-error", data: { error: reason.reason, reason: reason.refusal, chatId, ...(clientMessageId ? { clientMessageId } : {}) } });
-  close(connection, reason);
-}
-
-function close(connection: WidgetConnection, { code, reason }: { code: number; reason: string }) {
-  try {
-    connection.close(code, reason);
-  } catch {
-    // already closing
-  }
-}
-
-/** Sends one frame to one connection; a socket that is already closing is skipped. */
-function send(connection: Connection, frame: WidgetServerFrame) {
-  try {
-    connection.send(JSON.stringify(frame));
-  } catch {
-    // closed meanwhile: the widget reloads the session on reconnect
   }
 }
 
