@@ -46,8 +46,9 @@ describe("GET /api/public-assistants/:id/chats", () => {
         locale: "en-US",
       },
       messages: [
-        { role: "user", content: { type: "text", data: "question 11" }, files: [{ name: "photo-11.png" }], timestamp: base + 11 * 60_000 + 1 },
+        { id: expect.any(String), role: "user", content: { type: "text", data: "question 11" }, files: [{ name: "photo-11.png" }], timestamp: base + 11 * 60_000 + 1 },
         {
+          id: expect.any(String),
           role: "assistant",
           content: { type: "text", data: "answer 11" },
           files: [],

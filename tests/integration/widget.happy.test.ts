@@ -44,6 +44,7 @@ describe("widget config", () => {
         allowAttachments: true,
         showSources: true,
         starterQuestions: [],
+        handoff: { visitorAction: false, businessHours: "", replyTime: "", emailAfterMinutes: publicAssistantDefaults.config.handoff.emailAfterMinutes },
       },
       limits: { maxMessagesPerSession: 7, dailyLimit: 50 },
     });

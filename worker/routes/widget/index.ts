@@ -4,6 +4,7 @@ import { widgetConfigRoute } from "./config";
 import { widgetCors } from "./cors";
 import { widgetEventRoutes } from "./events";
 import { widgetFeedbackRoute } from "./feedback";
+import { widgetHandoffRoutes } from "./handoff";
 import { widgetMessageRoutes } from "./messages";
 import { widgetSessionRoutes } from "./sessions";
 
@@ -18,5 +19,6 @@ export function widgetRoutes() {
     .route("/", widgetSessionRoutes)
     .route("/", widgetMessageRoutes)
     .route("/", widgetEventRoutes)
-    .route("/", widgetFeedbackRoute);
+    .route("/", widgetFeedbackRoute)
+    .route("/", widgetHandoffRoutes);
 }
