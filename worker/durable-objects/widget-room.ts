@@ -1,24 +1,26 @@
-import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { Server, type ConnectionContext, type WSMessage } from "partyserver";
 import {
   parseWidgetClientFrame,
   widgetMessages,
   widgetSocketCapacityClose,
-  widgetSocketClose,
   type WidgetServerFrame,
   type WidgetSocketClose,
 } from "../../contract";
-import type { AccessDenied } from "../assistant/assistant-copy";
 import { unlessGone } from "../assistant/gone";
 import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { callFacet, getAssistantHub } from "./stubs";
+import { relayToOwners } from "../services/realtime/relay-to-owners";
+import { relayVisitorTyping } from "../services/realtime/relay-visitor-typing";
+import { refuseStream, VisitorEventStreams } from "../widget/event-streams";
+import { watchReply } from "../widget/reply-watch";
+import { TypingThrottle } from "../widget/visitor-typing";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
+import { close, closeFor, refuse, send, type WidgetConnection } from "../widget/room-sockets";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 import { relayInbox } from "../widget/inbox-relay";
 import type { InboxRelay } from "../assistant/hub-handoff";
-
-type WidgetConnection = Connection<WidgetIdentity>;
 
 /**
  * The realtime room of one widget visitor session (named by its id), on partyserver, hibernating.
@@ -31,13 +33,18 @@ type WidgetConnection = Connection<WidgetIdentity>;
  * deactivated assistant or an origin taken off the allowlist is refused at the next message (the
  * copy is refreshed by every owner write), and sooner than that the hub's revocation closes the
  * room's sockets at once (closeAll). The model streams here, so a handler awaits its whole
- * answer and the room stays alive while the model writes, whoever is still connected.
+ * answer and the room stays alive while the model writes, whoever is still connected. A widget
+ * whose socket cannot get through holds an event stream here instead (onRequest,
+ * widget/event-streams.ts): it gets every delivered frame and counts as a connection for the hub.
  */
 export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   static override options = { hibernate: true };
 
   /** Answers being written now; `stop` aborts them (their text so far is kept). */
   private readonly answering = new Set<AbortController>();
+  /** The visitor's event streams open now (GET …/events), bounded; revoked as sockets are. */
+  private readonly streams = new VisitorEventStreams();
+  private readonly typing = new TypingThrottle();
 
   override async onConnect(connection: WidgetConnection, ctx: ConnectionContext) {
     const identity = readWidgetIdentity(ctx.request, this.name);
@@ -49,7 +56,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     connection.setState(identity);
     // Registered before the assistant is read again: a revocation that commits after this read
     // finds the room in the hub; one that committed before it is seen by the read.
-    if (!(await this.registerWithHub(connection, identity))) return;
+    if (!(await this.registerWithHub(identity))) return close(connection, widgetSocketCapacityClose);
     const hub = getAssistantHub(this.env, identity.assistantId);
     const state = await callFacet(hub.sockets(), (s) => s.opened({ keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId }));
     if (state.denied) return refuse(connection, closeFor(state.denied));
@@ -69,25 +76,53 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       for (const controller of this.answering) controller.abort();
       return;
     }
-    if (parsed.frame.event === "typing") return;
+    // The visitor types: the owners the hub names are told, one frame per typingSendMs at most.
+    if (parsed.frame.event === "typing") return this.typing.take(parsed.frame.data.typing) ? relayVisitorTyping(this.env, { ...identity, typing: parsed.frame.data.typing }) : undefined;
     await this.onSendMessage(connection, identity, parsed.frame.data);
   }
 
-  /** The last socket closed: the hub no longer needs to reach this room. */
   override async onClose(connection: WidgetConnection) {
-    const identity = connection.state;
-    const othersOpen = () => [...this.getConnections()].some((c) => c.id !== connection.id);
-    if (othersOpen() || !identity) return;
+    if (connection.state) await this.connectionGone(connection.state, connection.id);
+  }
+
+  /**
+   * GET /api/widget/sessions/{id}/events, authorised by the worker (routes/widget/events.ts): an
+   * event stream of every frame the room delivers. Registered with the hub and checked against
+   * the assistant after that, as a socket is. 503: the hub holds as many as it can revoke at once.
+   */
+  override async onRequest(request: Request): Promise<Response> {
+    const identity = readWidgetIdentity(request, this.name);
+    if (!identity || request.method !== "GET") return new Response(null, { status: 404 });
+    if (!(await this.registerWithHub(identity))) return new Response(null, { status: 503 });
+    const entry = this.streams.open(identity, () => void this.connectionGone(identity));
+    try {
+      const state = await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.opened(identity));
+      if (state.denied) refuseStream(entry, closeFor(state.denied));
+    } catch (error) {
+      entry.stream.close();
+      throw error;
+    }
+    return entry.stream.response;
+  }
+
+  /** A socket or stream ended: once none is left, the hub no longer needs to reach this room. */
+  private async connectionGone(identity: WidgetIdentity, socketId?: string) {
+    const sockets = () => [...this.getConnections<WidgetIdentity>()].filter((c) => c.id !== socketId);
+    if (sockets().length > 0 || this.streams.size > 0) return;
     try {
       await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.unregister(identity.sessionId));
     } catch (error) {
-      // Left registered: a later revocation finds no socket here and forgets the room then.
+      // Left registered: a later revocation finds nothing open here and forgets the room then.
       console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
     }
     // A tab that connected while the unregister was on its way registered before it landed:
-    // register again, so the hub can still reach that socket.
-    const reopened = [...this.getConnections<WidgetIdentity>()].find((c) => c.id !== connection.id && c.state);
-    if (reopened?.state) await this.registerWithHub(reopened, reopened.state);
+    // register again, so the hub can still reach that socket (or stream).
+    const reopened = sockets().find((c) => c.state);
+    const again = reopened?.state ?? this.streams.first()?.identity;
+    if (again && !(await this.registerWithHub(again))) {
+      if (reopened) close(reopened, widgetSocketCapacityClose);
+      this.streams.first()?.stream.close();
+    }
   }
 
   /**
@@ -96,25 +131,27 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
    */
   async deliver(frame: WidgetServerFrame): Promise<void> {
     this.broadcast(JSON.stringify(frame));
+    this.streams.deliver(frame);
   }
 
-  /** RPC from the assistant's hub when it is full: how many sockets this room still has open. */
+  /** RPC from the assistant's hub when it is full: how many sockets and event streams this room still has open. */
   async openSockets(): Promise<number> {
-    return [...this.getConnections()].length;
+    return [...this.getConnections()].length + this.streams.size;
   }
 
   /**
-   * RPC from the assistant's hub after a revocation: closes this room's sockets with `close`
-   * (after a message-error saying why, so the widget shows it and does not reconnect); with
-   * `allowedOrigins`, only those whose origin the new allowlist refuses. An answer being written
-   * is stopped once no socket is left. Returns what was closed and what stays open.
+   * RPC from the assistant's hub after a revocation: closes this room's sockets and event
+   * streams with `close` (after a message-error saying why, so the widget shows it and does not
+   * reconnect); with `allowedOrigins`, only those whose origin the new allowlist refuses. An
+   * answer being written is stopped once nothing is left. Returns what was closed and what stays open.
    */
   async closeAll(close: WidgetSocketClose, allowedOrigins?: readonly string[]): Promise<{ closed: number; open: number }> {
-    let closed = 0;
-    let open = 0;
+    const kept = (identity: WidgetIdentity | null) => Boolean(identity && allowedOrigins && originAllowed({ allowedOrigins: [...allowedOrigins] }, identity.origin, "required"));
+    const streams = this.streams.refuse(close, (identity) => !kept(identity));
+    let closed = streams.closed;
+    let open = streams.open;
     for (const connection of this.getConnections<WidgetIdentity>()) {
-      const identity = connection.state;
-      if (identity && allowedOrigins && originAllowed({ allowedOrigins: [...allowedOrigins] }, identity.origin, "required")) {
+      if (kept(connection.state)) {
         open += 1;
         continue;
       }
@@ -128,12 +165,11 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   /**
    * RPC from the assistant's hub when the identity secret that verified signed-in visitors'
    * sockets stopped at once: their sockets close without a message-error, with a code
-   * the widget reconnects on, so each is verified again (AssistantHub.reverifySockets). Other
-   * sockets stay; an answer being written goes on (it is saved either way).
+   * the widget reconnects on, and their event streams end, so each is verified again
+   * (AssistantHub.reverifySockets). Others stay; an answer being written goes on (it is saved either way).
    */
   async closeVerified(): Promise<{ closed: number; open: number }> {
-    let closed = 0;
-    let open = 0;
+    let { closed, open } = this.streams.endVerified();
     for (const connection of this.getConnections<WidgetIdentity>()) {
       if (!connection.state?.visitorSub) {
         open += 1;
@@ -145,12 +181,10 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     return { closed, open };
   }
 
-  /** Registers with the hub; a full hub refuses, and the socket closes (its widget goes on over HTTP). False then. */
-  private async registerWithHub(connection: WidgetConnection, identity: WidgetIdentity): Promise<boolean> {
+  /** Registers with the hub; false when a full hub refuses (the socket or stream is then refused). */
+  private async registerWithHub(identity: WidgetIdentity): Promise<boolean> {
     try {
-      if (await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.register(identity.sessionId))) return true;
-      close(connection, widgetSocketCapacityClose);
-      return false;
+      return await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.register(identity.sessionId));
     } catch (error) {
       // The socket still works; a revocation then reaches it at its next message instead.
       console.error(JSON.stringify({ event: "assistant-hub-register-failed", sessionId: identity.sessionId, error: String(error) }));
@@ -202,11 +236,13 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     const controller = new AbortController();
     this.answering.add(controller);
     let finished: InboxRelay | null = null;
+    // The owners who opened this conversation see its reply as it is written (nobody: the emit as is).
+    const watch = watchReply((frame) => this.broadcast(JSON.stringify(frame)), { rooms: begun.watchSession, assistantId, sessionId, relay: (rooms, data) => relayToOwners(this.env, rooms, data) });
     try {
       await runVisitorTurn(
         {
           env: this.env,
-          emit: (frame) => this.broadcast(JSON.stringify(frame)),
+          emit: watch.emit,
           signal: controller.signal,
           finish: async (answer) => {
             const done = unlessGone(await hub.finishTurn({ sessionId, ...answer }), null);
@@ -220,34 +256,9 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     } finally {
       this.answering.delete(controller);
       await told;
+      await watch.done();
       await relayInbox(this.env, finished);
     }
-  }
-}
-
-const closeFor = (denied: AccessDenied): WidgetSocketClose => (denied === "origin-not-allowed" ? widgetSocketClose.originNotAllowed : widgetSocketClose.unavailable);
-
-/** Tells the widget why (a message-error it shows as final), then closes with the contract's code. */
-function refuse(connection: WidgetConnection, reason: WidgetSocketClose, clientMessageId?: string) {
-  const chatId = connection.state?.sessionId ?? "";
-  send(connection, { event: "message-error", data: { error: reason.reason, reason: reason.refusal, chatId, ...(clientMessageId ? { clientMessageId } : {}) } });
-  close(connection, reason);
-}
-
-function close(connection: WidgetConnection, { code, reason }: { code: number; reason: string }) {
-  try {
-    connection.close(code, reason);
-  } catch {
-    // already closing
-  }
-}
-
-/** Sends one frame to one connection; a socket that is already closing is skipped. */
-function send(connection: Connection, frame: WidgetServerFrame) {
-  try {
-    connection.send(JSON.stringify(frame));
-  } catch {
-    // closed meanwhile: the widget reloads the session on reconnect
   }
 }
 

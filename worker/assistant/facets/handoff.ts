@@ -66,11 +66,16 @@ export class HandoffFacet extends RpcTarget {
     });
   }
 
-  /** The rooms to tell that the visitor types (hrealtime's relay of the visitor's `typing` frame); empty when nobody watches. */
+  /**
+   * The rooms to tell that the visitor types (WidgetRoom's relay of the visitor's `typing` frame,
+   * services/realtime/relay-visitor-typing.ts): the owner with the watchers while a person was
+   * asked for or has the conversation, else the watchers; empty when nobody is to be told.
+   */
   visitorTyping(sessionId: string): Promise<string[] | Gone> {
     return whenOpen(this.#core, (opened) => {
-      const rooms = this.#core.handoff.watchers.rooms();
-      return rooms.length && opened.store.session(sessionId) ? rooms : [];
+      const row = opened.store.session(sessionId);
+      if (!row) return [];
+      return handoffOf(row).state === "none" ? this.#core.handoff.watchers.rooms() : this.#core.handoff.ownerAndWatchers(opened);
     });
   }
 

@@ -13,6 +13,8 @@ import { afterResponse } from "../../services/context";
 import { serviceContext } from "../../http/service-context";
 import { remainingFrame } from "../../services/widget/widget-limits";
 import { relayInbox } from "../../widget/inbox-relay";
+import { watchReply } from "../../widget/reply-watch";
+import { relayToOwners } from "../../services/realtime/relay-to-owners";
 import { widgetEventStream } from "./event-stream";
 import { keyHeader, readBody, recheckTurnCaller, turnCaller } from "./caller";
 import { visitorTokenHeader } from "./sessions";
@@ -80,10 +82,12 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
   // The answer runs to its end even if the visitor goes away: it is saved either way.
   return widgetEventStream(c, async (emit, signal) => {
     let finished: InboxRelay | null = null;
+    // The owners who opened this conversation see its reply as it is written (nobody: the emit as is).
+    const watch = watchReply(emit, { rooms: begun.watchSession, assistantId, sessionId, relay: (rooms, data) => relayToOwners(c.env, rooms, data) });
     await runVisitorTurn(
       {
         env: c.env,
-        emit,
+        emit: watch.emit,
         signal,
         finish: async (answer) => {
           const done = unlessGone(await hub.finishTurn({ sessionId, ...answer }), null);
@@ -94,6 +98,7 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
       visitorTurn(begun),
       message,
     );
+    await watch.done();
     await relayInbox(c.env, finished);
   });
 });
