@@ -14,7 +14,8 @@ describe("countedQuestion", () => {
     }
     expect(key("Your opening hours, what are they")).not.toBe(a?.normalized);
     expect(key("Opening hours: what are yours")).toBe(key("yours what are opening hours"));
-    expect(key("Café près de l'hôtel ?")).toBe(key("cafe pres de lhotel"));
+    // An elided article is its own word once cut ("l'hôtel" is "hotel"), as the curated answers' matcher reads it.
+    expect(key("Café près de l'hôtel ?")).toBe(key("cafe pres de hotel"));
   });
 
   it("folds compatibility forms (NFKC) and keeps digits", () => {
