@@ -139,7 +139,8 @@ describe("bounds", () => {
     );
     expect(Number(stored.n)).toBe(insightsLimits.maxQuestionChars);
     expect(Number(stored.w)).toBeLessThanOrEqual(insightsLimits.maxQuestionChars);
-  });
+    // The mock model echoes the 4,000-character question word by word (~4.5 s on a loaded machine).
+  }, 20_000);
 });
 
 describe("the feedback path", () => {
