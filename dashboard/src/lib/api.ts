@@ -122,6 +122,8 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** This call's Authorization header instead of the stored credential's (a fresh Google ID token). */
   authorization?: string;
+  /** false: one attempt only (a write that must not happen twice, such as a person's message). */
+  retry?: boolean;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -220,7 +222,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         failure = await toApiError(res);
         if (!isRetryableStatus(res.status)) throw failure;
       }
-      const delay = retryDelaysMs[i];
+      const delay = opts.retry === false ? undefined : retryDelaysMs[i];
       if (delay === undefined || opts.signal?.aborted) throw failure;
       await waitUnlessAborted(sleep(delay), opts.signal);
     }
