@@ -728,6 +728,9 @@ export const handoffLimits = {
   eventStreamHeartbeatMs: 25_000,
   /** A session's event streams open at once (each is a held request in the visitor's room). */
   maxEventStreams: 4,
+  /** GET /api/inbox/summary asks at most this many of the owner's assistants (newest first), this many at once. */
+  summaryMaxAssistants: 50,
+  summaryConcurrency: 10,
 } as const;
 export type HandoffState = (typeof handoffLimits.states)[number];
 export type InboxFilter = (typeof handoffLimits.inboxFilters)[number];

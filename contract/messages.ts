@@ -1283,6 +1283,10 @@ export const knowledgeTextUi = {
 /** A person taking over a visitor's conversation: errors and the texts the server writes (schemas/handoff.ts). */
 export const handoffMessages = {
   notTakenOver: "This conversation is not taken over. Take it over before replying as a person.",
+  /** An inbox row's title before the visitor's first message. */
+  untitledConversation: "New conversation",
+  /** The person's name when the owner's account has neither a name nor an address to show. */
+  agentFallbackName: "Support",
   takenByAnother: (name: string) => `${name} is already answering this conversation.`,
   conversationNotFound: "Conversation not found.",
   contentRequired: "Message is required.",

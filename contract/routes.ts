@@ -15,6 +15,9 @@ export const appRoutes = {
   publicAssistant: (id: string, tab?: string) =>
     `/app/public-assistants/${encodeURIComponent(id)}${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`,
   settings: "/app/settings",
+  /** One conversation opened in an assistant's Inbox tab (the owner's e-mail of a visitor asking for a person links it). */
+  inboxConversation: (id: string, sessionId: string) =>
+    `/app/public-assistants/${encodeURIComponent(id)}?tab=inbox&session=${encodeURIComponent(sessionId)}`,
 } as const;
 
 /** Navigation items, in the spec's order. */

@@ -8,7 +8,9 @@ import type { PublicAssistantRecord } from "../services/public-assistants/to-pub
 import { toVisitorMessage, toVisitorSession } from "../services/visitor-sessions/to-visitor-session";
 import { enqueueCrawl } from "../services/web-sources/enqueue-crawl";
 import type { Passage } from "../widget/prompt";
+import { conversationHandoff, everHandedOff, handoffOf } from "./handoff-store";
 import { HubGate, type OpenedHub } from "./hub-gate";
+import { HubHandoff } from "./hub-handoff";
 import { HubSockets } from "./hub-sockets";
 import { retrieveNearIndex, retrieveWithCurated, type BudgetStep } from "./hub-visitor-turn";
 import { exactLexicalMatch, HubQa } from "./hub-qa";
@@ -26,7 +28,7 @@ export const ASSISTANT_ID_KEY = "assistant-id";
 const CARRIED_OVER_KEY = "carried-over";
 
 /** The named alarms of an assistant's object. */
-export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace";
+export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace" | "handoff-idle";
 
 /**
  * What an assistant's own object (AssistantHub) is made of, shared by its turn methods and its
@@ -40,6 +42,8 @@ export class HubCore {
   /** The curated answers' matcher, kept in memory between turns (hub-qa.ts). */
   readonly qa = new HubQa();
   readonly sockets: HubSockets;
+  /** A person taking over: the inbox's watchers, the relays, the takeovers the object ends itself (hub-handoff.ts). */
+  readonly handoff: HubHandoff;
   readonly alarms: AlarmScheduler<HubAlarm>;
   private readonly ownerReports: OwnerBudgetReports;
 
@@ -51,12 +55,14 @@ export class HubCore {
     this.gate = new HubGate(ctx, env);
     this.identity = new HubIdentity(ctx.storage, env);
     this.sockets = new HubSockets(ctx.storage, env);
+    this.handoff = new HubHandoff(assistantId, ctx.storage, env, this.sockets);
     this.ownerReports = new OwnerBudgetReports(env, ctx.storage);
     this.alarms = new AlarmScheduler<HubAlarm>(ctx.storage, {
       "budget-notices": () => this.deliverBudgetNotices(),
       "report-to-owner": () => this.reportToOwner(),
       "web-sources": (now) => this.sourcesDue(now),
       "identity-grace": () => this.identityGraceEnded(),
+      "handoff-idle": (now) => this.handoffIdle(now),
     });
   }
 
@@ -142,10 +148,18 @@ export class HubCore {
     }
   }
 
-  /** Sessions with their messages, as the owner reads them. */
-  withMessages(store: VisitorStore, rows: VisitorSessionRow[]): VisitorSession[] {
-    const messages = store.messagesOf(rows.map((r) => r.id));
-    return rows.map((r) => toVisitorSession(r, (messages.get(r.id) ?? []).map(toVisitorMessage)));
+  /** Sessions with their messages (a person's too), as the owner reads them, with their handoff and the address a visitor left. */
+  withMessages(opened: OpenedHub, rows: VisitorSessionRow[]): VisitorSession[] {
+    const messages = opened.store.messagesOf(rows.map((r) => r.id));
+    const settings = opened.assistant.record.config.handoff;
+    return rows.map((r) => {
+      const contactEmail = handoffOf(r).contactEmail;
+      return {
+        ...toVisitorSession(r, (messages.get(r.id) ?? []).map(toVisitorMessage)),
+        ...(everHandedOff(r) ? { handoff: conversationHandoff(r, settings) } : {}),
+        ...(contactEmail ? { contactEmail } : {}),
+      };
+    });
   }
 
   /** The web sources' alarm: after an operation that starts, ends or reschedules a sync. */
@@ -182,6 +196,12 @@ export class HubCore {
     // Not queued: look again in a minute (the syncs stay queued, then count as stalled).
     if (!queued) await this.alarms.schedule("web-sources", now + RETRY_MS);
     else await this.wakeForSources("always");
+  }
+
+  /** Takeovers idle past the owner's `idleEndMinutes` end; the visitor and the owner are told (hub-handoff.ts). */
+  private async handoffIdle(now: number) {
+    const opened = await this.open();
+    if (opened) await this.handoff.endIdle(opened, this.alarms, now);
   }
 
   /**

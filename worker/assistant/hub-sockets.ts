@@ -34,6 +34,16 @@ export class HubSockets {
     return (await this.sessions.register(sessionId)) !== "full";
   }
 
+  /** The sessions with a socket or event stream open now ("live" in the owner's inbox). */
+  async openIds(): Promise<Set<string>> {
+    return new Set(await this.sessions.all());
+  }
+
+  /** Whether `sessionId` has a socket or event stream open, from memory only (false before this instance read the registrations). */
+  knownOpen(sessionId: string): boolean {
+    return this.sessions.knownOpen(sessionId);
+  }
+
   async unregister(sessionId: string): Promise<void> {
     await this.sessions.unregister(sessionId);
   }

@@ -1,4 +1,4 @@
-import { knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type ConversationHandoff, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevantHits, type EmbeddingProvider } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
@@ -6,10 +6,13 @@ import { AssistantBudget } from "../budgets/assistant-budget";
 import { consumeIpMessage } from "../services/ip-throttle";
 import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
+import { handoffIntent, type HandoffLanguage } from "../widget/handoff-intent";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
 import { widgetAccess, type AccessDenied } from "./assistant-copy";
 import { BotDefenceStore } from "./bot-defence-store";
+import { conversationHandoff, handoffOf, HandoffStore } from "./handoff-store";
 import type { OpenedHub } from "./hub-gate";
+import type { HubHandoff, InboxRelay } from "./hub-handoff";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
 import { curatedStep, embedTurnTexts, exactLexicalMatch, type CuratedAnswer, type HubQa } from "./hub-qa";
 import type { HubIdentity } from "./identity-secrets";
@@ -58,6 +61,20 @@ export type BeginTurnResult =
   | { outcome: "no-session" }
   | { outcome: "refused"; refusal: MessageRefusal; limits?: { maxMessagesPerSession: number; dailyLimit: number } }
   | {
+      /**
+       * A person was asked for or has the conversation: the visitor's message is saved (echo it as
+       * `new-message`), never reaches the model and counts against no business limit.
+       */
+      outcome: "with-person";
+      session: { id: string };
+      saved: WidgetMessage;
+      handoff: ConversationHandoff;
+      remaining: WidgetRemaining;
+      limits: { maxMessagesPerSession: number; dailyLimit: number };
+      /** The owner's inbox frame for the rooms watching (relay it after your own frames); null when nobody watches. */
+      inbox: InboxRelay | null;
+    }
+  | {
       outcome: "admitted";
       assistant: PublicAssistantRecord;
       session: { id: string; startedAt: number; locale: string };
@@ -70,6 +87,12 @@ export type BeginTurnResult =
       passages: Passage[] | null;
       /** The curated answer the question matched (hub-qa.ts): `exact` is the reply itself, no model. */
       curated: CuratedAnswer | null;
+      /** The visitor plainly asked for a person and the owner offers one: the reply is `handoffMessages.offerReply[language]`, no model. */
+      offer: HandoffLanguage | null;
+      /** The owner's inbox frame of the visitor's message for the rooms watching; null when nobody watches. */
+      inbox: InboxRelay | null;
+      /** The owners' rooms that opened this conversation: its reply's thinking and deltas are streamed to them. */
+      watchSession: string[];
     };
 
 /**
@@ -86,7 +109,7 @@ export async function beginVisitorTurn(
   storage: DurableObjectStorage,
   opened: OpenedHub | null,
   input: BeginTurnInput,
-  parts: { identity: Pick<HubIdentity, "verify">; qa: HubQa },
+  parts: { identity: Pick<HubIdentity, "verify">; qa: HubQa; handoff: HubHandoff },
   onBudget: (step: BudgetStep) => void = () => {},
 ): Promise<BeginTurnResult> {
   const denied = widgetAccess(opened?.assistant ?? "missing", input.keyHash, input.origin);
@@ -107,13 +130,17 @@ export async function beginVisitorTurn(
   const session = store.openSession(input.sessionId);
   if (!session) return { outcome: "no-session" };
   const now = Date.now();
+  if (handoffOf(session).state !== "none") return withPerson(storage, opened, input, session, limits, parts.handoff);
   const budget = new AssistantBudget(storage);
+  // A plain request for a person, when the owner offers one, is answered with the offer: no model,
+  // no monthly budget (as an exact curated answer), no retrieval.
+  const offer = record.config.handoff.visitorAction ? handoffIntent(input.message.content) : null;
   // A question a curated answer replies to word for word calls no model: it takes no monthly budget
   // and is answered when the budget paused the assistant (vector matches are known only after the
   // await below: those count).
   const strictness = record.config.qaStrictness ?? qaLimits.defaultStrictness;
-  const exact = guardedMatch(input.assistantId, () => exactLexicalMatch(storage, parts.qa, input.message.content, strictness));
-  const paused = exact ? null : budgetGate(budget, record, now, onBudget);
+  const exact = offer ? null : guardedMatch(input.assistantId, () => exactLexicalMatch(storage, parts.qa, input.message.content, strictness));
+  const paused = exact || offer ? null : budgetGate(budget, record, now, onBudget);
   if (paused) return { outcome: "refused", refusal: paused };
   const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
   const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits, userSub }));
@@ -124,8 +151,9 @@ export async function beginVisitorTurn(
   } catch (error) {
     console.error(JSON.stringify({ event: "bot-defence-count-failed", assistantId: input.assistantId, error: String(error) }));
   }
-  if (!exact) countBudget(budget, record, now, onBudget);
-  const history = store.messages(session.id, widget.historyMessages).map((m) => ({ role: m.role, content: m.content }));
+  if (!exact && !offer) countBudget(budget, record, now, onBudget);
+  // A person's messages read as the site's side of the conversation.
+  const history = store.messages(session.id, widget.historyMessages).map((m): HistoryTurn => ({ role: m.role === "user" ? "user" : "assistant", content: m.content }));
   const saved = store.saveMessage({
     sessionId: session.id,
     role: "user",
@@ -136,6 +164,24 @@ export async function beginVisitorTurn(
   });
   const insights = new InsightsStore(storage);
   countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
+  const inbox = parts.handoff.messageRelay(opened, session.id, saved);
+  const watchSession = parts.handoff.watchers.forSession(session.id);
+  if (offer) {
+    new HandoffStore(storage, store).markOffered(session.id, now);
+    return {
+      outcome: "admitted",
+      assistant: record,
+      session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
+      history,
+      saved: toWidgetMessage(saved, record.showSources),
+      remaining: admission.remaining,
+      passages: [],
+      curated: null,
+      offer,
+      inbox,
+      watchSession,
+    };
+  }
   const { passages, curated } = await retrieveWithCurated(env, storage, parts.qa, {
     assistantId: input.assistantId,
     query: retrievalQuery(input.message.content, history),
@@ -157,6 +203,46 @@ export async function beginVisitorTurn(
     remaining: admission.remaining,
     passages,
     curated,
+    offer: null,
+    inbox,
+    watchSession,
+  };
+}
+
+/**
+ * A message while a person was asked for or has the conversation (after the per-IP throttle): saved
+ * and shown, with no counter, no budget, no model; a takeover's idle end counts from it.
+ */
+function withPerson(
+  storage: DurableObjectStorage,
+  opened: OpenedHub,
+  input: BeginTurnInput,
+  session: NonNullable<ReturnType<OpenedHub["store"]["openSession"]>>,
+  limits: { maxMessagesPerSession: number; dailyLimit: number },
+  handoff: HubHandoff,
+): BeginTurnResult {
+  const { store } = opened;
+  const { record } = opened.assistant;
+  const first = session.messageCount === 0;
+  const saved = store.saveMessage({
+    sessionId: session.id,
+    role: "user",
+    content: input.message.content,
+    files: input.message.files.map((f) => ({ name: f.name })),
+    sources: [],
+    at: Date.now(),
+  });
+  new HandoffStore(storage, store).touch(session.id, saved.createdAt);
+  countInsight(input.assistantId, () => new InsightsStore(storage).countVisitorMessage(saved.createdAt, first));
+  const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
+  return {
+    outcome: "with-person",
+    session: { id: session.id },
+    saved: toWidgetMessage(saved, record.showSources),
+    handoff: conversationHandoff(session, record.config.handoff),
+    remaining: store.remaining({ sessionId: session.id, ...limits, userSub }),
+    limits,
+    inbox: handoff.messageRelay(opened, session.id, saved),
   };
 }
 

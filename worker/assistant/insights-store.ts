@@ -30,6 +30,13 @@ export function preview(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
+/** The median of sorted `values` (the mean of the middle two for an even count); null when empty. */
+export function median(values: readonly number[]): number | null {
+  if (!values.length) return null;
+  const mid = Math.floor(values.length / 2);
+  return values.length % 2 ? values[mid]! : Math.round((values[mid - 1]! + values[mid]!) / 2);
+}
+
 export interface InsightsStoreLimits {
   maxTrackedQuestions: number;
   daysKept: number;
@@ -61,6 +68,21 @@ export class InsightsStore {
   countCurated(at: number, mode: "exact" | "guide"): void {
     const column = mode === "exact" ? "curated_exact" : "curated_guided";
     this.sql.exec(`UPDATE insight_days SET ${column} = ${column} + 1 WHERE day = ?`, utcDay(at));
+  }
+
+  /** A handoff a visitor requested, or a takeover, on its day (0015_handoff). */
+  countHandoff(at: number, kind: "requested" | "taken"): void {
+    const column = kind === "requested" ? "handoffs_requested" : "handoffs_taken";
+    const day = utcDay(at);
+    const updated = this.sql.exec(`UPDATE insight_days SET ${column} = ${column} + 1 WHERE day = ? RETURNING day`, day).toArray();
+    if (updated.length) return;
+    this.sql.exec(`INSERT INTO insight_days (day, conversations, messages, ${column}) VALUES (?, 0, 0, 1)`, day);
+    this.prune(utcDay(Date.now()));
+  }
+
+  /** A person's first reply of a handoff, `ms` after its request (or the takeover without one), on its day. */
+  countFirstReply(at: number, sessionId: string, ms: number): void {
+    this.sql.exec("INSERT INTO insight_first_replies (day, session_id, ms) VALUES (?, ?, ?) ON CONFLICT (day, session_id) DO NOTHING", utcDay(at), sessionId, Math.round(ms));
   }
 
   /**
@@ -165,6 +187,7 @@ export class InsightsStore {
     const [curated] = this.sql
       .exec("SELECT coalesce(sum(curated_exact), 0) AS exact, coalesce(sum(curated_guided), 0) AS guided FROM insight_days WHERE day >= ? AND day <= ?", first, today)
       .toArray();
+    const handoffs = this.handoffs(first, days);
     const feedback = { up: 0, down: 0 };
     for (const r of this.sql.exec("SELECT rating, count(*) AS n FROM visitor_messages WHERE rated_at >= ? GROUP BY rating", since).toArray()) {
       if (isRating(r.rating)) feedback[r.rating] = num(r.n);
@@ -177,7 +200,30 @@ export class InsightsStore {
       gaps: this.questions(first, "gaps"),
       topQuestions: this.questions(first, "asked"),
       curatedAnswers: { exact: num(curated?.exact), guided: num(curated?.guided) },
+      handoffs,
     };
+  }
+
+  /** Per day from `first`: handoffs requested and taken, and the median time to the person's first reply (null: none that day). */
+  private handoffs(first: number, days: number): NonNullable<InsightsResponse["handoffs"]> {
+    const last = first + days - 1;
+    const counts = new Map(
+      this.sql
+        .exec("SELECT day, handoffs_requested AS r, handoffs_taken AS t FROM insight_days WHERE day >= ? AND day <= ?", first, last)
+        .toArray()
+        .map((r) => [num(r.day), { requested: num(r.r), taken: num(r.t) }]),
+    );
+    const replies = new Map<number, number[]>();
+    for (const r of this.sql.exec("SELECT day, ms FROM insight_first_replies WHERE day >= ? AND day <= ? ORDER BY day, ms", first, last).toArray()) {
+      const list = replies.get(num(r.day)) ?? [];
+      list.push(num(r.ms));
+      replies.set(num(r.day), list);
+    }
+    return Array.from({ length: days }, (_, i) => {
+      const day = first + i;
+      const c = counts.get(day) ?? { requested: 0, taken: 0 };
+      return { date: dayDate(day), ...c, medianFirstReplyMs: median(replies.get(day) ?? []) };
+    });
   }
 
   /** The newest rated answers since `since`, each with the visitor's question before it. */
@@ -257,6 +303,7 @@ export class InsightsStore {
     const oldest = today - this.limits.daysKept + 1;
     this.sql.exec("DELETE FROM insight_days WHERE day < ?", oldest);
     this.sql.exec("DELETE FROM insight_question_days WHERE day < ?", oldest);
+    this.sql.exec("DELETE FROM insight_first_replies WHERE day < ?", oldest);
     this.sql.exec("DELETE FROM insight_questions WHERE last_asked_at < ?", oldest * DAY_MS);
   }
 

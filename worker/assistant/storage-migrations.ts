@@ -337,6 +337,49 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ALTER TABLE insight_days ADD COLUMN curated_guided INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // A person taking over (handoff-store.ts): each session's handoff state and its times (the
+    // episode's start for the first reply's time, the last message of either side for the idle
+    // end), the person (author JSON, the owner's user id), the address a visitor left, the owner's
+    // last read (unread counts) and the e-mails' throttle times; a person's messages (role
+    // 'agent') carry their author, an offer of a person its flag; the owners watching the inbox;
+    // per day the handoffs requested and taken, and the first replies' durations (a median).
+    // Existing sessions read as never handed off and already read.
+    id: "0015_handoff",
+    sql: `
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_state TEXT NOT NULL DEFAULT 'none';
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_since INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_requested_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_taken_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_active_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_first_reply_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN handoff_offered_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN agent_author TEXT;
+      ALTER TABLE visitor_sessions ADD COLUMN agent_user_id TEXT;
+      ALTER TABLE visitor_sessions ADD COLUMN contact_email TEXT;
+      ALTER TABLE visitor_sessions ADD COLUMN owner_read_at INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE visitor_sessions ADD COLUMN owner_emailed_at INTEGER;
+      ALTER TABLE visitor_sessions ADD COLUMN visitor_emailed_at INTEGER;
+      UPDATE visitor_sessions SET owner_read_at = coalesce(last_message_at, started_at);
+      CREATE INDEX visitor_sessions_handoff_idx ON visitor_sessions (handoff_state, handoff_active_at) WHERE handoff_state != 'none';
+      ALTER TABLE visitor_messages ADD COLUMN author TEXT;
+      ALTER TABLE visitor_messages ADD COLUMN offers_handoff INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE inbox_watchers (
+        room TEXT NOT NULL,
+        session_id TEXT NOT NULL DEFAULT '',
+        until INTEGER NOT NULL,
+        PRIMARY KEY (room, session_id)
+      ) WITHOUT ROWID;
+      ALTER TABLE insight_days ADD COLUMN handoffs_requested INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE insight_days ADD COLUMN handoffs_taken INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE insight_first_replies (
+        day INTEGER NOT NULL,
+        session_id TEXT NOT NULL,
+        ms INTEGER NOT NULL,
+        PRIMARY KEY (day, session_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

@@ -1,4 +1,4 @@
-import { insightsLimits, widget, type FeedbackRating, type VerifiedVisitor, type VisitorConversationsResponse, type WidgetRemaining, type WidgetSource } from "../../contract";
+import { insightsLimits, widget, type AgentAuthor, type FeedbackRating, type HandoffState, type VerifiedVisitor, type VisitorConversationsResponse, type WidgetRemaining, type WidgetSource } from "../../contract";
 import type { visitorMessages, visitorSessions } from "../db/schema";
 import type { Admission } from "../services/widget/widget-limits";
 import { networkDailyShare } from "../services/widget/widget-limits";
@@ -17,9 +17,44 @@ import type { RateLimitResult } from "../services/rate-limit-window";
  * A stored session; `visitorSub`/`visitorName`/`visitorEmail`: the verified visitor it belongs to
  * (migration 0007), null for an anonymous one (absent on legacy D1 rows).
  */
-export type VisitorSessionRow = typeof visitorSessions.$inferSelect & { visitorSub?: string | null; visitorName?: string | null; visitorEmail?: string | null };
-/** A stored message; `rating`: the visitor's rating of an answer (insights-store.ts), when given. */
-export type VisitorMessageRow = typeof visitorMessages.$inferSelect & { rating?: FeedbackRating };
+export type VisitorSessionRow = typeof visitorSessions.$inferSelect & {
+  visitorSub?: string | null;
+  visitorName?: string | null;
+  visitorEmail?: string | null;
+  /** A person taking over (migration 0015, handoff-store.ts); absent on legacy D1 rows. */
+  handoff?: SessionHandoffRow;
+};
+
+/** A session's handoff columns (0015_handoff): its state, times, the person, the address the visitor left. */
+export interface SessionHandoffRow {
+  state: HandoffState;
+  /** When the current episode began (a request, or a takeover without one): the first reply's time counts from it. */
+  since: number | null;
+  requestedAt: number | null;
+  takenAt: number | null;
+  /** The last message of either side while taken (the idle end counts from it). */
+  activeAt: number | null;
+  firstReplyAt: number | null;
+  /** When the assistant offered a person (the visitor may ask even if the owner turned the action off since). */
+  offeredAt: number | null;
+  agent: AgentAuthor | null;
+  agentUserId: string | null;
+  contactEmail: string | null;
+  ownerReadAt: number;
+  ownerEmailedAt: number | null;
+  visitorEmailedAt: number | null;
+}
+
+/**
+ * A stored message; `rating`: the visitor's rating of an answer (insights-store.ts), when given;
+ * `author`: a person's message (role "agent"); `offersHandoff`: the assistant offered a person.
+ */
+export type VisitorMessageRow = Omit<typeof visitorMessages.$inferSelect, "role"> & {
+  role: "user" | "assistant" | "agent";
+  rating?: FeedbackRating;
+  author?: AgentAuthor;
+  offersHandoff?: boolean;
+};
 type Row = Record<string, SqlStorageValue>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -31,6 +66,39 @@ export const isSessionOpen = (row: Pick<VisitorSessionRow, "startedAt">, now = D
 
 const num = (v: SqlStorageValue | undefined) => Number(v ?? 0);
 const str = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? "" : String(v));
+const numOrNull = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : Number(v));
+const strOrNull = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : String(v));
+
+/** A stored author (JSON written by the hub); null when absent or not one. */
+export function parseAuthor(v: SqlStorageValue | undefined): AgentAuthor | null {
+  if (typeof v !== "string" || !v) return null;
+  try {
+    const a = JSON.parse(v) as Partial<AgentAuthor>;
+    if (typeof a.name !== "string" || typeof a.initials !== "string") return null;
+    return { name: a.name, initials: a.initials, ...(typeof a.photoUrl === "string" ? { photoUrl: a.photoUrl } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+function toHandoffRow(r: Row): SessionHandoffRow {
+  const state = r.handoff_state === "requested" || r.handoff_state === "taken" ? r.handoff_state : "none";
+  return {
+    state,
+    since: numOrNull(r.handoff_since),
+    requestedAt: numOrNull(r.handoff_requested_at),
+    takenAt: numOrNull(r.handoff_taken_at),
+    activeAt: numOrNull(r.handoff_active_at),
+    firstReplyAt: numOrNull(r.handoff_first_reply_at),
+    offeredAt: numOrNull(r.handoff_offered_at),
+    agent: parseAuthor(r.agent_author),
+    agentUserId: strOrNull(r.agent_user_id),
+    contactEmail: strOrNull(r.contact_email),
+    ownerReadAt: num(r.owner_read_at),
+    ownerEmailedAt: numOrNull(r.owner_emailed_at),
+    visitorEmailedAt: numOrNull(r.visitor_emailed_at),
+  };
+}
 
 function toSessionRow(r: Row, assistantId: string): VisitorSessionRow & { counted: number } {
   return {
@@ -47,6 +115,7 @@ function toSessionRow(r: Row, assistantId: string): VisitorSessionRow & { counte
     visitorSub: r.visitor_sub === null || r.visitor_sub === undefined ? null : String(r.visitor_sub),
     visitorName: r.visitor_name === null || r.visitor_name === undefined ? null : String(r.visitor_name),
     visitorEmail: r.visitor_email === null || r.visitor_email === undefined ? null : String(r.visitor_email),
+    handoff: toHandoffRow(r),
   };
 }
 
@@ -57,16 +126,20 @@ export function sessionVisitor(row: Pick<VisitorSessionRow, "visitorSub" | "visi
 }
 
 function toMessageRow(r: Row): VisitorMessageRow {
+  const role = r.role === "assistant" || r.role === "agent" ? r.role : "user";
+  const author = role === "agent" ? parseAuthor(r.author) : null;
   return {
     id: str(r.id),
     sessionId: str(r.session_id),
-    role: str(r.role) === "assistant" ? "assistant" : "user",
+    role,
     contentType: str(r.content_type) || "text",
     content: str(r.content),
     files: str(r.files) || "[]",
     sources: str(r.sources) || "[]",
     createdAt: num(r.created_at),
     ...(r.rating === "up" || r.rating === "down" ? { rating: r.rating } : {}),
+    ...(author ? { author } : {}),
+    ...(r.offers_handoff ? { offersHandoff: true } : {}),
   };
 }
 
@@ -153,7 +226,17 @@ export class VisitorStore {
    * Saves one message and moves the session's message_count and last_message_at in one
    * transaction, so the owner's history never shows a message its session does not count.
    */
-  saveMessage(input: { id?: string; sessionId: string; role: "user" | "assistant"; content: string; files: { name: string }[]; sources: WidgetSource[]; at: number }): VisitorMessageRow {
+  saveMessage(input: {
+    id?: string;
+    sessionId: string;
+    role: VisitorMessageRow["role"];
+    content: string;
+    files: { name: string }[];
+    sources: WidgetSource[];
+    at: number;
+    author?: AgentAuthor;
+    offersHandoff?: boolean;
+  }): VisitorMessageRow {
     const row: VisitorMessageRow = {
       id: input.id ?? crypto.randomUUID(),
       sessionId: input.sessionId,
@@ -163,10 +246,12 @@ export class VisitorStore {
       files: JSON.stringify(input.files),
       sources: JSON.stringify(input.sources),
       createdAt: input.at,
+      ...(input.author ? { author: input.author } : {}),
+      ...(input.offersHandoff ? { offersHandoff: true } : {}),
     };
     this.storage.transactionSync(() => {
       this.sql.exec(
-        "INSERT INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at, author, offers_handoff) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         row.id,
         row.sessionId,
         row.role,
@@ -175,6 +260,8 @@ export class VisitorStore {
         row.files,
         row.sources,
         row.createdAt,
+        input.author ? JSON.stringify(input.author) : null,
+        input.offersHandoff ? 1 : 0,
       );
       this.sql.exec(
         "UPDATE visitor_sessions SET message_count = message_count + 1, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?",

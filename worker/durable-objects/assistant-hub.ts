@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { WidgetMessage, WidgetSocketClose, WidgetSource } from "../../contract";
+import { widgetSocketClose, type WidgetMessage, type WidgetSocketClose, type WidgetSource } from "../../contract";
 import { apiAccess, type ApiAccessDenied } from "../assistant/assistant-copy";
 import { BudgetsFacet } from "../assistant/facets/budgets";
 import { HistoryFacet } from "../assistant/facets/history";
@@ -10,7 +10,9 @@ import { QaFacet } from "../assistant/facets/qa";
 import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
+import { HandoffFacet } from "../assistant/facets/handoff";
 import { gone, type Gone } from "../assistant/gone";
+import type { InboxRelay } from "../assistant/hub-handoff";
 import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
 import { beginVisitorTurn, budgetGate, countBudget, type BeginTurnInput, type BeginTurnResult, type BudgetStep } from "../assistant/hub-visitor-turn";
 import { AssistantBudget } from "../budgets/assistant-budget";
@@ -19,6 +21,16 @@ import type { PublicAssistantRecord } from "../services/public-assistants/to-pub
 import { retryAfterSeconds } from "../services/rate-limit";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import type { Passage } from "../widget/prompt";
+
+/** What `finishTurn` saves: the answer, its sources, and whether it offers a person. */
+export interface FinishTurnInput {
+  sessionId: string;
+  messageId: string;
+  content: string;
+  sources: WidgetSource[];
+  askedAt: number;
+  offersHandoff?: boolean | undefined;
+}
 
 /** A visitor turn's request: the object knows its own assistant. */
 export type TurnRequest = Omit<BeginTurnInput, "assistantId">;
@@ -44,7 +56,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -64,13 +76,17 @@ export class AssistantHub extends DurableObject<Env> {
   async beginTurn(input: TurnRequest): Promise<BeginTurnResult> {
     const opened = await this.core.open();
     const steps: BudgetStep[] = [];
-    const begun = await beginVisitorTurn(this.env, this.ctx.storage, opened, { ...input, assistantId: this.core.assistantId }, { identity: this.core.identity, qa: this.core.qa }, (step) => steps.push(step));
+    const begun = await beginVisitorTurn(this.env, this.ctx.storage, opened, { ...input, assistantId: this.core.assistantId }, { identity: this.core.identity, qa: this.core.qa, handoff: this.core.handoff }, (step) => steps.push(step));
     for (const step of steps) await this.core.afterBudget(opened?.assistant.record, step);
     return begun;
   }
 
-  /** After the model: saves the answer with its sources (kept for the owner whatever the visitor sees). Null: the session is gone. */
-  async finishTurn(input: { sessionId: string; messageId: string; content: string; sources: WidgetSource[]; askedAt: number }): Promise<WidgetMessage | null | Gone> {
+  /**
+   * After the model: saves the answer with its sources (kept for the owner whatever the visitor
+   * sees; `offersHandoff`: the reply offers a person). Null: the session is gone. `inbox`: the
+   * owner's frame for the rooms watching (relay it after your own frames), null when nobody watches.
+   */
+  async finishTurn(input: FinishTurnInput): Promise<{ message: WidgetMessage; inbox: InboxRelay | null } | null | Gone> {
     const opened = await this.core.open();
     if (!opened) return gone;
     if (!opened.store.session(input.sessionId)) return null;
@@ -82,8 +98,9 @@ export class AssistantHub extends DurableObject<Env> {
       files: [],
       sources: input.sources,
       at: Math.max(Date.now(), input.askedAt + 1),
+      offersHandoff: input.offersHandoff === true,
     });
-    return toWidgetMessage(reply, opened.assistant.record.showSources);
+    return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
   }
 
   /**
@@ -160,7 +177,10 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async configChanged(input: { token?: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } } = {}): Promise<number> {
     await this.core.gate.configChanged(this.core.assistantId, input.token);
-    return input.revoke ? this.core.sockets.revoke(input.revoke.close, input.revoke.allowedOrigins) : 0;
+    if (!input.revoke) return 0;
+    // Switched off or its key regenerated: every takeover ends (the visitor and the owner are told).
+    if (input.revoke.close.code === widgetSocketClose.unavailable.code) await this.endHandoffs();
+    return this.core.sockets.revoke(input.revoke.close, input.revoke.allowedOrigins);
   }
 
   /**
@@ -169,13 +189,22 @@ export class AssistantHub extends DurableObject<Env> {
    * DELETE retries it until it answers.
    */
   async erase(close: WidgetSocketClose): Promise<number> {
+    await this.endHandoffs();
     const closed = await this.core.sockets.revoke(close);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.core.gate.markErased();
     this.core.alarms.forget();
     this.core.sockets.forget();
+    this.core.handoff.watchers.forget();
     return closed;
+  }
+
+  /** Every handoff ends and is told (a revocation, an erasure); an erased object has none. */
+  private async endHandoffs() {
+    if (this.core.gate.erased()) return;
+    const opened = await this.core.open().catch(() => null);
+    if (opened) await this.core.handoff.endAll(opened);
   }
 
   // ── Facets ──────────────────────────────────────────────────────────────────────────────────
@@ -206,6 +235,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   qa(): QaFacet {
     return new QaFacet(this.core);
+  }
+  handoff(): HandoffFacet {
+    return new HandoffFacet(this.core);
   }
 
   /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */

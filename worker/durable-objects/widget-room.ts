@@ -15,6 +15,8 @@ import { remainingFrame } from "../services/widget/widget-limits";
 import { callFacet, getAssistantHub } from "./stubs";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
+import { relayInbox } from "../widget/inbox-relay";
+import type { InboxRelay } from "../assistant/hub-handoff";
 
 type WidgetConnection = Connection<WidgetIdentity>;
 
@@ -189,21 +191,36 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
       if (refusal.remaining && limits) send(connection, { event: "remaining-messages", data: remainingFrame(refusal.remaining, limits) });
       return;
     }
+    // The owners watching the inbox see the visitor's message while the answer is written.
+    const told = relayInbox(this.env, begun.inbox);
+    if (begun.outcome === "with-person") {
+      // A person was asked for or has it: shown, never answered by the model.
+      this.broadcast(JSON.stringify({ event: "new-message", data: { message: begun.saved, clientMessageId } } satisfies WidgetServerFrame));
+      send(connection, { event: "remaining-messages", data: remainingFrame(begun.remaining, begun.limits) });
+      return told;
+    }
     const controller = new AbortController();
     this.answering.add(controller);
+    let finished: InboxRelay | null = null;
     try {
       await runVisitorTurn(
         {
           env: this.env,
           emit: (frame) => this.broadcast(JSON.stringify(frame)),
           signal: controller.signal,
-          finish: async (answer) => unlessGone(await hub.finishTurn({ sessionId, ...answer }), null),
+          finish: async (answer) => {
+            const done = unlessGone(await hub.finishTurn({ sessionId, ...answer }), null);
+            finished = done?.inbox ?? null;
+            return done?.message ?? null;
+          },
         },
         visitorTurn(begun),
         message,
       );
     } finally {
       this.answering.delete(controller);
+      await told;
+      await relayInbox(this.env, finished);
     }
   }
 }

@@ -8,6 +8,7 @@ import { chatFrameRoutes } from "./chat-frames";
 import { configRoutes } from "./config";
 import { devRoutes } from "./dev";
 import { healthRoutes } from "./health";
+import { inboxRoutes } from "./inbox";
 import { chatRoutes } from "./chats";
 import { modelRoutes, settingsRoutes } from "./models";
 import { projectRoutes } from "./projects";
@@ -30,6 +31,7 @@ export function apiRoutes() {
   api.route("/projects", projectRoutes());
   api.route("/public-assistants", publicAssistantRoutes());
   api.route("/budgets", budgetRoutes());
+  api.route("/inbox", inboxRoutes());
   api.route("/models", modelRoutes());
   api.route("/settings", settingsRoutes());
   api.route("/widget", widgetRoutes());

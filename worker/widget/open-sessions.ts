@@ -61,6 +61,11 @@ export class OpenSessions {
     return [...(await this.load())].sort((a, b) => a[1] - b[1]);
   }
 
+  /** Whether `sessionId` is registered, as far as this instance knows without reading storage (false before the first read). */
+  knownOpen(sessionId: string): boolean {
+    return this.cache?.has(sessionId) ?? false;
+  }
+
   async all(): Promise<string[]> {
     return (await this.entries()).map(([id]) => id);
   }

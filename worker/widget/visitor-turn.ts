@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { widgetMessages, type WidgetMessage, type WidgetServerFrame, type WidgetSource, type widgetSendMessageData } from "../../contract";
+import { handoffMessages, widgetMessages, type WidgetMessage, type WidgetServerFrame, type WidgetSource, type widgetSendMessageData } from "../../contract";
 import type { BeginTurnResult } from "../assistant/hub-visitor-turn";
 import type { Env } from "../env";
 import { remainingFrame } from "../services/widget/widget-limits";
@@ -21,6 +21,8 @@ export interface AnswerTurn extends Pick<AdmittedTurn, "assistant" | "session" |
   remaining: { remaining: number; limit: number };
   /** The curated answer the question matched; `exact`: its answer is the reply, streamed, with no model call. */
   curated?: AdmittedTurn["curated"] | undefined;
+  /** The visitor asked for a person and the owner offers one: the reply is the offer, with no model call. */
+  offer?: AdmittedTurn["offer"] | undefined;
 }
 
 /** A visitor's admitted turn, ending with what is left of the session's and the day's messages. */
@@ -36,7 +38,7 @@ export interface VisitorTurnDeps {
   /** Aborted by `stop`: the answer keeps its text so far (status stopped). */
   signal: AbortSignal;
   /** Saves the answer in the assistant's object (AssistantHub.finishTurn); null when the session is gone. */
-  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number }) => Promise<WidgetMessage | null>;
+  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number; offersHandoff?: boolean }) => Promise<WidgetMessage | null>;
   now?: () => number;
 }
 
@@ -59,7 +61,12 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
     emit({ event: "new-message", data: { message: turn.saved, clientMessageId } });
     const messageId = crypto.randomUUID();
     emit({ event: "thinking", data: { chatId: session.id, messageId, clientMessageId } });
-    const answer = turn.curated?.mode === "exact" ? curatedReply(turn.curated, (delta, offset) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } })) : await answerFromKnowledge({
+    const onDelta = (delta: string, offset: number) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } });
+    const answer = turn.offer
+      ? offerReply(handoffMessages.offerReply[turn.offer], onDelta)
+      : turn.curated?.mode === "exact"
+        ? curatedReply(turn.curated, onDelta)
+        : await answerFromKnowledge({
       env: deps.env,
       assistant,
       question: message.content,
@@ -68,7 +75,7 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
       locale: session.locale,
       passages: turn.passages,
       signal: deps.signal,
-      onDelta: (delta, offset) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } }),
+      onDelta,
     });
     if (answer.outcome.status === "error") {
       const partial: WidgetMessage = {
@@ -85,7 +92,7 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
       return;
     }
     // Sources are always kept for the owner's history; the visitor sees them when the owner chose so.
-    const reply = await deps.finish({ messageId, content: answer.text, sources: answer.sources, askedAt: turn.saved.timestamp });
+    const reply = await deps.finish({ messageId, content: answer.text, sources: answer.sources, askedAt: turn.saved.timestamp, ...(turn.offer ? { offersHandoff: true } : {}) });
     if (!reply) throw new Error("visitor session gone before the answer was saved");
     const final = { ...reply, status: answer.outcome.status };
     emit({ event: "new-message", data: { message: final, ...(final.sources ? { sources: final.sources } : {}) } });
@@ -106,11 +113,22 @@ const CURATED_DELTA_CHARS = 48;
  */
 export function curatedReply(curated: NonNullable<AnswerTurn["curated"]>, onDelta: (delta: string, offset: number) => void): KnowledgeAnswer {
   const text = curated.answer;
+  streamText(text, onDelta);
+  return { text, sources: sourcesOf([qaPassage({ id: curated.qaId, question: curated.question, answer: text })]), outcome: { status: "complete" }, offline: false };
+}
+
+/** A fixed text sent in deltas cut after a space (a curated answer, the offer of a person). */
+function streamText(text: string, onDelta: (delta: string, offset: number) => void) {
   for (let at = 0; at < text.length; ) {
     const space = text.indexOf(" ", at + CURATED_DELTA_CHARS);
     const end = space === -1 ? text.length : space + 1;
     onDelta(text.slice(at, end), at);
     at = end;
   }
-  return { text, sources: sourcesOf([qaPassage({ id: curated.qaId, question: curated.question, answer: text })]), outcome: { status: "complete" }, offline: false };
+}
+
+/** The offer of a person (handoff-intent.ts): its text in the visitor's language, no source, no model. */
+export function offerReply(text: string, onDelta: (delta: string, offset: number) => void): KnowledgeAnswer {
+  streamText(text, onDelta);
+  return { text, sources: [], outcome: { status: "complete" }, offline: false };
 }

@@ -22,18 +22,19 @@ export class HistoryFacet extends RpcTarget {
 
   /** One visitor session with its messages, open or not; null when it is not here. */
   session(sessionId: string): Promise<VisitorSession | null | Gone> {
-    return whenOpen(this.#core, ({ store }) => {
-      const row = store.session(sessionId);
-      return row ? (this.#core.withMessages(store, [row])[0] ?? null) : null;
+    return whenOpen(this.#core, (opened) => {
+      const row = opened.store.session(sessionId);
+      return row ? (this.#core.withMessages(opened, [row])[0] ?? null) : null;
     });
   }
 
   /** A page of the visitor history, newest activity first (`user`: one signed visitor's). */
   list(input: { page: number; limit: number; user?: string | undefined }): Promise<ChatHistoryResponse | Gone> {
-    return whenOpen(this.#core, ({ store }) => {
+    return whenOpen(this.#core, (opened) => {
+      const { store } = opened;
       const total = store.countSessions(input.user);
       return {
-        sessions: this.#core.withMessages(store, store.sessionsByActivity(input.page, input.limit, input.user)),
+        sessions: this.#core.withMessages(opened, store.sessionsByActivity(input.page, input.limit, input.user)),
         totalPages: Math.max(1, Math.ceil(total / input.limit)),
         currentPage: input.page,
         total,
@@ -43,10 +44,10 @@ export class HistoryFacet extends RpcTarget {
 
   /** Sessions oldest first after the cursor, with their messages (the export's pages). */
   exportPage(input: { after: ExportCursor | null; limit: number }): Promise<{ sessions: VisitorSession[]; next: ExportCursor | null } | Gone> {
-    return whenOpen(this.#core, ({ store }) => {
-      const rows = store.sessionsAfter(input.after, input.limit);
+    return whenOpen(this.#core, (opened) => {
+      const rows = opened.store.sessionsAfter(input.after, input.limit);
       const last = rows[rows.length - 1];
-      return { sessions: this.#core.withMessages(store, rows), next: last ? { startedAt: last.startedAt, id: last.id } : null };
+      return { sessions: this.#core.withMessages(opened, rows), next: last ? { startedAt: last.startedAt, id: last.id } : null };
     });
   }
 

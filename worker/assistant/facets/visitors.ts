@@ -6,6 +6,7 @@ import { toWidgetMessage } from "../../services/widget/visitor-session-rows";
 import type { AssistantCopy } from "../assistant-copy";
 import { BotDefenceStore, type SessionProof } from "../bot-defence-store";
 import type { Gone } from "../gone";
+import { conversationHandoff, everHandedOff } from "../handoff-store";
 import type { HubCore } from "../hub-core";
 import type { OpenedHub } from "../hub-gate";
 import { sessionVisitor, type VisitorSessionRow, type VisitorStore } from "../visitor-store";
@@ -167,5 +168,6 @@ function widgetSession(store: VisitorStore, assistant: AssistantCopy, row: Visit
       userSub: limitSub({ assistant }, row),
     }),
     ...(visitor ? { visitor } : {}),
+    ...(everHandedOff(row) ? { handoff: conversationHandoff(row, config.handoff) } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
 import { identitySecretRoutes } from "./identity-secret";
+import { inboxRoutes } from "./inbox";
 import { insightsRoute } from "./insights";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
@@ -37,6 +38,7 @@ export function publicAssistantRoutes() {
     .route("/", searchRoute)
     .route("/", sourceRoutes)
     .route("/", chatRoutes)
+    .route("/", inboxRoutes)
     .route("/", playgroundRoute)
     .route("/", insightsRoute)
     .route("/", qaRoutes);

@@ -21,6 +21,12 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
       size: assistant.integration.widgetSize,
       allowAttachments: assistant.config.allowAttachments,
       showSources: assistant.showSources,
+      handoff: {
+        visitorAction: assistant.config.handoff.visitorAction,
+        businessHours: assistant.config.handoff.businessHours,
+        replyTime: assistant.config.handoff.replyTime,
+        emailAfterMinutes: assistant.config.handoff.emailAfterMinutes,
+      },
     },
     limits: { maxMessagesPerSession: assistant.config.maxMessagesPerSession, dailyLimit: assistant.config.dailyLimit },
   };

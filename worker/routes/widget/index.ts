@@ -3,6 +3,7 @@ import type { AppEnv } from "../../http/context";
 import { widgetConfigRoute } from "./config";
 import { widgetCors } from "./cors";
 import { widgetFeedbackRoute } from "./feedback";
+import { widgetHandoffRoutes } from "./handoff";
 import { widgetMessageRoutes } from "./messages";
 import { widgetSessionRoutes } from "./sessions";
 
@@ -16,5 +17,6 @@ export function widgetRoutes() {
     .route("/", widgetConfigRoute)
     .route("/", widgetSessionRoutes)
     .route("/", widgetMessageRoutes)
-    .route("/", widgetFeedbackRoute);
+    .route("/", widgetFeedbackRoute)
+    .route("/", widgetHandoffRoutes);
 }

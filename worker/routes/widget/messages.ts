@@ -8,6 +8,11 @@ import { OriginNotAllowedError } from "../../services/widget/authorize-widget-ca
 import { reachAssistantHub } from "../../durable-objects/stubs";
 import { runVisitorTurn, turnMessage, visitorTurn } from "../../widget/visitor-turn";
 import { refuseCors } from "./cors";
+import type { InboxRelay } from "../../assistant/hub-handoff";
+import { afterResponse } from "../../services/context";
+import { serviceContext } from "../../http/service-context";
+import { remainingFrame } from "../../services/widget/widget-limits";
+import { relayInbox } from "../../widget/inbox-relay";
 import { widgetEventStream } from "./event-stream";
 import { keyHeader, readBody, recheckTurnCaller, turnCaller } from "./caller";
 import { visitorTokenHeader } from "./sessions";
@@ -61,17 +66,34 @@ export const widgetMessageRoutes = new Hono<AppEnv>().post("/sessions/:id/messag
     throw new AppError(refusal.code, refusal.error, { reason: refusal.reason, ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}) });
   }
 
+  // The owners watching the inbox see the visitor's message at once, off the visitor's response.
+  void afterResponse(serviceContext(c), "inbox-relay-failed", () => relayInbox(c.env, begun.inbox), { sessionId });
+  if (begun.outcome === "with-person") {
+    // A person was asked for or has it: the message is shown, never answered by the model.
+    const { saved, remaining, limits } = begun;
+    return widgetEventStream(c, async (emit) => {
+      emit({ event: "new-message", data: { message: saved, clientMessageId: message.clientMessageId } });
+      emit({ event: "remaining-messages", data: remainingFrame(remaining, limits) });
+    });
+  }
+
   // The answer runs to its end even if the visitor goes away: it is saved either way.
-  return widgetEventStream(c, (emit, signal) =>
-    runVisitorTurn(
+  return widgetEventStream(c, async (emit, signal) => {
+    let finished: InboxRelay | null = null;
+    await runVisitorTurn(
       {
         env: c.env,
         emit,
         signal,
-        finish: async (answer) => unlessGone(await hub.finishTurn({ sessionId, ...answer }), null),
+        finish: async (answer) => {
+          const done = unlessGone(await hub.finishTurn({ sessionId, ...answer }), null);
+          finished = done?.inbox ?? null;
+          return done?.message ?? null;
+        },
       },
       visitorTurn(begun),
       message,
-    ),
-  );
+    );
+    await relayInbox(c.env, finished);
+  });
 });

@@ -26,7 +26,9 @@ export function toVisitorMessage(row: MessageRow): VisitorMessage {
     };
   });
   return {
+    ...(row.id ? { id: row.id } : {}),
     role: row.role,
+    ...(row.role === "agent" && row.author ? { author: row.author } : {}),
     content: { type: row.contentType, data: row.content },
     files,
     timestamp: row.createdAt,

@@ -26,5 +26,7 @@ export function toWidgetMessage(row: VisitorMessageRow, showSources: boolean): W
     error: null,
     ...(showSources && row.role === "assistant" && sources.length ? { sources } : {}),
     ...(stored.rating ? { rating: stored.rating } : {}),
+    ...(row.role === "agent" && row.author ? { author: row.author } : {}),
+    ...(row.offersHandoff ? { offersHandoff: true } : {}),
   };
 }

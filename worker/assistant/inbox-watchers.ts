@@ -1,0 +1,67 @@
+/**
+ * The owners' rooms watching an assistant's inbox (POST …/inbox/watch): a lease per room (and per
+ * room and conversation, whose reply is streamed to it), in the object's SQLite (`inbox_watchers`,
+ * 0015_handoff) and in memory. A visitor turn asks `rooms()` / `forSession()` from memory only, so
+ * an assistant nobody watches costs its turns no SQL. Expired leases are dropped when read.
+ * Bounded: at most `maxWatchers` leases (the oldest go). No import from `cloudflare:workers`.
+ */
+
+type SqlHost = Pick<DurableObjectStorage, "sql">;
+
+/** An assistant has one owner; a few rooms (a room per owner) with a few opened conversations each. */
+const maxWatchers = 64;
+
+interface Lease {
+  room: string;
+  /** "" for the whole inbox; a conversation's id for its reply stream. */
+  sessionId: string;
+  until: number;
+}
+
+export class InboxWatchers {
+  private leases: Lease[] | null = null;
+
+  constructor(private readonly storage: SqlHost) {}
+
+  /** After `deleteAll`: nothing is watched any more. */
+  forget() {
+    this.leases = null;
+  }
+
+  /** Watches the inbox (and `sessionId`'s replies) from `room` until `until`. */
+  watch(room: string, sessionId: string | undefined, until: number, now = Date.now()) {
+    const leases = this.live(now).filter((l) => !(l.room === room && (l.sessionId === "" || l.sessionId === (sessionId ?? ""))));
+    // A room streams one conversation at a time: opening another drops the previous one.
+    const kept = sessionId ? leases.filter((l) => !(l.room === room && l.sessionId !== "")) : leases;
+    kept.push({ room, sessionId: "", until });
+    if (sessionId) kept.push({ room, sessionId, until });
+    this.leases = kept.sort((a, b) => b.until - a.until).slice(0, maxWatchers);
+    this.storage.sql.exec("DELETE FROM inbox_watchers");
+    for (const l of this.leases) this.storage.sql.exec("INSERT INTO inbox_watchers (room, session_id, until) VALUES (?, ?, ?)", l.room, l.sessionId, l.until);
+  }
+
+  /** The rooms watching the inbox now (empty when nobody does). */
+  rooms(now = Date.now()): string[] {
+    const leases = this.live(now);
+    if (!leases.length) return [];
+    return [...new Set(leases.map((l) => l.room))];
+  }
+
+  /** The rooms that opened `sessionId` (its reply is streamed to them). */
+  forSession(sessionId: string, now = Date.now()): string[] {
+    const leases = this.live(now);
+    if (!leases.length) return [];
+    return [...new Set(leases.filter((l) => l.sessionId === sessionId).map((l) => l.room))];
+  }
+
+  private live(now: number): Lease[] {
+    if (!this.leases) {
+      this.leases = this.storage.sql
+        .exec("SELECT room, session_id, until FROM inbox_watchers")
+        .toArray()
+        .map((r) => ({ room: String(r.room), sessionId: String(r.session_id), until: Number(r.until) }));
+    }
+    if (this.leases.some((l) => l.until <= now)) this.leases = this.leases.filter((l) => l.until > now);
+    return this.leases;
+  }
+}
