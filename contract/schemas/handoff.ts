@@ -185,7 +185,8 @@ export const typingFrameData = z.object({ chatId: z.string().optional(), typing:
  * - `handoff`: the handoff changed (requested, taken, handed back, ended by itself or by a revocation).
  * - `typing`: the visitor types (`typing`).
  * - `thinking` / `delta`: the reply of a conversation the owner opened (POST …/inbox/watch with its sessionId),
- *   `delta.offset` where `delta.text` starts, as the chat's message-delta.
+ *   `thinking.messageId` the reply's id, `delta.offset` where `delta.text` starts, as the chat's message-delta;
+ *   deltas come in batches (at most one per handoffLimits.watchDeltaMs), the last one before the reply's `message`.
  */
 export const inboxFrameData = z.object({
   assistantId: z.string(),
@@ -195,6 +196,8 @@ export const inboxFrameData = z.object({
   /** `message`: the saved message, in the owner's history shape (schemas/public-assistants.ts visitorMessageSchema). */
   message: z.unknown().optional(),
   typing: z.boolean().optional(),
+  /** `thinking`: the id of the reply being written (its deltas and its `message` carry the same). */
+  messageId: z.string().optional(),
   delta: z.object({ messageId: z.string(), offset: z.number().int().min(0), text: z.string() }).optional(),
 });
 export type InboxFrameData = z.infer<typeof inboxFrameData>;

@@ -251,4 +251,18 @@ describe("chat frames over HTTP: bounds", () => {
     expect(chatsOf(second).size).toBe(1);
     expect([...chatsOf(first)][0]).not.toBe([...chatsOf(second)][0]);
   });
+
+  it("an owner's inbox frame reaches the room's sockets, never an HTTP stream (a dashboard without a socket polls the inbox)", async () => {
+    const user = await chatUser();
+    const tab = await user.open();
+    const sending = new FrameStream(await postFrame(clientFrames.sendMessage({ content: "inbox [[tokens:60]] [[delay:20]]", clientMessageId: "i1", isGuest: false }), { token: user.token }));
+    await sending.until((f) => f.event === "thinking");
+    const data = { assistantId: "assistant-1", sessionId: "session-1", kind: "typing" as const, typing: true };
+    await getChatRoom(env, user.roomId).relayInbox(data);
+    expect(await tab.next("inbox")).toEqual(data);
+    await sending.ended;
+    expect(sending.frames.some(finalReply)).toBe(true);
+    expect(sending.frames.filter((f) => f.event === "inbox")).toEqual([]);
+    tab.close();
+  });
 });

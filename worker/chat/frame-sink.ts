@@ -1,4 +1,5 @@
 import { chatLimits, formatChatSseFrame, realtime, type parseClientFrame, type ServerFrame } from "../../contract";
+import { heldEventStream } from "../http/held-event-stream";
 import type { ActiveReply } from "./active-replies";
 import type { RoomIdentity } from "./room-identity";
 
@@ -94,29 +95,10 @@ export interface HttpFrameSink extends FrameSink {
  * ends its stream: the reply goes on and is saved.
  */
 export function httpFrameSink(identity: RoomIdentity, request: { chatId?: string; clientMessageId?: string }): HttpFrameSink {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const encoder = new TextEncoder();
+  const stream = heldEventStream({ heartbeatMs: realtime.httpHeartbeatMs, maxMs: realtime.httpStreamMaxMs, maxQueued: realtime.httpMaxQueuedFrames });
   let state: ConnectionState | null = { identity, watching: [] };
-  let open = true;
   let chatId = request.chatId;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const write = (text: string) => {
-    if (!open) return;
-    if ((writer.desiredSize ?? 0) < -realtime.httpMaxQueuedFrames) return close();
-    writer.write(encoder.encode(text)).catch(() => close());
-  };
-  const heartbeat = setInterval(() => write(": keep-alive\n\n"), realtime.httpHeartbeatMs);
-  const deadline = setTimeout(() => close(), realtime.httpStreamMaxMs);
-  const close = () => {
-    if (!open) return;
-    open = false;
-    clearInterval(heartbeat);
-    clearTimeout(deadline);
-    writer.close().catch(() => {});
-    resolveClosed();
-  };
+  const close = () => stream.close();
   return {
     get state() {
       return state;
@@ -126,26 +108,22 @@ export function httpFrameSink(identity: RoomIdentity, request: { chatId?: string
       return state;
     },
     send(message) {
-      write(`data: ${message}\n\n`);
+      stream.write(`data: ${message}\n\n`);
     },
     close,
     deliver(frame) {
       const about = chatOf(frame);
       if (request.clientMessageId && answers(frame) === request.clientMessageId) chatId ??= about;
+      // An `inbox` frame (the owner's live inbox) is about no chat: never written here; a dashboard
+      // without a socket polls the inbox instead (chat/README.md).
       const ours = frame.event === "remaining-messages" || (about !== undefined && (about === chatId || state?.watching.includes(about)));
-      if (ours) write(formatChatSseFrame(frame));
+      if (ours) stream.write(formatChatSseFrame(frame));
     },
-    closed,
+    closed: stream.closed,
     closeAfter(done) {
       if (done === null) close();
       else void done.then(close);
     },
-    response: new Response(readable, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-store, no-transform",
-        "x-accel-buffering": "no",
-      },
-    }),
+    response: stream.response,
   };
 }

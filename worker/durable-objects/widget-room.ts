@@ -13,6 +13,7 @@ import type { Env } from "../env";
 import { originAllowed } from "../services/widget/authorize-widget-call";
 import { remainingFrame } from "../services/widget/widget-limits";
 import { callFacet, getAssistantHub } from "./stubs";
+import { refuseStream, VisitorEventStreams } from "../widget/event-streams";
 import { readWidgetIdentity, widgetSocketReverifyClose, type WidgetIdentity } from "../widget/room-identity";
 import { runVisitorTurn, turnMessage, visitorTurn, type VisitorMessageInput } from "../widget/visitor-turn";
 import { relayInbox } from "../widget/inbox-relay";
@@ -31,13 +32,17 @@ type WidgetConnection = Connection<WidgetIdentity>;
  * deactivated assistant or an origin taken off the allowlist is refused at the next message (the
  * copy is refreshed by every owner write), and sooner than that the hub's revocation closes the
  * room's sockets at once (closeAll). The model streams here, so a handler awaits its whole
- * answer and the room stays alive while the model writes, whoever is still connected.
+ * answer and the room stays alive while the model writes, whoever is still connected. A widget
+ * whose socket cannot get through holds an event stream here instead (onRequest,
+ * widget/event-streams.ts): it gets every delivered frame and counts as a connection for the hub.
  */
 export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   static override options = { hibernate: true };
 
   /** Answers being written now; `stop` aborts them (their text so far is kept). */
   private readonly answering = new Set<AbortController>();
+  /** The visitor's event streams open now (GET …/events), bounded; revoked as sockets are. */
+  private readonly streams = new VisitorEventStreams();
 
   override async onConnect(connection: WidgetConnection, ctx: ConnectionContext) {
     const identity = readWidgetIdentity(ctx.request, this.name);
@@ -49,7 +54,7 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     connection.setState(identity);
     // Registered before the assistant is read again: a revocation that commits after this read
     // finds the room in the hub; one that committed before it is seen by the read.
-    if (!(await this.registerWithHub(connection, identity))) return;
+    if (!(await this.registerWithHub(identity))) return close(connection, widgetSocketCapacityClose);
     const hub = getAssistantHub(this.env, identity.assistantId);
     const state = await callFacet(hub.sockets(), (s) => s.opened({ keyHash: identity.keyHash, origin: identity.origin, sessionId: identity.sessionId }));
     if (state.denied) return refuse(connection, closeFor(state.denied));
@@ -73,21 +78,48 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     await this.onSendMessage(connection, identity, parsed.frame.data);
   }
 
-  /** The last socket closed: the hub no longer needs to reach this room. */
   override async onClose(connection: WidgetConnection) {
-    const identity = connection.state;
-    const othersOpen = () => [...this.getConnections()].some((c) => c.id !== connection.id);
-    if (othersOpen() || !identity) return;
+    if (connection.state) await this.connectionGone(connection.state, connection.id);
+  }
+
+  /**
+   * GET /api/widget/sessions/{id}/events, authorised by the worker (routes/widget/events.ts): an
+   * event stream of every frame the room delivers. Registered with the hub and checked against
+   * the assistant after that, as a socket is. 503: the hub holds as many as it can revoke at once.
+   */
+  override async onRequest(request: Request): Promise<Response> {
+    const identity = readWidgetIdentity(request, this.name);
+    if (!identity || request.method !== "GET") return new Response(null, { status: 404 });
+    if (!(await this.registerWithHub(identity))) return new Response(null, { status: 503 });
+    const entry = this.streams.open(identity, () => void this.connectionGone(identity));
+    try {
+      const state = await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.opened(identity));
+      if (state.denied) refuseStream(entry, closeFor(state.denied));
+    } catch (error) {
+      entry.stream.close();
+      throw error;
+    }
+    return entry.stream.response;
+  }
+
+  /** A socket or stream ended: once none is left, the hub no longer needs to reach this room. */
+  private async connectionGone(identity: WidgetIdentity, socketId?: string) {
+    const sockets = () => [...this.getConnections<WidgetIdentity>()].filter((c) => c.id !== socketId);
+    if (sockets().length > 0 || this.streams.size > 0) return;
     try {
       await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.unregister(identity.sessionId));
     } catch (error) {
-      // Left registered: a later revocation finds no socket here and forgets the room then.
+      // Left registered: a later revocation finds nothing open here and forgets the room then.
       console.error(JSON.stringify({ event: "assistant-hub-unregister-failed", sessionId: identity.sessionId, error: String(error) }));
     }
     // A tab that connected while the unregister was on its way registered before it landed:
-    // register again, so the hub can still reach that socket.
-    const reopened = [...this.getConnections<WidgetIdentity>()].find((c) => c.id !== connection.id && c.state);
-    if (reopened?.state) await this.registerWithHub(reopened, reopened.state);
+    // register again, so the hub can still reach that socket (or stream).
+    const reopened = sockets().find((c) => c.state);
+    const again = reopened?.state ?? this.streams.first()?.identity;
+    if (again && !(await this.registerWithHub(again))) {
+      if (reopened) close(reopened, widgetSocketCapacityClose);
+      this.streams.first()?.stream.close();
+    }
   }
 
   /**
@@ -96,25 +128,27 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
    */
   async deliver(frame: WidgetServerFrame): Promise<void> {
     this.broadcast(JSON.stringify(frame));
+    this.streams.deliver(frame);
   }
 
-  /** RPC from the assistant's hub when it is full: how many sockets this room still has open. */
+  /** RPC from the assistant's hub when it is full: how many sockets and event streams this room still has open. */
   async openSockets(): Promise<number> {
-    return [...this.getConnections()].length;
+    return [...this.getConnections()].length + this.streams.size;
   }
 
   /**
-   * RPC from the assistant's hub after a revocation: closes this room's sockets with `close`
-   * (after a message-error saying why, so the widget shows it and does not reconnect); with
-   * `allowedOrigins`, only those whose origin the new allowlist refuses. An answer being written
-   * is stopped once no socket is left. Returns what was closed and what stays open.
+   * RPC from the assistant's hub after a revocation: closes this room's sockets and event
+   * streams with `close` (after a message-error saying why, so the widget shows it and does not
+   * reconnect); with `allowedOrigins`, only those whose origin the new allowlist refuses. An
+   * answer being written is stopped once nothing is left. Returns what was closed and what stays open.
    */
   async closeAll(close: WidgetSocketClose, allowedOrigins?: readonly string[]): Promise<{ closed: number; open: number }> {
-    let closed = 0;
-    let open = 0;
+    const kept = (identity: WidgetIdentity | null) => Boolean(identity && allowedOrigins && originAllowed({ allowedOrigins: [...allowedOrigins] }, identity.origin, "required"));
+    const streams = this.streams.refuse(close, (identity) => !kept(identity));
+    let closed = streams.closed;
+    let open = streams.open;
     for (const connection of this.getConnections<WidgetIdentity>()) {
-      const identity = connection.state;
-      if (identity && allowedOrigins && originAllowed({ allowedOrigins: [...allowedOrigins] }, identity.origin, "required")) {
+      if (kept(connection.state)) {
         open += 1;
         continue;
       }
@@ -128,12 +162,11 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
   /**
    * RPC from the assistant's hub when the identity secret that verified signed-in visitors'
    * sockets stopped at once: their sockets close without a message-error, with a code
-   * the widget reconnects on, so each is verified again (AssistantHub.reverifySockets). Other
-   * sockets stay; an answer being written goes on (it is saved either way).
+   * the widget reconnects on, and their event streams end, so each is verified again
+   * (AssistantHub.reverifySockets). Others stay; an answer being written goes on (it is saved either way).
    */
   async closeVerified(): Promise<{ closed: number; open: number }> {
-    let closed = 0;
-    let open = 0;
+    let { closed, open } = this.streams.endVerified();
     for (const connection of this.getConnections<WidgetIdentity>()) {
       if (!connection.state?.visitorSub) {
         open += 1;
@@ -145,12 +178,10 @@ export class WidgetRoom extends Server<Env & Cloudflare.Env> {
     return { closed, open };
   }
 
-  /** Registers with the hub; a full hub refuses, and the socket closes (its widget goes on over HTTP). False then. */
-  private async registerWithHub(connection: WidgetConnection, identity: WidgetIdentity): Promise<boolean> {
+  /** Registers with the hub; false when a full hub refuses (the socket or stream is then refused). */
+  private async registerWithHub(identity: WidgetIdentity): Promise<boolean> {
     try {
-      if (await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.register(identity.sessionId))) return true;
-      close(connection, widgetSocketCapacityClose);
-      return false;
+      return await callFacet(getAssistantHub(this.env, identity.assistantId).sockets(), (s) => s.register(identity.sessionId));
     } catch (error) {
       // The socket still works; a revocation then reaches it at its next message instead.
       console.error(JSON.stringify({ event: "assistant-hub-register-failed", sessionId: identity.sessionId, error: String(error) }));

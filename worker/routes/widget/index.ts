@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { widgetConfigRoute } from "./config";
 import { widgetCors } from "./cors";
+import { widgetEventRoutes } from "./events";
 import { widgetFeedbackRoute } from "./feedback";
 import { widgetHandoffRoutes } from "./handoff";
 import { widgetMessageRoutes } from "./messages";
@@ -17,6 +18,7 @@ export function widgetRoutes() {
     .route("/", widgetConfigRoute)
     .route("/", widgetSessionRoutes)
     .route("/", widgetMessageRoutes)
+    .route("/", widgetEventRoutes)
     .route("/", widgetFeedbackRoute)
     .route("/", widgetHandoffRoutes);
 }
