@@ -8,11 +8,10 @@
  */
 import { create } from "zustand";
 import { navigate } from "wouter/use-browser-location";
-import { inboxUi, type InboxFrameData, type InboxSummaryResponse } from "../../../contract";
+import { appRoutes, inboxUi, type InboxFrameData, type InboxSummaryResponse } from "../../../contract";
 import { inboxApi } from "../lib/inbox-api";
 import { authStore, type AuthState } from "./auth";
 import { onInboxFrame, startChatRealtime } from "./chat-realtime";
-import { assistantPageHref } from "../pages/app/public-assistant/page-url";
 
 export type NotificationState = NotificationPermission | "unsupported";
 
@@ -104,7 +103,7 @@ export async function requestNotifications(): Promise<NotificationState> {
 }
 
 /** The address that opens a conversation in its assistant's Inbox. */
-export const conversationHref = (assistantId: string, sessionId: string) => assistantPageHref(assistantId, { tab: "inbox", session: sessionId });
+export const conversationHref = (assistantId: string, sessionId: string) => appRoutes.inboxConversation(assistantId, sessionId);
 
 function notify(frame: InboxFrameData) {
   const N = (globalThis as { Notification?: typeof Notification }).Notification;

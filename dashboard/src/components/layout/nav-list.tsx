@@ -57,7 +57,7 @@ export function NavList({ onNavigate }: { onNavigate?: () => void }) {
                 <Icon size={17} />
                 {item.label}
                 {item.path === appRoutes.publicAssistants && needsPerson > 0 && !locked ? (
-                  <span className="ml-auto min-w-5 shrink-0 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
+                  <span className="relative ml-auto min-w-5 shrink-0 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
                     <span aria-hidden="true">{needsPerson}</span>
                     <span className="sr-only">{inboxUi.badge(needsPerson)}</span>
                   </span>

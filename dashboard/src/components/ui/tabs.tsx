@@ -95,7 +95,7 @@ export function TabList<K extends string>({
           >
             {t.label}
             {t.badge && t.badge.count > 0 ? (
-              <span className="ml-1.5 inline-block min-w-5 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
+              <span className="relative ml-1.5 inline-block min-w-5 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
                 <span aria-hidden="true">{t.badge.count}</span>
                 <span className="sr-only">{t.badge.label}</span>
               </span>

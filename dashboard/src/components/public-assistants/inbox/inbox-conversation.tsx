@@ -174,9 +174,11 @@ export function InboxConversation({
   };
 
   const back = (
-    <Button variant="ghost" size="sm" className="-ml-2 lg:hidden" onClick={onClose}>
-      <ArrowLeftIcon size={15} /> {L.back}
-    </Button>
+    <div className="-ml-2 self-start lg:hidden">
+      <Button variant="ghost" size="sm" onClick={onClose}>
+        <ArrowLeftIcon size={15} /> {L.back}
+      </Button>
+    </div>
   );
 
   if (load.status === "loading") {
@@ -203,9 +205,7 @@ export function InboxConversation({
   const handoff = session.handoff ?? { state: "none" as const };
   const typingNow = typingUntil !== null && typingUntil > Date.now();
   const color = bubbleColor(assistant.config.customization.primaryColor);
-  const title = session.visitor
-    ? visitorLabel({ visitor: session.visitor })
-    : visitorLabel({ locale: session.sessionInfo.locale, referrer: session.sessionInfo.referrer });
+  const title = session.visitor ? visitorLabel({ visitor: session.visitor }) : inboxUi.anonymousVisitor;
 
   return (
     <section aria-label={L.label} className="flex min-w-0 flex-col gap-3">
@@ -218,6 +218,12 @@ export function InboxConversation({
               <div>
                 <dt className="inline">{L.signedVisitor}: </dt>
                 <dd className="inline">{[session.visitor.email, session.visitor.id].filter(Boolean).join(" · ")}</dd>
+              </div>
+            ) : null}
+            {session.sessionInfo.locale ? (
+              <div>
+                <dt className="inline">{L.language}: </dt>
+                <dd className="inline">{session.sessionInfo.locale}</dd>
               </div>
             ) : null}
             {session.sessionInfo.referrer ? (
@@ -241,9 +247,11 @@ export function InboxConversation({
             ) : null}
           </dl>
         </div>
-        <Button variant="ghost" size="sm" className="hidden lg:inline-flex" onClick={onClose}>
-          {L.close}
-        </Button>
+        <div className="hidden lg:block">
+          <Button variant="ghost" size="sm" onClick={onClose}>
+            {L.close}
+          </Button>
+        </div>
       </header>
 
       <div

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handoffLimits, type InboxFrameData } from "../../../../../contract";
 import { inbox, message, row, session } from "./inbox-fixtures";
-import { applyFrameToConversation, applyFrameToList, liveConversation, markRowRead, matchesFilter, upsertMessage, visitorLabel } from "./inbox-model";
+import { applyFrameToConversation, applyFrameToList, liveConversation, markRowRead, matchesFilter, plainPreview, rowTime, upsertMessage, visitorLabel } from "./inbox-model";
 
 const frame = (over: Partial<InboxFrameData>): InboxFrameData => ({ assistantId: "pa1", sessionId: "s1", kind: "message", ...over });
 
@@ -116,5 +116,14 @@ describe("the open conversation under frames", () => {
     const once = upsertMessage(upsertMessage(session("s1"), agent), agent);
     expect(once.messages.filter((m) => m.id === "g1")).toHaveLength(1);
     expect(once.messageCount).toBe(2);
+  });
+});
+
+describe("a row's words", () => {
+  it("shows the hour on the same day, else the day; a preview without Markdown marks", () => {
+    const now = new Date(2026, 10, 27, 15, 0).getTime();
+    expect(rowTime(new Date(2026, 10, 27, 9, 5).getTime(), now)).toBe("09:05");
+    expect(rowTime(new Date(2026, 10, 26, 9, 5).getTime(), now)).toBe("Nov 26, 2026");
+    expect(plainPreview("Hi! **groups of 8** are `fine`\n- 3 days")).toBe("Hi! groups of 8 are fine - 3 days");
   });
 });

@@ -14,7 +14,9 @@ import {
   type InboxResponse,
   type VisitorMessage,
   type VisitorSession,
+  timeFormat,
 } from "../../../../../contract";
+import { formatDay, formatTime } from "../../../lib/format";
 import { applyDelta } from "../../chat/chat-reducer";
 
 /** Whether a conversation is listed under a filter (as the server lists it). */
@@ -91,6 +93,17 @@ export function visitorLabel(c: Pick<InboxConversation, "visitor" | "locale" | "
   if (c.visitor) return c.visitor.name || c.visitor.email || c.visitor.id;
   return inboxUi.visitorFrom(c.locale, c.referrer ? pageOf(c.referrer) : undefined);
 }
+
+/** A row's time: the hour on the day it is (local time), else the day. */
+export function rowTime(at: number, now: number): string {
+  const a = new Date(at);
+  const b = new Date(now);
+  const sameDay = a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  return sameDay ? formatTime(at, timeFormat.message) : formatDay(at);
+}
+
+/** A preview without the Markdown marks a person or the assistant wrote (`**bold**` reads as bold). */
+export const plainPreview = (text: string) => text.replace(/[*_`#>~]+/g, "").replace(/\s+/g, " ").trim();
 
 /** A page address without its query and fragment (they can be long, or carry a site's tokens). */
 export function pageOf(referrer: string): string {

@@ -11,9 +11,8 @@
  * handoffLimits.inboxPollMs and says so.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { handoffLimits, inboxUi, timeFormat, type InboxConversation, type InboxFilter, type InboxResponse, type PublicAssistant } from "../../../../../contract";
+import { handoffLimits, inboxUi, type InboxConversation, type InboxFilter, type InboxResponse, type PublicAssistant } from "../../../../../contract";
 import { errorMessage } from "../../../lib/api";
-import { formatTime } from "../../../lib/format";
 import { inboxApi } from "../../../lib/inbox-api";
 import { useChatStore } from "../../../stores/chat";
 import { onInboxFrame } from "../../../stores/chat-realtime";
@@ -23,7 +22,7 @@ import { RetryAlert } from "../../ui/alert";
 import { ChevronLeftIcon, ChevronRightIcon, MessageIcon, RefreshIcon } from "../../ui/icons";
 import { Spinner } from "../../ui/spinner";
 import { InboxConversation as ConversationView } from "./inbox-conversation";
-import { applyFrameToList, markRowRead, visitorLabel } from "./inbox-model";
+import { applyFrameToList, markRowRead, plainPreview, rowTime, visitorLabel } from "./inbox-model";
 
 const L = inboxUi;
 
@@ -73,18 +72,20 @@ function Row({ c, selected, onSelect }: { c: InboxConversation; selected: boolea
       >
         <span className="flex min-w-0 items-center gap-1.5">
           {c.live ? (
-            <span className="size-2 shrink-0 rounded-full bg-success" title={L.live}>
+            <span className="relative size-2 shrink-0 rounded-full bg-success" title={L.live}>
               <span className="sr-only">{L.live}</span>
             </span>
           ) : null}
           <span className={`truncate text-sm ${c.unread > 0 ? "font-semibold text-fg" : "font-medium text-fg"}`}>{visitorLabel(c)}</span>
         </span>
-        <span className="text-xs text-muted tabular-nums">{c.lastMessageAt ? formatTime(c.lastMessageAt, timeFormat.elsewhere) : ""}</span>
+        <span className="text-xs text-muted tabular-nums">
+          {c.lastMessageAt ? <time dateTime={new Date(c.lastMessageAt).toISOString()}>{rowTime(c.lastMessageAt, Date.now())}</time> : null}
+        </span>
         <span className={`min-w-0 truncate text-sm ${c.title ? "text-fg" : "text-muted italic"}`}>{c.title || L.noQuestion}</span>
         <span className="flex items-center justify-end gap-1.5">
           <StateChip state={c.handoff.state} />
           {c.unread > 0 ? (
-            <span className="min-w-5 rounded-full bg-accent px-1.5 text-center text-[11px] leading-5 font-semibold text-white tabular-nums">
+            <span className="relative min-w-5 rounded-full bg-accent px-1.5 text-center text-[11px] leading-5 font-semibold text-white tabular-nums">
               {c.unread}
               <span className="sr-only"> {L.unread(c.unread)}</span>
             </span>
@@ -92,7 +93,7 @@ function Row({ c, selected, onSelect }: { c: InboxConversation; selected: boolea
         </span>
         <span className="col-span-2 min-w-0 truncate text-xs text-muted">
           {by}
-          {c.preview}
+          {plainPreview(c.preview)}
         </span>
       </button>
     </li>
