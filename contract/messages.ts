@@ -1367,6 +1367,7 @@ export const inboxUi = {
   badge: (n: number) => (n === 1 ? "1 conversation needs a person" : `${n} conversations need a person`),
   conversation: {
     label: "Conversation",
+    messagesLabel: "Messages",
     back: "Back to the inbox",
     close: "Close conversation",
     loadError: "This conversation could not be loaded.",

@@ -294,7 +294,7 @@ export function InboxConversation({
       {session.messages.length === 0 && !streaming && !thinking ? (
         <p className="text-sm text-muted">{L.noMessages}</p>
       ) : (
-        <ol className="space-y-4" aria-label={L.label} aria-live="polite" aria-relevant="additions">
+        <ol className="space-y-4" aria-label={L.messagesLabel} aria-live="polite" aria-relevant="additions">
           {session.messages.map((m, i) => (
             <MessageBubble key={m.id ?? `${m.timestamp}-${i}`} message={m} color={color} markdown />
           ))}
