@@ -234,7 +234,7 @@ export function InboxPanel({
         </p>
       ) : null}
 
-      <div className={`grid gap-4 lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)] ${session ? "" : ""}`}>
+      <div className="grid gap-4 lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
         <div className={`min-w-0 space-y-3 ${session ? "hidden lg:block" : ""}`}>
           <div role="group" aria-label={L.filtersLabel} className="flex flex-wrap gap-1.5">
             {handoffLimits.inboxFilters.map((f) => {
