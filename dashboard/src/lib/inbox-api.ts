@@ -1,7 +1,9 @@
 /**
  * The owner's live Inbox and takeover (contract/schemas/handoff.ts), one function per call, each
  * answer parsed with the contract's schema. Writes that must not happen twice (a person's message,
- * takeover, hand back) are sent once, not retried: a failure is shown with a retry instead.
+ * takeover, hand back) are sent once, not retried: a failure is shown with a retry instead. The
+ * background calls (the badge's summary, the watch lease) leave a 401 to the socket, whose refusal
+ * ends the session with its own toast.
  */
 import {
   agentMessageResponse,
@@ -30,9 +32,10 @@ export function createInboxApi(client: ApiClient) {
       client.get(inboxPath(assistantId, filter, page), { schema: inboxResponse, signal }),
     /** POST …/inbox/watch: tell me of every visitor message (and stream `sessionId`'s replies) for a lease. */
     watch: (assistantId: string, sessionId?: string) =>
-      client.post(assistantPath(assistantId, "/inbox/watch"), sessionId ? { sessionId } : {}, { retry: false }),
+      client.post(assistantPath(assistantId, "/inbox/watch"), sessionId ? { sessionId } : {}, { retry: false, reportUnauthorized: false }),
     /** GET /api/inbox/summary: conversations needing a person across every assistant of mine. */
-    summary: (signal?: AbortSignal): Promise<InboxSummaryResponse> => client.get("/inbox/summary", { schema: inboxSummaryResponse, signal }),
+    summary: (signal?: AbortSignal): Promise<InboxSummaryResponse> =>
+      client.get("/inbox/summary", { schema: inboxSummaryResponse, signal, reportUnauthorized: false }),
     /** GET …/chats/{sessionId}: the conversation with the person's messages and its handoff. */
     session: async (assistantId: string, sessionId: string, signal?: AbortSignal): Promise<VisitorSession> =>
       (await client.get(chatPath(assistantId, sessionId), { schema: visitorSessionResponse, signal })).session,
