@@ -748,6 +748,8 @@ export const handoffLimits = {
   watchRenewMs: 25_000,
   /** A reply streamed to a watching owner is sent in batches at most this often. */
   watchDeltaMs: 250,
+  /** The dashboard's Inbox reads the list (and the open conversation) again this often while its socket is not up (HTTP fallback, reconnecting, offline). */
+  inboxPollMs: 4_000,
   /** The visitor's event stream (GET /api/widget/sessions/{id}/events): how long one stream lasts before the widget opens the next, and the heartbeat. */
   eventStreamMaxMs: 5 * 60 * 1000,
   eventStreamHeartbeatMs: 25_000,

@@ -374,6 +374,8 @@ export type ChatHistoryResponse = z.infer<typeof chatHistoryResponse>;
 /** GET …/chats/{sessionId}: one visitor session with its messages (open or not). */
 export const visitorSessionResponse = z.object({ session: visitorSessionSchema });
 export type VisitorSessionResponse = z.infer<typeof visitorSessionResponse>;
+/** POST …/chats/{sessionId}/messages (schemas/handoff.ts): the person's saved message, role "agent" with its author. */
+export const agentMessageResponse = z.object({ message: visitorMessageSchema });
 
 /** GET …/chats/export: the whole history, served as the attachment chat-history-{id}.json. */
 export const chatHistoryExport = z.object({

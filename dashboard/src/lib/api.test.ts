@@ -199,6 +199,17 @@ describe("api client: request shape", () => {
     await make("Token abc").delete("/auth/me", { authorization: "Bearer fresh" }).catch(() => undefined);
     await make(null).post("/auth/login", {}).catch(() => undefined);
     expect(calls).toHaveLength(1);
+    // A background read that leaves the session's end to the socket: its 401 is its own.
+    const quiet = await make("Token abc").get("/inbox/summary", { reportUnauthorized: false }).catch((e: unknown) => e);
+    expect(quiet).toMatchObject({ status: 401 });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("sends a write once when asked (retry: false), even on a 5xx", async () => {
+    const { c, calls, waits } = client([json(503, { error: "busy", code: "SERVICE_UNAVAILABLE" }), json(200, { ok: true })]);
+    await expect(c.post("/x", {}, { retry: false })).rejects.toMatchObject({ status: 503 });
+    expect(calls).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it("uses a call's own Authorization instead of the stored credential's (a fresh Google ID token)", async () => {

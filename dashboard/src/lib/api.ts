@@ -122,6 +122,13 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** This call's Authorization header instead of the stored credential's (a fresh Google ID token). */
   authorization?: string;
+  /** false: one attempt only (a write that must not happen twice, such as a person's message). */
+  retry?: boolean;
+  /**
+   * false: a 401 is this call's failure only, not the end of the session (a background read such as
+   * the inbox badge's: the socket's own refusal ends the session, with its toast).
+   */
+  reportUnauthorized?: boolean;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -209,7 +216,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       try {
         res = await attempt(method, url, opts.body, opts.signal, opts.authorization);
         // The stored credential was refused (not a one-off credential of this call): say so once.
-        if (res.status === 401 && !opts.authorization && authorization()) options.onUnauthorized?.();
+        if (res.status === 401 && !opts.authorization && opts.reportUnauthorized !== false && authorization()) options.onUnauthorized?.();
       } catch (err) {
         // Only a network error or a timeout lands here as an ApiError; both are retried.
         if (!(err instanceof ApiError)) throw err;
@@ -220,7 +227,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         failure = await toApiError(res);
         if (!isRetryableStatus(res.status)) throw failure;
       }
-      const delay = retryDelaysMs[i];
+      const delay = opts.retry === false ? undefined : retryDelaysMs[i];
       if (delay === undefined || opts.signal?.aborted) throw failure;
       await waitUnlessAborted(sleep(delay), opts.signal);
     }

@@ -8,7 +8,7 @@
  * - Guests' chats exist only in their room and in this browser session (session storage), as the
  *   spec keeps guests to one session; signed-in users' chats are read from GET /api/chats.
  */
-import { chatLimits, realtimeMessages, storageKeys, toast as toastTiming, userRoomId, type ServerFrame } from "../../../contract";
+import { chatLimits, realtimeMessages, storageKeys, toast as toastTiming, userRoomId, type InboxFrameData, type ServerFrame } from "../../../contract";
 import { initialChatState, isPendingKey, lastReply, lastSavedQuestion, resolveKey, type Attachment, type Conversation, type UiMessage } from "../components/chat/chat-reducer";
 import { ApiError } from "../lib/api";
 import { chatApi } from "../lib/chat-api";
@@ -77,6 +77,29 @@ function onStatus(status: ConnectionStatus) {
   }
 }
 
+// ---- the owner's inbox: `inbox` frames on the same connection --------------------------------------
+
+type InboxListener = (data: InboxFrameData) => void;
+const inboxListeners = new Set<InboxListener>();
+
+/**
+ * Hears every `inbox` frame of this tab's connection (the owner's room, the chat's own socket:
+ * one connection per tab). Returns the function that stops hearing.
+ */
+export function onInboxFrame(listener: InboxListener): () => void {
+  inboxListeners.add(listener);
+  return () => inboxListeners.delete(listener);
+}
+
+/** A server frame of the connection, as received: the chat's reducer, or the inbox's listeners. */
+export function handleServerFrame(frame: ServerFrame) {
+  if (frame.event === "inbox") {
+    for (const listener of [...inboxListeners]) listener(frame.data);
+    return;
+  }
+  onEvent(frame);
+}
+
 function onEvent(frame: ServerFrame) {
   dispatch({ type: "frame", frame });
   if (frame.event === "new-message" && frame.data.chat) upsertListedChat(frame.data.chat);
@@ -135,7 +158,7 @@ function applyAuth(auth: AuthState) {
     roomId: identity.startsWith("user:") ? userRoomId(auth.user!.id) : auth.guestSessionId!,
     ...(token ? { token } : { guestSessionId: auth.guestSessionId! }),
     onEvent: (frame) => {
-      if (connection === next) onEvent(frame);
+      if (connection === next) handleServerFrame(frame);
     },
     onStatus: (status) => {
       if (connection === next) onStatus(status);
@@ -146,7 +169,10 @@ function applyAuth(auth: AuthState) {
   if (identity === previousIdentity) for (const frame of unsent) next.forward(frame);
 }
 
-/** Starts following the auth state (idempotent): the chat screen calls it when it first shows. */
+/**
+ * Starts following the auth state (idempotent): the chat screen calls it when it first shows, and
+ * the signed-in layout for the owner's inbox (stores/inbox.ts).
+ */
 export function startChatRealtime() {
   if (started) return;
   started = true;

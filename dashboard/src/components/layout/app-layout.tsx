@@ -1,7 +1,9 @@
 /** The layout of /app (spec section 2 "Navigation"): top bar, side panel, main content, footer. */
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { appRoutes } from "../../../../contract";
+import { useAuth } from "../../stores/auth";
+import { startInboxAlerts } from "../../stores/inbox";
 import { Footer } from "./footer";
 import { SidePanel } from "./side-panel";
 import { TopBar } from "./top-bar";
@@ -24,6 +26,11 @@ export const isFullHeightPath = (location: string) => location === appRoutes.new
 export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const fill = isFullHeightPath(location);
+  // A signed-in owner's inbox badge and alerts, over the tab's one chat connection.
+  const signedIn = useAuth((s) => s.status === "authenticated");
+  useEffect(() => {
+    if (signedIn) startInboxAlerts();
+  }, [signedIn]);
   return (
     <div className={`flex flex-col bg-canvas text-fg ${fill ? "h-dvh overflow-hidden" : "min-h-dvh"}`}>
       <SkipLink />

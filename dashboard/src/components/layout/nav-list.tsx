@@ -5,9 +5,10 @@
  */
 import { useId } from "react";
 import { Link, useLocation } from "wouter";
-import { appMessages, appRoutes, navItems, publicRoutes } from "../../../../contract";
+import { appMessages, appRoutes, inboxUi, navItems, publicRoutes } from "../../../../contract";
 import { rememberReturnTo } from "../../lib/return-to";
 import { useAuth } from "../../stores/auth";
+import { useInboxSummary } from "../../stores/inbox";
 import { BotIcon, ChatPlusIcon, FolderIcon, HistoryIcon, LockIcon, SettingsIcon } from "../ui/icons";
 
 const icons: Record<(typeof navItems)[number]["path"], typeof ChatPlusIcon> = {
@@ -30,6 +31,8 @@ export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const isGuest = useAuth((s) => s.status === "guest");
   const hintId = useId();
+  // Conversations needing a person across the owner's assistants.
+  const needsPerson = useInboxSummary((s) => s.total);
   return (
     <>
       <ul className="flex flex-col gap-0.5">
@@ -53,6 +56,12 @@ export function NavList({ onNavigate }: { onNavigate?: () => void }) {
               >
                 <Icon size={17} />
                 {item.label}
+                {item.path === appRoutes.publicAssistants && needsPerson > 0 && !locked ? (
+                  <span className="relative ml-auto min-w-5 shrink-0 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
+                    <span aria-hidden="true">{needsPerson}</span>
+                    <span className="sr-only">{inboxUi.badge(needsPerson)}</span>
+                  </span>
+                ) : null}
                 {locked && (
                   <span className="ml-auto shrink-0 text-faint">
                     <LockIcon size={13} />

@@ -32,11 +32,14 @@ describe("assistant form values", () => {
 
   it("preload everything of an assistant being edited, and send it back unchanged", () => {
     const body = toRequestBody(formValuesFrom(assistant));
+    // "Talk to a person" is saved by its own section (handoff-settings.tsx): the form leaves it as stored.
+    const { handoff: _handoff, ...config } = assistant.config;
+    expect(body.config).not.toHaveProperty("handoff");
     expect(body).toEqual({
       name: assistant.name,
       description: assistant.description,
       isActive: false,
-      config: assistant.config,
+      config,
       integration: assistant.integration,
       instructions: "Be brief.",
       allowedOrigins: assistant.allowedOrigins,

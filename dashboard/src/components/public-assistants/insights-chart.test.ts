@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartBox, chartShapes, niceMax, ratingShare, shortDate, totals, yTicks } from "./insights-chart";
+import { chartBox, chartShapes, niceMax, ratingShare, shortDate, totals, yTicks, handoffTotals } from "./insights-chart";
 
 const day = (date: string, conversations: number, messages: number) => ({ date, conversations, messages });
 
@@ -78,5 +78,17 @@ describe("labels and shares", () => {
     expect(shortDate("2026-11-04")).toBe("Nov 4");
     expect(shortDate("2026-01-31")).toBe("Jan 31");
     expect(shortDate("soon")).toBe("soon");
+  });
+});
+
+describe("handoffTotals", () => {
+  const day = (date: string, requested: number, taken: number, medianFirstReplyMs: number | null) => ({ date, requested, taken, medianFirstReplyMs });
+  it("adds up requests and takeovers, and finds the period's middle reply time weighted by takeovers", () => {
+    const t = handoffTotals([day("2026-01-01", 3, 1, 60_000), day("2026-01-02", 2, 3, 120_000), day("2026-01-03", 0, 0, null)]);
+    expect(t).toEqual({ requested: 5, taken: 4, medianFirstReplyMs: 120_000 });
+  });
+  it("has no reply time when no day had one", () => {
+    expect(handoffTotals([day("2026-01-01", 2, 0, null)])).toEqual({ requested: 2, taken: 0, medianFirstReplyMs: null });
+    expect(handoffTotals([])).toEqual({ requested: 0, taken: 0, medianFirstReplyMs: null });
   });
 });

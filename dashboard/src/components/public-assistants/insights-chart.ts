@@ -98,3 +98,30 @@ export function shortDate(date: string): string {
   const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
   return m && month ? `${month} ${Number(m[3])}` : date;
 }
+
+export type HandoffDay = NonNullable<InsightsResponse["handoffs"]>[number];
+
+/**
+ * A period's handoffs: requests and takeovers added up, and the time to the first human reply over
+ * the period, read from the days' medians, each weighted by its takeovers (the server gives no
+ * period median; a day without a reply has none).
+ */
+export function handoffTotals(days: readonly HandoffDay[]): { requested: number; taken: number; medianFirstReplyMs: number | null } {
+  let requested = 0;
+  let taken = 0;
+  const weighted: { ms: number; weight: number }[] = [];
+  for (const d of days) {
+    requested += d.requested;
+    taken += d.taken;
+    if (d.medianFirstReplyMs !== null) weighted.push({ ms: d.medianFirstReplyMs, weight: Math.max(1, d.taken) });
+  }
+  if (!weighted.length) return { requested, taken, medianFirstReplyMs: null };
+  weighted.sort((a, b) => a.ms - b.ms);
+  const half = weighted.reduce((n, w) => n + w.weight, 0) / 2;
+  let seen = 0;
+  for (const w of weighted) {
+    seen += w.weight;
+    if (seen >= half) return { requested, taken, medianFirstReplyMs: w.ms };
+  }
+  return { requested, taken, medianFirstReplyMs: weighted[weighted.length - 1]!.ms };
+}

@@ -7,7 +7,7 @@
  * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
  */
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { appMessages, botDefenceUi as D, insightsLimits, insightsUi as L, qaUi, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { appMessages, botDefenceUi as D, inboxUi, insightsLimits, insightsUi as L, qaUi, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
 import { errorMessage } from "../../lib/api";
 import { formatTime } from "../../lib/format";
 import { getInsights, type InsightsPeriod } from "../../lib/public-assistants-api";
@@ -18,7 +18,7 @@ import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
 import { CheckIcon, PencilIcon } from "../ui/icons";
-import { chartShapes, chartBox, ratingShare, shortDate, totals, type DailyRow } from "./insights-chart";
+import { chartShapes, chartBox, handoffTotals, ratingShare, shortDate, totals, type DailyRow, type HandoffDay } from "./insights-chart";
 import { useQaEditor, type QaEditorTarget } from "./qa-editor";
 
 type Load = { state: "loading" } | { state: "error" } | { state: "ready"; data: InsightsResponse };
@@ -102,6 +102,7 @@ function PeriodView({ load, onRetry, onOpenConversation, improve }: { load: Load
         <Feedback feedback={data.feedback} />
         <CuratedAnswers counts={data.curatedAnswers} />
       </div>
+      {data.handoffs ? <Handoffs days={data.days} rows={data.handoffs} /> : null}
       <BotDefence days={data.days} defence={data.defence} />
       <Section title={L.ratedAnswers} empty={data.ratedAnswers.length ? null : L.noRatings}>
         {data.ratedAnswers.map((r) => (
@@ -188,6 +189,58 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
         </tbody>
       </table>
     </figure>
+  );
+}
+
+/** People taking over: requests, takeovers and the time to the first human reply, in all and per day (days with any). */
+function Handoffs({ days, rows }: { days: number; rows: HandoffDay[] }) {
+  const H = inboxUi.insights;
+  const sum = handoffTotals(rows);
+  const active = rows.filter((r) => r.requested > 0 || r.taken > 0);
+  const figures = [
+    { label: H.requested, value: String(sum.requested) },
+    { label: H.taken, value: String(sum.taken) },
+    { label: H.medianFirstReply, value: sum.medianFirstReplyMs === null ? H.noReply : H.duration(sum.medianFirstReplyMs) },
+  ];
+  return (
+    <section aria-label={H.title} className="rounded-xl border border-line bg-surface p-4">
+      <h3 className="text-sm font-semibold text-fg">{H.title}</h3>
+      <dl className="mt-3 grid grid-cols-3 gap-2">
+        {figures.map((f) => (
+          <div key={f.label} className="rounded-lg bg-subtle px-3 py-2">
+            <dt className="text-xs text-muted">{f.label}</dt>
+            <dd className="text-lg font-semibold text-fg tabular-nums">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {active.length === 0 ? (
+        <p className="mt-3 text-sm text-muted">{H.none}</p>
+      ) : (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{H.tableLabel(days)}</caption>
+            <thead className="text-xs text-muted">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">{H.day}</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">{H.requested}</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">{H.taken}</th>
+                <th scope="col" className="py-1 text-right font-medium">{H.medianFirstReply}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {active.map((r) => (
+                <tr key={r.date}>
+                  <th scope="row" className="py-1.5 pr-3 font-normal whitespace-nowrap text-fg">{shortDate(r.date)}</th>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{r.requested}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{r.taken}</td>
+                  <td className="py-1.5 text-right tabular-nums">{r.medianFirstReplyMs === null ? H.noReply : H.duration(r.medianFirstReplyMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 

@@ -4,7 +4,7 @@
  * as plain text: nothing a visitor or a model wrote reaches the DOM as HTML.
  */
 import { useState, type ReactNode } from "react";
-import { chatHistory, insightsUi, publicAssistantDefaults, publicAssistantUi, qaUi, timeFormat, visitorIdentityUi, type VisitorMessage, type VisitorSession } from "../../../../contract";
+import { chatHistory, inboxUi, insightsUi, publicAssistantDefaults, publicAssistantUi, qaUi, timeFormat, visitorIdentityUi, type VisitorMessage, type VisitorSession } from "../../../../contract";
 import { readableTextColor, safeColor } from "../../../../widget-sdk/src/core/color";
 import { formatTime } from "../../lib/format";
 import { Modal } from "../ui/dialog";
@@ -36,6 +36,20 @@ export function conversationTitle(s: Pick<VisitorSession, "messages">): string {
 }
 
 type Source = NonNullable<VisitorMessage["sources"]>[number];
+type Author = NonNullable<VisitorMessage["author"]>;
+
+/** A person's picture: their photo when they have one, else their initials. */
+export function AuthorAvatar({ author, size = 20 }: { author: Author; size?: number }) {
+  const style = { width: size, height: size };
+  if (author.photoUrl && /^https?:\/\//i.test(author.photoUrl)) {
+    return <img src={author.photoUrl} alt="" style={style} referrerPolicy="no-referrer" className="shrink-0 rounded-full object-cover ring-1 ring-line" />;
+  }
+  return (
+    <span aria-hidden="true" style={style} className="inline-flex shrink-0 items-center justify-center rounded-full bg-accent text-[9px] font-semibold text-white">
+      {author.initials.slice(0, 3)}
+    </span>
+  );
+}
 
 /**
  * A source as a chip; a click shows the passage the answer drew on, below the chips. A web page
@@ -109,11 +123,13 @@ export function MessageBubble({
   note?: ReactNode;
 }) {
   const fromVisitor = message.role === "user";
+  const author = message.role === "agent" ? (message.author ?? { name: inboxUi.conversation.you, initials: "" }) : null;
   const text = message.content.type === "text" ? message.content.data : L.nonText(message.content.type);
   return (
     <li className={`flex flex-col ${fromVisitor ? "items-end" : "items-start"}`}>
       <div className="mb-1 flex items-center gap-2 text-[11px] text-muted">
-        <span className="font-medium">{fromVisitor ? visitorLabel : L.assistant}</span>
+        {author?.initials ? <AuthorAvatar author={author} size={18} /> : null}
+        <span className="font-medium">{fromVisitor ? visitorLabel : author ? inboxUi.agentLabel(author.name) : L.assistant}</span>
         <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp, timeFormat.message)}</time>
         {message.rating ? (
           <span className={`rounded-full px-1.5 py-px font-medium ${message.rating === "up" ? "bg-success-soft text-success" : "bg-danger-soft text-danger"}`}>
@@ -123,7 +139,7 @@ export function MessageBubble({
       </div>
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm break-words ${markdown && !fromVisitor ? "" : "whitespace-pre-wrap"} ${
-          fromVisitor ? "rounded-tr-sm" : "rounded-tl-sm border border-line bg-subtle text-fg"
+          fromVisitor ? "rounded-tr-sm" : author ? "rounded-tl-sm border border-accent/40 bg-accent-soft text-fg" : "rounded-tl-sm border border-line bg-subtle text-fg"
         }`}
         style={fromVisitor ? color : undefined}
       >

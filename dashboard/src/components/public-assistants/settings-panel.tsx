@@ -9,6 +9,7 @@ import { playgroundUi, publicAssistantUi, type PublicAssistant } from "../../../
 import { Button } from "../ui/button";
 import { KeyIcon, TrashIcon } from "../ui/icons";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
+import { HandoffSettingsSection } from "./handoff-settings";
 import type { AssistantFormValues } from "./assistant-form";
 import { useBudgetLoweringGuard } from "./budget-lowering";
 import type { PendingConfirmation } from "./confirm-actions";
@@ -45,6 +46,8 @@ export function SettingsPanel({
         <LivePreview assistant={assistant} values={form.values} />
       </div>
       {lowerBudgetDialog}
+
+      <HandoffSettingsSection assistant={assistant} onSaved={onSaved} />
 
       <section className="space-y-3 rounded-xl border border-line bg-surface p-4 sm:p-5">
         {/* The key itself, with copy and reveal, is in the page's header. */}

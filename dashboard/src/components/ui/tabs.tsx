@@ -7,6 +7,8 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "re
 export interface TabItem<K extends string> {
   key: K;
   label: string;
+  /** A count beside the label (hidden when 0), and its words for screen readers. */
+  badge?: { count: number; label: string };
 }
 
 export function useTabIds(prefix?: string) {
@@ -92,6 +94,12 @@ export function TabList<K extends string>({
             } ${selected ? "bg-surface text-fg shadow-sm" : "text-muted hover:text-fg"}`}
           >
             {t.label}
+            {t.badge && t.badge.count > 0 ? (
+              <span className="relative ml-1.5 inline-block min-w-5 rounded-full bg-warning-soft px-1.5 text-center text-xs leading-5 font-semibold text-warning-fg ring-1 ring-warning-line tabular-nums">
+                <span aria-hidden="true">{t.badge.count}</span>
+                <span className="sr-only">{t.badge.label}</span>
+              </span>
+            ) : null}
           </button>
         );
       })}

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
-import { appMessages, appRoutes, publicAssistantUi, type BudgetsResponse, type PublicAssistant } from "../../../../../contract";
+import { appMessages, appRoutes, inboxUi, publicAssistantUi, type BudgetsResponse, type PublicAssistant } from "../../../../../contract";
 import { ApiKeyField } from "../../../components/public-assistants/api-key-field";
 import { StatusBadge } from "../../../components/public-assistants/assistant-card";
 import { assistantStatus } from "../../../components/public-assistants/budget-alerts";
@@ -21,6 +21,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { TabList, TabPanel, useTabIds } from "../../../components/ui/tabs";
 import { ApiError } from "../../../lib/api";
 import { publicAssistantsApi } from "../../../lib/public-assistants-api";
+import { useInboxSummary } from "../../../stores/inbox";
 import { failureToast, usePublicAssistants } from "../../../stores/public-assistants";
 import { assistantPageHref, readAssistantPageParams } from "./page-url";
 import { assistantTabKeys, assistantTabs, defaultAssistantTab, type AssistantTabContext, type AssistantTabKey } from "./tabs";
@@ -105,6 +106,11 @@ export default function PublicAssistantPage() {
     (sessionId: string | null) => navigate(assistantPageHref(id, { tab: "history", session: sessionId }), { replace: true }),
     [id, navigate],
   );
+  const selectInboxSession = useCallback(
+    (sessionId: string | null) => navigate(assistantPageHref(id, { tab: "inbox", session: sessionId })),
+    [id, navigate],
+  );
+  const needsPerson = useInboxSummary((s) => s.needsPerson[id] ?? 0);
   const openConversation = useCallback((sessionId: string) => navigate(assistantPageHref(id, { tab: "history", session: sessionId })), [id, navigate]);
 
   const back = (
@@ -142,7 +148,8 @@ export default function PublicAssistantPage() {
   }
 
   const { assistant } = state;
-  const context: AssistantTabContext = { assistant, reload: reloadWithBudgets, confirm: setPending, openConversation, session, selectSession };
+  const context: AssistantTabContext = { assistant, reload: reloadWithBudgets, confirm: setPending, openConversation, session, tab, selectSession, selectInboxSession };
+  const tabItems = assistantTabs.map((t) => (t.key === "inbox" ? { ...t, badge: { count: needsPerson, label: inboxUi.badge(needsPerson) } } : t));
 
   return (
     <PageContainer wide>
@@ -150,7 +157,7 @@ export default function PublicAssistantPage() {
       <Header assistant={assistant} budgets={budgetData} />
       <BudgetBanners data={budgetData} assistantId={assistant._id} className="mt-4" />
       <TabList
-        items={assistantTabs}
+        items={tabItems}
         value={tab}
         onChange={(key) => navigate(assistantPageHref(id, { tab: key }))}
         label={P.tabsLabel}

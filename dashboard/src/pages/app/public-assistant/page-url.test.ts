@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantPageHref, readAssistantPageParams } from "./page-url";
 
-const keys = ["playground", "knowledge", "history"] as const;
+const keys = ["playground", "knowledge", "history", "inbox"] as const;
 
 describe("the assistant page's address", () => {
   it("reads the tab, the default one when absent or unknown", () => {
@@ -10,7 +10,8 @@ describe("the assistant page's address", () => {
     expect(readAssistantPageParams("tab=nope", keys, "knowledge")).toEqual({ tab: "knowledge", session: null });
   });
 
-  it("reads an open conversation on the History tab only", () => {
+  it("reads an open conversation on the History and Inbox tabs only", () => {
+    expect(readAssistantPageParams("tab=inbox&session=s1", keys, "knowledge")).toEqual({ tab: "inbox", session: "s1" });
     expect(readAssistantPageParams("tab=history&session=s%201", keys, "knowledge")).toEqual({ tab: "history", session: "s 1" });
     expect(readAssistantPageParams("tab=history&session=", keys, "knowledge")).toEqual({ tab: "history", session: null });
     expect(readAssistantPageParams("tab=playground&session=s1", keys, "knowledge")).toEqual({ tab: "playground", session: null });

@@ -1,13 +1,16 @@
 /**
  * The assistant page's address (`appRoutes.publicAssistant`): `?tab=` names the tab shown (the
- * default one when absent or unknown) and, on the History tab, `&session=` the conversation open.
+ * default one when absent or unknown) and, on the History and Inbox tabs, `&session=` the conversation open.
  * Pure, unit-tested.
  */
 import { appRoutes } from "../../../../../contract";
 
+/** The tabs whose address may name an open conversation. */
+const sessionTabs = new Set<string>(["history", "inbox"]);
+
 export interface AssistantPageParams<K extends string> {
   tab: K;
-  /** The visitor session whose conversation is open (History tab only). */
+  /** The visitor session whose conversation is open (History and Inbox tabs only). */
   session: string | null;
 }
 
@@ -15,7 +18,7 @@ export function readAssistantPageParams<K extends string>(search: string, keys: 
   const params = new URLSearchParams(search);
   const asked = params.get("tab");
   const tab = keys.find((k) => k === asked) ?? fallback;
-  return { tab, session: tab === "history" ? params.get("session") || null : null };
+  return { tab, session: sessionTabs.has(tab) ? params.get("session") || null : null };
 }
 
 export function assistantPageHref(id: string, params: { tab: string; session?: string | null }): string {

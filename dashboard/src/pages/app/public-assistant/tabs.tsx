@@ -5,9 +5,10 @@
  * Sections of the Knowledge tab are entries of `knowledgeSections` (components/public-assistants/knowledge-panel.tsx).
  */
 import type { ReactNode } from "react";
-import { insightsUi, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import { inboxUi, insightsUi, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
 import { ChatHistoryPanel } from "../../../components/public-assistants/chat-history-panel";
 import type { PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
+import { InboxPanel } from "../../../components/public-assistants/inbox/inbox-panel";
 import { InsightsPanel } from "../../../components/public-assistants/insights-panel";
 import { IntegrationCodePanel } from "../../../components/public-assistants/integration-code-panel";
 import { KnowledgePanel } from "../../../components/public-assistants/knowledge-panel";
@@ -24,10 +25,14 @@ export interface AssistantTabContext {
   confirm: (pending: PendingConfirmation) => void;
   /** Opens one visitor conversation: the History tab with `?session=<id>` (fetched when it is not on the page shown). */
   openConversation: (sessionId: string) => void;
-  /** The conversation open in the History tab, from the address. */
+  /** The conversation open in the History or Inbox tab, from the address. */
   session: string | null;
-  /** Opens or closes (null) a conversation in place (the address is replaced, not pushed). */
+  /** The tab on screen (a panel stays mounted while another is shown). */
+  tab: string;
+  /** Opens or closes (null) a History conversation in place (the address is replaced, not pushed). */
   selectSession: (sessionId: string | null) => void;
+  /** Opens or closes (null) an Inbox conversation (pushed: Back returns to the list). */
+  selectInboxSession: (sessionId: string | null) => void;
 }
 
 export interface AssistantTab {
@@ -58,9 +63,18 @@ export const assistantTabs = [
     ),
   },
   {
+    key: "inbox",
+    label: inboxUi.tab,
+    render: ({ assistant, tab, session, selectInboxSession }) => (
+      <InboxPanel assistant={assistant} shown={tab === "inbox"} session={tab === "inbox" ? session : null} selectSession={selectInboxSession} />
+    ),
+  },
+  {
     key: "history",
     label: T.history,
-    render: ({ assistant, session, selectSession }) => <ChatHistoryPanel assistant={assistant} selectedId={session} onSelect={selectSession} />,
+    render: ({ assistant, tab, session, selectSession }) => (
+      <ChatHistoryPanel assistant={assistant} selectedId={tab === "history" ? session : null} onSelect={selectSession} />
+    ),
   },
   {
     key: "insights",
