@@ -167,6 +167,25 @@ export class HandoffStore {
     return { changed: true, session: this.reread(session.id) };
   }
 
+  /**
+   * The visitor's messages in a row this episode: since it began (the request or the takeover) and
+   * since the person's last message. Bounds what a visitor can send while nobody answers.
+   */
+  unanswered(session: SessionRow): number {
+    const since = handoffOf(session).since ?? 0;
+    return num(
+      this.sql
+        .exec(
+          `SELECT count(*) AS n FROM visitor_messages WHERE session_id = ? AND role = 'user' AND created_at >= ?
+             AND created_at > coalesce((SELECT max(created_at) FROM visitor_messages WHERE session_id = ? AND role = 'agent'), 0)`,
+          session.id,
+          since,
+          session.id,
+        )
+        .one().n,
+    );
+  }
+
   /** A message of either side while a person has it: the idle end counts from it. */
   touch(sessionId: string, now: number) {
     this.sql.exec("UPDATE visitor_sessions SET handoff_active_at = ? WHERE id = ? AND handoff_state = 'taken'", now, sessionId);
