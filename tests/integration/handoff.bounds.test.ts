@@ -40,18 +40,17 @@ describe("the owner's e-mails", () => {
   it(`at most ${handoffLimits.maxOwnerEmailsPerHour} request e-mails an hour per assistant, however many conversations ask`, async () => {
     const { token, key } = await handoffConversation({ visitorAction: true });
     const to = await ownerEmail(token);
-    const before = (await outbox(to)).length;
     for (let i = 0; i < handoffLimits.maxOwnerEmailsPerHour + 3; i++) {
       const { sessionId } = await startSession(key, { ip: randomIp() });
       await askedForPerson(key, sessionId);
     }
     // E-mails go after the response: wait for the capped number, then a while longer for any extra.
-    const requested = async () => (await outbox(to)).slice(before).filter((e) => e.subject.startsWith("A visitor asked for a person"));
+    const requested = async () => (await outbox(to)).filter((e) => e.subject.startsWith("A visitor asked for a person"));
     for (let i = 0; i < 60 && (await requested()).length < handoffLimits.maxOwnerEmailsPerHour; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 500));
     const requests = await requested();
     expect(requests).toHaveLength(handoffLimits.maxOwnerEmailsPerHour);
-  });
+  }, 20_000);
 
   it("an assistant name with line breaks never reaches an e-mail's subject as more than one line", async () => {
     const { token, key, assistantId, sessionId } = await handoffConversation({ visitorAction: true });

@@ -203,10 +203,16 @@ export class HandoffStore {
     return Math.max(0, now - (h.since ?? h.takenAt ?? now));
   }
 
-  /** Reserves the e-mail to the owner when none went for this conversation within the interval: true when one may go now. */
+  /**
+   * Reserves the e-mail to the owner when none went for this conversation within the interval, and
+   * fewer than handoffLimits.maxOwnerEmailsPerHour went for the assistant's conversations in the
+   * last hour (many sessions asking at once send the owner a few e-mails, not one each): true when one may go now.
+   */
   reserveOwnerEmail(session: SessionRow, now: number): boolean {
     const last = handoffOf(session).ownerEmailedAt;
     if (last !== null && now - last < handoffLimits.emailIntervalMs) return false;
+    const lastHour = num(this.sql.exec("SELECT count(*) AS n FROM visitor_sessions WHERE owner_emailed_at > ?", now - 60 * 60_000).one().n);
+    if (lastHour >= handoffLimits.maxOwnerEmailsPerHour) return false;
     this.sql.exec("UPDATE visitor_sessions SET owner_emailed_at = ? WHERE id = ?", now, session.id);
     return true;
   }
