@@ -733,6 +733,13 @@ export const handoffLimits = {
   emailPattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
   /** At most one e-mail to the owner per conversation in this window (requests), and one to the visitor (replies after they left). */
   emailIntervalMs: 10 * 60 * 1000,
+  /** However many conversations ask, at most this many request e-mails go to the owner per assistant per hour (the dashboard still tells each). */
+  maxOwnerEmailsPerHour: 10,
+  /**
+   * While a person was asked for or has the conversation, a visitor's messages reach no model and
+   * count against no limit: at most this many in a row until a person writes (429 waitForPerson).
+   */
+  maxUnansweredMessages: 20,
   /** A typing indicator lasts this long unless renewed; a side sends `typing` at most once per `typingSendMs`. */
   typingTtlMs: 6_000,
   typingSendMs: 2_000,

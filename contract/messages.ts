@@ -1323,6 +1323,7 @@ export const handoffMessages = {
   typingInvalid: "typing must be true or false.",
   filterInvalid: (filters: readonly string[]) => `Filter must be one of: ${filters.join(", ")}.`,
   handoffOff: "This assistant does not offer talking to a person.",
+  waitForPerson: (max: number) => `Please wait for a reply: you can send at most ${max} messages in a row until a person answers.`,
   emailInvalid: "Enter a valid e-mail address.",
   emailTooLong: (max: number) => `E-mail address must be at most ${max} characters.`,
   businessHoursTooLong: (max: number) => `Business hours must be at most ${max} characters.`,

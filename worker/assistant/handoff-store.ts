@@ -167,6 +167,25 @@ export class HandoffStore {
     return { changed: true, session: this.reread(session.id) };
   }
 
+  /**
+   * The visitor's messages in a row this episode: since it began (the request or the takeover) and
+   * since the person's last message. Bounds what a visitor can send while nobody answers.
+   */
+  unanswered(session: SessionRow): number {
+    const since = handoffOf(session).since ?? 0;
+    return num(
+      this.sql
+        .exec(
+          `SELECT count(*) AS n FROM visitor_messages WHERE session_id = ? AND role = 'user' AND created_at >= ?
+             AND created_at > coalesce((SELECT max(created_at) FROM visitor_messages WHERE session_id = ? AND role = 'agent'), 0)`,
+          session.id,
+          since,
+          session.id,
+        )
+        .one().n,
+    );
+  }
+
   /** A message of either side while a person has it: the idle end counts from it. */
   touch(sessionId: string, now: number) {
     this.sql.exec("UPDATE visitor_sessions SET handoff_active_at = ? WHERE id = ? AND handoff_state = 'taken'", now, sessionId);
@@ -184,10 +203,16 @@ export class HandoffStore {
     return Math.max(0, now - (h.since ?? h.takenAt ?? now));
   }
 
-  /** Reserves the e-mail to the owner when none went for this conversation within the interval: true when one may go now. */
+  /**
+   * Reserves the e-mail to the owner when none went for this conversation within the interval, and
+   * fewer than handoffLimits.maxOwnerEmailsPerHour went for the assistant's conversations in the
+   * last hour (many sessions asking at once send the owner a few e-mails, not one each): true when one may go now.
+   */
   reserveOwnerEmail(session: SessionRow, now: number): boolean {
     const last = handoffOf(session).ownerEmailedAt;
     if (last !== null && now - last < handoffLimits.emailIntervalMs) return false;
+    const lastHour = num(this.sql.exec("SELECT count(*) AS n FROM visitor_sessions WHERE owner_emailed_at > ?", now - 60 * 60_000).one().n);
+    if (lastHour >= handoffLimits.maxOwnerEmailsPerHour) return false;
     this.sql.exec("UPDATE visitor_sessions SET owner_emailed_at = ? WHERE id = ?", now, session.id);
     return true;
   }

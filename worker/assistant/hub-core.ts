@@ -212,6 +212,15 @@ export class HubCore {
     else await this.wakeForSources("always");
   }
 
+  /**
+   * After an owner's write: the idle end is armed on the settings now, so a takeover begun while
+   * it was off (or longer) still ends by itself.
+   */
+  async handoffSettingsChanged(now = Date.now()) {
+    const opened = await this.open();
+    if (opened) await this.handoff.armIdle(opened, this.alarms, now);
+  }
+
   /** Takeovers idle past the owner's `idleEndMinutes` end; the visitor and the owner are told (hub-handoff.ts). */
   private async handoffIdle(now: number) {
     const opened = await this.open();

@@ -92,6 +92,13 @@ export class HubHandoff {
     if (minutes > 0) await alarms.schedule("handoff-idle", activeAt + minutes * 60_000);
   }
 
+  /** Arms the idle end for the takeover idle longest, on the owner's current setting (nothing taken, or 0: nothing). */
+  async armIdle(opened: OpenedHub, alarms: IdleAlarm, now: number): Promise<void> {
+    const minutes = opened.assistant.record.config.handoff.idleEndMinutes;
+    const oldest = minutes > 0 ? this.store(opened).oldestActivity() : null;
+    if (oldest !== null) await alarms.schedule("handoff-idle", Math.max(now + 1000, oldest + minutes * 60_000));
+  }
+
   /**
    * The `handoff-idle` alarm: takeovers with no message of either side for the owner's
    * `idleEndMinutes` go back to the assistant; the visitor and the owner are told (awaited: the

@@ -1,10 +1,10 @@
-import { knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type ConversationHandoff, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
+import { handoffLimits, knowledgeSearch, qaLimits, visitorIdentityMessages, widget, type ConversationHandoff, type QaStrictness, type WidgetMessage, type WidgetRemaining } from "../../contract";
 import type { Env } from "../env";
 import { IndexVectorStore, VectorizeStore, embeddingProviderFromEnv, hybridSearch, relevanceFloorFor, relevantHits, type EmbeddingProvider } from "../knowledge";
 import type { PublicAssistantRecord } from "../services/public-assistants/to-public-assistant";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import { consumeIpMessage } from "../services/ip-throttle";
-import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, type MessageRefusal } from "../services/widget/admit-visitor-message";
+import { attachmentsRefusal, budgetRefusal, ipRefusal, toMessageAdmission, waitForPersonRefusal, type MessageRefusal } from "../services/widget/admit-visitor-message";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import { handoffIntent, type HandoffLanguage } from "../widget/handoff-intent";
 import { retrievalQuery, type HistoryTurn, type Passage } from "../widget/prompt";
@@ -211,7 +211,8 @@ export async function beginVisitorTurn(
 
 /**
  * A message while a person was asked for or has the conversation (after the per-IP throttle): saved
- * and shown, with no counter, no budget, no model; a takeover's idle end counts from it.
+ * and shown, with no counter, no budget, no model; a takeover's idle end counts from it. At most
+ * handoffLimits.maxUnansweredMessages in a row until the person writes (429 waitForPerson).
  */
 function withPerson(
   storage: DurableObjectStorage,
@@ -223,6 +224,8 @@ function withPerson(
 ): BeginTurnResult {
   const { store } = opened;
   const { record } = opened.assistant;
+  const handoffStore = new HandoffStore(storage, store);
+  if (handoffStore.unanswered(session) >= handoffLimits.maxUnansweredMessages) return { outcome: "refused", refusal: waitForPersonRefusal(), limits };
   const first = session.messageCount === 0;
   const saved = store.saveMessage({
     sessionId: session.id,
@@ -232,7 +235,7 @@ function withPerson(
     sources: [],
     at: Date.now(),
   });
-  new HandoffStore(storage, store).touch(session.id, saved.createdAt);
+  handoffStore.touch(session.id, saved.createdAt);
   countInsight(input.assistantId, () => new InsightsStore(storage).countVisitorMessage(saved.createdAt, first));
   const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
   return {

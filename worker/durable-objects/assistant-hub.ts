@@ -187,6 +187,7 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async configChanged(input: { token?: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } } = {}): Promise<number> {
     await this.core.gate.configChanged(this.core.assistantId, input.token);
+    await this.core.handoffSettingsChanged();
     if (!input.revoke) return 0;
     // Switched off or its key regenerated: every takeover ends (the visitor and the owner are told).
     if (input.revoke.close.code === widgetSocketClose.unavailable.code) await this.endHandoffs();

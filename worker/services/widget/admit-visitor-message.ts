@@ -1,4 +1,4 @@
-import { budgetMessages, widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
+import { budgetMessages, handoffLimits, handoffMessages, widgetMessages, type ErrorCode, type WidgetRefusalReason, type WidgetRemaining } from "../../../contract";
 import { secondsToMonthEnd } from "../../budgets/budget-math";
 import { retryAfterSeconds } from "../rate-limit";
 import type { IpThrottleResult } from "../ip-throttle";
@@ -29,6 +29,15 @@ export type MessageAdmission = { ok: true; remaining: WidgetRemaining } | Messag
 export function attachmentsRefusal(fileCount: number, allowAttachments: boolean): MessageRefusal | null {
   if (fileCount > 0 && !allowAttachments) return { ok: false, error: widgetMessages.attachmentsNotAllowed, reason: "invalid", code: "VALIDATION_ERROR" };
   return null;
+}
+
+/**
+ * While a person was asked for or has the conversation, the visitor has sent
+ * handoffLimits.maxUnansweredMessages in a row since the person last wrote (or since the request):
+ * the next waits for the person's reply (such messages count against no other limit).
+ */
+export function waitForPersonRefusal(): MessageRefusal {
+  return { ok: false, error: handoffMessages.waitForPerson(handoffLimits.maxUnansweredMessages), reason: "rate-limited", code: "RATE_LIMITED" };
 }
 
 /** A monthly budget (the assistant's, or all the owner's assistants') is used up and pauses the assistant until the UTC month ends. */
