@@ -9,6 +9,9 @@ import type { HubSockets } from "./hub-sockets";
 import { InboxWatchers } from "./inbox-watchers";
 import type { VisitorMessageRow, VisitorSessionRow } from "./visitor-store";
 
+/** Ended handoffs whose visitor and owner are told one by one when a revocation ends them all. */
+const END_ALL_TOLD = 200;
+
 /**
  * The owner's inbox frames of one event, and the owners' rooms (`user-<id>`) to tell: the caller
  * relays it (`relayToOwners`) after its own frames. Rooms are empty when nobody watches.
@@ -122,8 +125,16 @@ export class HubHandoff {
   async endAll(opened: OpenedHub): Promise<void> {
     try {
       const store = this.store(opened);
-      const ended = store.handedOff().map((s) => store.end(s).session);
-      await this.tell(opened, ended);
+      // Every one ends, however many a bot left waiting; only the first few hundred are told
+      // (the rest see it when they next load: their sockets are closed by the same revocation).
+      const told: SessionRow[] = [];
+      for (let batch = store.handedOff(); batch.length > 0; batch = store.handedOff()) {
+        for (const session of batch) {
+          const ended = store.end(session).session;
+          if (told.length < END_ALL_TOLD) told.push(ended);
+        }
+      }
+      await this.tell(opened, told);
     } catch (error) {
       console.error(JSON.stringify({ event: "handoff-end-all-failed", assistantId: this.assistantId, error: String(error) }));
     }
