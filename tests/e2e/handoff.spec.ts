@@ -18,6 +18,8 @@ import {
   inboxResponse,
   inboxUi,
   outboxResponse,
+  widgetApiPaths,
+  widgetSessionResponse,
   widgetStrings,
   type PublicAssistantBody,
 } from "../../contract";
@@ -191,6 +193,7 @@ for (const size of sizes) {
       await filters.getByRole("button", { name: new RegExp(inboxUi.filters["needs-person"]) }).click();
       const list = o.getByRole("list", { name: inboxUi.listLabel });
       await list.getByRole("button", { name: /Can I talk to a human\?/ }).click();
+      await expect(o).toHaveURL(/[?&]session=/);
       await o.getByRole("button", { name: C.takeOver }).click();
       await expect(o.getByText(C.taken(AGENT))).toBeVisible();
       // The visitor sees the person join: their name, and their initials (no photo).
@@ -218,6 +221,14 @@ for (const size of sizes) {
       expect(await vp.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await o.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       await expect(composer).toHaveValue("");
+      // The owner's view has it too, under "(person)", as the same sanitised Markdown.
+      await expect(o.getByText(inboxUi.agentLabel(AGENT))).toBeVisible();
+      await expect(o.locator(".markdown strong", { hasText: "groups of 8" })).toBeVisible();
+      // The visitor's session has it as a person's message with its author.
+      const sessionId = (await visitorSession(vp, a.id))!;
+      const seen = widgetSessionResponse.parse(await (await request.get(widgetApiPaths.session(sessionId), { headers: { "x-assistant-key": a.key } })).json());
+      expect(seen.messages.at(-1)).toMatchObject({ role: "agent", author: { name: AGENT, initials: "SL" }, content: { data: REPLY } });
+      expect(seen.handoff).toMatchObject({ state: "taken", agent: { name: AGENT } });
       await expectNoAxeFindings(vp);
       await shot(vp, testInfo, `widget-taken-${size.name}`);
 
@@ -234,7 +245,12 @@ for (const size of sizes) {
       // 5. The owner hands back: the visitor is told, and the assistant answers the next question.
       await o.getByRole("button", { name: C.handBack }).click();
       await expect(o.getByText(C.none)).toBeVisible();
+      await expect(composer).toHaveCount(0);
       await expect(log.getByText(en.handedBack)).toBeVisible({ timeout: 5_000 });
+      // Writing as a person now is refused with the contract's message.
+      const refused = await request.post(`/api/public-assistants/${a.id}/chats/${sessionId}/messages`, { headers: auth(), data: { content: "Hello" } });
+      expect(refused.status()).toBe(409);
+      expect(((await refused.json()) as { error: string }).error).toBe(handoffMessages.notTakenOver);
       // Talk to a person is offered again: above the message box and under the earlier offer.
       await expect(dialog.getByRole("button", { name: en.talkToPerson })).toHaveCount(2);
       await ask(vp, "Do you offer airport pickup?");
