@@ -374,6 +374,23 @@ describe("a person has the conversation", () => {
     w.c.destroy();
   });
 
+  it("the person's initials are never inside the dimmed text of a note or a name (their contrast on the brand colour holds)", async () => {
+    socketKind(OpenSocket);
+    session.handoff = requested;
+    session.messages.push(msg("g1", "agent", "Hello", { author: agent }));
+    const w = await openWidget();
+    await vi.waitFor(() => expect(w.c.state.handing).toBe(true));
+    w.c.apply({ event: "handoff", data: { chatId: "s1", handoff: taken } });
+    await vi.waitFor(() => expect(w.text()).toContain(widgetStrings.en.joined("Sam Lee")));
+    const tree = w.tree();
+    const avatars = tree.filter((e) => e.type === "span" && texts(e.props.children).join("") === "SL");
+    // The note's and the message's.
+    expect(avatars).toHaveLength(2);
+    const dimmed = tree.filter((e) => String(e.props.class ?? "").split(" ").includes("t"));
+    for (const d of dimmed) expect(elements(d.props.children).filter((e) => avatars.includes(e))).toEqual([]);
+    w.c.destroy();
+  });
+
   it("hands back: a note, then the assistant answers again; Talk to a person is offered again", async () => {
     socketKind(OpenSocket);
     session.handoff = taken;

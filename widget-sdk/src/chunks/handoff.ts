@@ -391,13 +391,14 @@ function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
 
 function message(h: H, m: UiMessage, dir: "rtl" | "ltr", markdown: typeof renderMarkdown) {
   const a = person(m.author);
-  if (m.role === "note") return h("div", { key: m.key, class: "t", dir: "auto", style: { ...row, alignSelf: "center", textAlign: "center" } }, a?.name && avatar(h, a), m.text) as VNode;
+  // The avatar sits beside the dimmed text (.t), never inside it: its initials keep their contrast on --p.
+  if (m.role === "note") return h("div", { key: m.key, dir: "auto", style: { ...row, alignSelf: "center", textAlign: "center" } }, a?.name && avatar(h, a), h("span", { class: "t" }, m.text)) as VNode;
   // As the core shows an answer: dir="auto", the hidden speaker label (their name) in the panel's direction; never rated.
   return h(
     "div",
     { key: m.key, dir: "auto", class: "m1" },
     h("span", { class: "x", dir }, `${a?.name ?? ""}: `),
-    a && h("span", { class: "t", "aria-hidden": "true", style: { ...row, marginBottom: "4px", fontWeight: 600 } }, avatar(h, a), a.name),
+    a && h("span", { "aria-hidden": "true", style: { ...row, marginBottom: "4px", fontWeight: 600 } }, avatar(h, a), h("span", { class: "t" }, a.name)),
     h("div", { class: "md" }, markdown(m.text)),
   ) as VNode;
 }
