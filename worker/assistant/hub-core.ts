@@ -217,8 +217,11 @@ export class HubCore {
    * it was off (or longer) still ends by itself.
    */
   async handoffSettingsChanged(now = Date.now()) {
-    const opened = await this.open();
-    if (opened) await this.handoff.armIdle(opened, this.alarms, now);
+    // Not through open(): this runs inside an owner write, which must not wait on another call's
+    // D1 read of the copy. While a person has a conversation, the alarm looks at once; it ends
+    // what is due under the new settings and arms itself for the next (hub-handoff.ts endIdle).
+    const taken = this.storage.sql.exec("SELECT 1 FROM visitor_sessions WHERE handoff_state = 'taken' LIMIT 1").toArray().length > 0;
+    if (taken) await this.alarms.schedule("handoff-idle", now + 1000);
   }
 
   /** Takeovers idle past the owner's `idleEndMinutes` end; the visitor and the owner are told (hub-handoff.ts). */
