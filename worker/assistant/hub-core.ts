@@ -220,6 +220,7 @@ export class HubCore {
     // Not through open(): this runs inside an owner write, which must not wait on another call's
     // D1 read of the copy. While a person has a conversation, the alarm looks at once; it ends
     // what is due under the new settings and arms itself for the next (hub-handoff.ts endIdle).
+    if (this.gate.erased()) return;
     const taken = this.storage.sql.exec("SELECT 1 FROM visitor_sessions WHERE handoff_state = 'taken' LIMIT 1").toArray().length > 0;
     if (taken) await this.alarms.schedule("handoff-idle", now + 1000);
   }
