@@ -166,21 +166,21 @@ export async function beginVisitorTurn(
   countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
   const inbox = parts.handoff.messageRelay(opened, session.id, saved);
   const watchSession = parts.handoff.watchers.forSession(session.id);
+  const admitted = (found: { passages: Passage[] | null; curated: CuratedAnswer | null }, offered: typeof offer) => ({
+    outcome: "admitted" as const,
+    assistant: record,
+    session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
+    history,
+    saved: toWidgetMessage(saved, record.showSources),
+    remaining: admission.remaining,
+    ...found,
+    offer: offered,
+    inbox,
+    watchSession,
+  });
   if (offer) {
     new HandoffStore(storage, store).markOffered(session.id, now);
-    return {
-      outcome: "admitted",
-      assistant: record,
-      session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
-      history,
-      saved: toWidgetMessage(saved, record.showSources),
-      remaining: admission.remaining,
-      passages: [],
-      curated: null,
-      offer,
-      inbox,
-      watchSession,
-    };
+    return admitted({ passages: [], curated: null }, offer);
   }
   const { passages, curated } = await retrieveWithCurated(env, storage, parts.qa, {
     assistantId: input.assistantId,
@@ -194,19 +194,7 @@ export async function beginVisitorTurn(
   countInsight(input.assistantId, () =>
     insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: !curated && passages !== null && passages.length === 0 }),
   );
-  return {
-    outcome: "admitted",
-    assistant: record,
-    session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
-    history,
-    saved: toWidgetMessage(saved, record.showSources),
-    remaining: admission.remaining,
-    passages,
-    curated,
-    offer: null,
-    inbox,
-    watchSession,
-  };
+  return admitted({ passages, curated }, null);
 }
 
 /**
