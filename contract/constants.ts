@@ -768,3 +768,85 @@ export const handoffLimits = {
 } as const;
 export type HandoffState = (typeof handoffLimits.states)[number];
 export type InboxFilter = (typeof handoffLimits.inboxFilters)[number];
+
+/**
+ * Lead capture (schemas/leads.ts): the owner's form, when the widget shows it, and the bounds of
+ * what a visitor submits. Chosen for Tala.
+ */
+export const leadLimits = {
+  /** A field's kind: four known ones (the widget validates `email` and `phone`) and free text. */
+  fieldKinds: ["name", "email", "phone", "company", "text"] as const,
+  maxFields: 6,
+  /** A form has each known kind at most once; `text` fields up to maxFields. */
+  maxLabelChars: 60,
+  maxIntroChars: 300,
+  maxThanksChars: 300,
+  /** A field's key (what the submission and webhooks name it by): `name`, `email`, `phone`, `company`, or `text1`…`text6`. */
+  keyPattern: /^(?:name|email|phone|company|text[1-6])$/,
+  /** The longest value a visitor may give per kind. */
+  maxValueChars: { name: 120, email: 254, phone: 32, company: 120, text: 1_000 } as const,
+  /** E-mail as the handoff's check; a phone: digits with optional +, spaces, dots, dashes, brackets, 6 to 20 digits. */
+  emailPattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  phonePattern: /^\+?[0-9 ().-]{6,32}$/,
+  phoneDigits: { min: 6, max: 20 },
+  /** "Before the first message": off, offered (dismissable), or required before the visitor can write. */
+  beforeFirstMessageModes: ["off", "optional", "required"] as const,
+  /** "After N visitor messages": 0 turns it off. */
+  afterMessages: { min: 0, max: 50, default: 0 },
+  /** A conversation may submit at most this many leads (a corrected address is a second one); then 429. */
+  maxLeadsPerSession: 3,
+  /** Leads list: page size, deepest page, the search text. */
+  pageSize: 25,
+  maxPage: 10_000,
+  maxQueryChars: 200,
+  /** CSV export: at most this many leads, newest first, read in pages of `exportPageSize`. */
+  exportMaxRows: 100_000,
+  exportPageSize: 500,
+  /** However many leads come, at most this many "new lead" e-mails go to the owner per assistant per hour. */
+  maxOwnerEmailsPerHour: 20,
+} as const;
+export type LeadFieldKind = (typeof leadLimits.fieldKinds)[number];
+
+/**
+ * Signed webhooks (schemas/webhooks.ts): endpoints, events, delivery and its retries. Chosen for
+ * Tala (the header and retry rules follow the issue's contract; the backoff is Stripe-like).
+ */
+export const webhookLimits = {
+  events: ["conversation.started", "message.answered", "lead.created", "feedback.created", "handoff.requested"] as const,
+  /** The event `POST …/webhooks/{id}/test` sends (only to that endpoint; never recorded as a real event). */
+  testEvent: "webhook.test",
+  maxPerAssistant: 10,
+  maxUrlChars: 2_048,
+  maxDescriptionChars: 200,
+  /** A delivery's request: this long before it counts as a network error; redirects followed (each re-checked). */
+  timeoutMs: 10_000,
+  maxRedirects: 3,
+  /** Retries of network errors, 5xx and 429: exponential from `baseDelaySeconds`, capped per wait, for `retryWindowMs` after the first attempt. */
+  baseDelaySeconds: 30,
+  maxDelaySeconds: 6 * 60 * 60,
+  retryWindowMs: 24 * 60 * 60 * 1000,
+  /** A 429's Retry-After is honoured up to this (the queue's longest delay). */
+  maxRetryAfterSeconds: 12 * 60 * 60,
+  /** An endpoint whose deliveries have all failed for this long is disabled (and the owner e-mailed). */
+  disableAfterMs: 24 * 60 * 60 * 1000,
+  /** What a delivery record keeps of the response body. */
+  responseExcerptBytes: 1_024,
+  /** Delivery records kept per endpoint (the newest), and shown per page. */
+  deliveriesKept: 200,
+  deliveriesPageSize: 50,
+  /** Events waiting in the assistant's outbox; beyond it the oldest undelivered are dropped (and counted). */
+  maxOutbox: 10_000,
+  /** An event's JSON body at most (a long reply is cut, marked `truncated`). */
+  maxBodyBytes: 64 * 1024,
+  /** The signing secret: `whsec_` and 32 random bytes, base64url. */
+  secretPrefix: "whsec_",
+  /** What a receiver should accept: a timestamp at most this far from its clock (the README's verifiers). */
+  signatureToleranceSeconds: 300,
+  /** Headers of every delivery. */
+  signatureHeader: "Tala-Signature",
+  eventIdHeader: "Tala-Event-Id",
+  userAgent: "Tala-Webhooks/1",
+  /** At most one "endpoint disabled" e-mail per endpoint per this window. */
+  disabledEmailIntervalMs: 24 * 60 * 60 * 1000,
+} as const;
+export type WebhookEventType = (typeof webhookLimits.events)[number];

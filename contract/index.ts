@@ -19,3 +19,5 @@ export * from "./schemas/visitors";
 export * from "./widget-strings";
 export * from "./schemas/qa";
 export * from "./schemas/handoff";
+export * from "./schemas/leads";
+export * from "./schemas/webhooks";

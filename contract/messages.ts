@@ -1477,3 +1477,64 @@ export const inboxUi = {
   /** History: a person's message. */
   agentLabel: (name: string) => `${name} (person)`,
 } as const;
+
+/** Lead capture (schemas/leads.ts): validation of the owner's form and of a visitor's submission, the owner's e-mail. Chosen for Tala. */
+export const leadMessages = {
+  formMustBeObject: "Lead form must be an object.",
+  tooManyFields: (max: number) => `A lead form has at most ${max} fields.`,
+  fieldsRequired: "Add at least one field to the lead form.",
+  fieldKindInvalid: (kinds: readonly string[]) => `Field kind must be one of: ${kinds.join(", ")}.`,
+  fieldKeyInvalid: "Field key must be name, email, phone, company or text1 to text6, matching its kind.",
+  duplicateField: (key: string) => `The lead form has the field "${key}" twice.`,
+  labelRequired: "A text field needs a label in at least one language.",
+  labelTooLong: (max: number) => `Field label must be at most ${max} characters.`,
+  introTooLong: (max: number) => `Intro line must be at most ${max} characters.`,
+  thanksTooLong: (max: number) => `Thank-you line must be at most ${max} characters.`,
+  beforeFirstMessageInvalid: (modes: readonly string[]) => `Before the first message must be one of: ${modes.join(", ")}.`,
+  afterMessagesRange: (min: number, max: number) => `After how many messages must be a whole number between ${min} and ${max} (0: never).`,
+  mustBeBoolean: (field: string) => `${field} must be true or false.`,
+  /** A visitor's submission. */
+  formOff: "This assistant does not collect contact details.",
+  fieldsMustBeObject: "fields must be an object of the form's field keys and their values.",
+  unknownField: (key: string) => `"${key}" is not a field of this form.`,
+  valueRequired: (label: string) => `${label} is required.`,
+  valueTooLong: (label: string, max: number) => `${label} must be at most ${max} characters.`,
+  valueMustBeText: (label: string) => `${label} must be text.`,
+  emailInvalid: "Enter a valid e-mail address.",
+  phoneInvalid: "Enter a valid phone number.",
+  tooManyLeads: (max: number) => `This conversation already sent its details ${max} times.`,
+  leadNotFound: "Lead not found.",
+  searchTooLong: (max: number) => `Search must be at most ${max} characters.`,
+  pageInvalid: "Page must be a whole number of at least 1.",
+  /** E-mail to the owner for each new lead (when on; at most leadLimits.maxOwnerEmailsPerHour per assistant). */
+  ownerEmailSubject: (assistantName: string) => `New lead from ${assistantName}`,
+  ownerEmailBody: (assistantName: string, lines: string, link: string) =>
+    `A visitor of ${assistantName} left their details:\n\n${lines}\n\nOpen the conversation: ${link}`,
+} as const;
+
+/** Signed webhooks (schemas/webhooks.ts): the owner's endpoints and what their deliveries say. Chosen for Tala. */
+export const webhookMessages = {
+  urlRequired: "Endpoint URL is required.",
+  urlTooLong: (max: number) => `Endpoint URL must be at most ${max} characters.`,
+  urlInvalid: "Endpoint URL must be a full web address, like https://example.com/hooks/tala.",
+  httpsOnly: "Endpoint URL must start with https://.",
+  urlNotAllowed: "Endpoint URL must be a public address: private, loopback, link-local and metadata addresses are refused.",
+  urlHasCredentials: "Endpoint URL must not contain a user name or password.",
+  eventsRequired: "Choose at least one event.",
+  eventInvalid: (events: readonly string[]) => `Events must be among: ${events.join(", ")}.`,
+  descriptionTooLong: (max: number) => `Description must be at most ${max} characters.`,
+  tooMany: (max: number) => `An assistant has at most ${max} webhook endpoints.`,
+  enabledInvalid: "enabled must be true or false.",
+  webhookNotFound: "Webhook not found.",
+  deliveryNotFound: "Delivery not found.",
+  /** What a delivery record says when no HTTP status came back. */
+  timedOut: (seconds: number) => `No response within ${seconds} seconds.`,
+  networkError: "The endpoint could not be reached.",
+  redirectRefused: "The endpoint redirected to an address that is not allowed.",
+  tooManyRedirects: (max: number) => `The endpoint redirected more than ${max} times.`,
+  /** On the endpoint's row and in the e-mail. */
+  disabledReason: (hours: number) => `Disabled: every delivery failed for ${hours} hours.`,
+  disabledEmailSubject: (assistantName: string) => `A webhook of ${assistantName} was disabled`,
+  disabledEmailBody: (assistantName: string, url: string, hours: number, link: string) =>
+    `Every delivery to ${url} failed for ${hours} hours, so Tala stopped sending to it.\n\nFix the endpoint, then turn it on again in ${assistantName}'s Webhooks: ${link}`,
+} as const;

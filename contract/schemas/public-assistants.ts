@@ -15,6 +15,7 @@ import {
 import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
 import { agentAuthorSchema, conversationHandoffSchema, defaultHandoffSettings, handoffSettingsInput, handoffSettingsSchema } from "./handoff";
+import { defaultLeadForm, leadFormSchema } from "./leads";
 
 /**
  * /api/public-assistants: the owner's assistants, their knowledge files, API keys and visitor
@@ -173,6 +174,8 @@ export const assistantConfigSchema = z.object({
   qaStrictness: z.enum(qaLimits.strictnessLevels).default(qaLimits.defaultStrictness),
   /** A person taking over (schemas/handoff.ts); defaults for a config stored before it. */
   handoff: handoffSettingsSchema.default(defaultHandoffSettings),
+  /** Lead capture (schemas/leads.ts), changed only by PUT …/lead-form; off for a config stored before it. */
+  leadForm: leadFormSchema.default(defaultLeadForm),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 

@@ -17,6 +17,7 @@ import { widget, widgetPositions, widgetSizes } from "../constants";
 import { widgetMessages } from "../messages";
 import { cleanText } from "../text";
 import { chatMessageSchema, messageRoles } from "./chat";
+import { widgetLeadFormSchema } from "./leads";
 import { agentAuthorSchema, conversationHandoffSchema, typingFrameData, widgetHandoffFrameData } from "./handoff";
 import { proofOfWorkSchema, verifiedVisitorSchema, visitorTokenSchema } from "./visitors";
 import { messageDeltaData, parseJsonWith, partiesPrefix, readFrameEnvelope, remainingMessagesData, thinkingData } from "./realtime";
@@ -53,6 +54,8 @@ export const widgetApiPaths = {
   handoff: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/handoff`,
   /** GET: the session's event stream (a person's messages, typing, handoff) for a widget without a socket. */
   events: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/events`,
+  /** POST { fields, trigger? } → 201 { lead } (schemas/leads.ts). */
+  lead: (sessionId: string) => `/api/widget/sessions/${encodeURIComponent(sessionId)}/lead`,
   /** GET with the key and X-Visitor-Token → visitorConversationsResponse (schemas/visitors.ts). */
   conversations: "/api/widget/conversations",
   /** POST { rating: "up" | "down" } (schemas/insights.ts). */
@@ -77,6 +80,8 @@ export const widgetConfigResponse = z.object({
     starterQuestions: z.array(z.string()).optional(),
     /** "Talk to a person" (schemas/handoff.ts): offered when `visitorAction`; the owner's texts for a visitor waiting. Absent: not offered. */
     handoff: z.object({ visitorAction: z.boolean(), businessHours: z.string(), replyTime: z.string(), emailAfterMinutes: z.number().int() }).optional(),
+    /** The owner's lead form (schemas/leads.ts) when it is on; absent: off. */
+    leadForm: widgetLeadFormSchema.optional(),
   }),
   limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
 });
@@ -133,6 +138,8 @@ export const widgetMessageSchema = chatMessageSchema.extend({
   rating: z.enum(["up", "down"]).optional(),
   /** The assistant offers a person here (the visitor asked for one): the widget shows "Talk to a person" under it. */
   offersHandoff: z.boolean().optional(),
+  /** The widget shows the owner's lead form under it: the visitor asked to be contacted, or the assistant did not know (schemas/leads.ts). */
+  offersLeadForm: z.boolean().optional(),
 });
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 

@@ -1,4 +1,5 @@
 import {
+  defaultLeadForm,
   assistantConfigSchema,
   assistantIntegrationSchema,
   publicAssistantDefaults,
@@ -34,7 +35,7 @@ export interface PublicAssistantRecord {
   updatedAt: number;
 }
 
-const defaultConfig = (): AssistantConfig => structuredClone(publicAssistantDefaults.config) as AssistantConfig;
+const defaultConfig = (): AssistantConfig => ({ ...structuredClone(publicAssistantDefaults.config), leadForm: structuredClone(defaultLeadForm) }) as AssistantConfig;
 const defaultIntegration = (): AssistantIntegration => ({ ...publicAssistantDefaults.integration });
 
 function parseJson(text: string): unknown {
@@ -63,6 +64,8 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     visitorLimitScope: changes?.visitorLimitScope ?? base.visitorLimitScope,
     qaStrictness: changes?.qaStrictness ?? base.qaStrictness,
     handoff: { ...base.handoff, ...definedFields(changes?.handoff) },
+    // Changed only by PUT …/lead-form (services/leads), never by the assistant's own update.
+    leadForm: base.leadForm,
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,
