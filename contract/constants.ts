@@ -134,6 +134,28 @@ export const publicAssistantDefaults = {
       contactLine: "",
       /** Chips the widget shows when a conversation has no message yet (starterQuestionLimits). */
       starterQuestions: [] as string[],
+      /** The widget's look and language as the owner chose them: "auto" follows the visitor (their OS theme, their browser's language). */
+      theme: "auto" as "auto" | "light" | "dark",
+      language: "auto" as "auto" | "en" | "fr" | "ar",
+      /** A line under the header's name, like "We usually reply within an hour" ("" for none). */
+      availabilityLine: "",
+      /** The assistant's avatar or logo, served by Tala ("" for the default mark). Set by uploading it. */
+      avatarUrl: "",
+    },
+    /** Lead capture (schemas/leads.ts): off; name and e-mail (required); shown when asked or when the assistant did not know. */
+    leadForm: {
+      enabled: false,
+      fields: [
+        { key: "name", kind: "name" as "name" | "email" | "phone" | "company" | "text", label: {} as { en?: string; fr?: string; ar?: string }, required: false },
+        { key: "email", kind: "email" as "name" | "email" | "phone" | "company" | "text", label: {} as { en?: string; fr?: string; ar?: string }, required: true },
+      ] as { key: string; kind: "name" | "email" | "phone" | "company" | "text"; label: { en?: string; fr?: string; ar?: string }; required: boolean }[],
+      intro: {} as { en?: string; fr?: string; ar?: string },
+      thanks: {} as { en?: string; fr?: string; ar?: string },
+      beforeFirstMessage: "off" as "off" | "optional" | "required",
+      afterMessages: 0,
+      whenAsked: true,
+      whenUnanswered: true,
+      emailOwner: true,
     },
   },
   integration: {
@@ -188,11 +210,16 @@ export const publicAssistantFieldLimits = {
   maxWelcomeMessageChars: 1000,
   /** How visitors reach the owner, given when the assistant does not know (customization.contactLine). */
   maxContactLineChars: 300,
+  maxAvailabilityLineChars: 80,
   maxAllowedOrigins: 50,
   maxOriginChars: 255,
 } as const;
 
 /** `tala_pk_` + 32 random bytes in base64url (43 characters). */
+/** The widget's theme and language choices (customization.theme / .language). */
+export const widgetThemes = ["auto", "light", "dark"] as const;
+export const widgetLanguages = ["auto", "en", "fr", "ar"] as const;
+
 export const publicAssistantApiKey = {
   prefix: "tala_pk_",
   randomBytes: 32,

@@ -306,6 +306,7 @@ export const publicAssistantServerMessages = {
   dailyLimitRange: (min: number, max: number) => `Daily limit must be a whole number from ${min} to ${max}.`,
   invalidColor: "Primary color must be a hex color like #2962FF.",
   invalidPosition: (allowed: readonly string[]) => `Widget position must be one of: ${allowed.join(", ")}.`,
+  invalidChoice: (field: string, allowed: readonly string[]) => `${field} must be one of: ${allowed.join(", ")}.`,
   invalidSize: (allowed: readonly string[]) => `Widget size must be one of: ${allowed.join(", ")}.`,
   invalidOrigin: (value: string) =>
     `"${value.slice(0, 80)}" is not a website origin. Write it as scheme://host[:port], e.g. https://example.com, without a path.`,

@@ -76,5 +76,7 @@ export const insightsResponse = z.object({
   handoffs: z
     .array(z.object({ date: z.string(), requested: z.number().int(), taken: z.number().int(), medianFirstReplyMs: z.number().nullable() }))
     .optional(),
+  /** Leads visitors left (schemas/leads.ts), per day of the period. Absent from an older server. */
+  leads: z.array(z.object({ date: z.string(), count: z.number().int() })).optional(),
 });
 export type InsightsResponse = z.infer<typeof insightsResponse>;

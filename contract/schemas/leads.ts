@@ -15,7 +15,7 @@
  * not know, and the owner chose to show the form then.
  */
 import { z } from "zod";
-import { leadLimits as L } from "../constants";
+import { leadLimits as L, publicAssistantDefaults } from "../constants";
 import { leadMessages as M } from "../messages";
 
 const locales = ["en", "fr", "ar"] as const;
@@ -60,21 +60,8 @@ export const leadFormSchema = z.object({
 });
 export type LeadForm = z.infer<typeof leadFormSchema>;
 
-/** A form never set: off, name and e-mail (e-mail required), shown when asked or unanswered. */
-export const defaultLeadForm: LeadForm = {
-  enabled: false,
-  fields: [
-    { key: "name", kind: "name", label: {}, required: false },
-    { key: "email", kind: "email", label: {}, required: true },
-  ],
-  intro: {},
-  thanks: {},
-  beforeFirstMessage: "off",
-  afterMessages: L.afterMessages.default,
-  whenAsked: true,
-  whenUnanswered: true,
-  emailOwner: true,
-};
+/** A form never set: off, name and e-mail (e-mail required), shown when asked or unanswered (publicAssistantDefaults). */
+export const defaultLeadForm: LeadForm = { ...publicAssistantDefaults.config.leadForm, fields: [...publicAssistantDefaults.config.leadForm.fields] };
 
 const fieldInput = z
   .object(

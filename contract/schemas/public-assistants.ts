@@ -9,8 +9,10 @@ import {
   qaLimits,
   starterQuestionLimits as SQ,
   visitorIdentity,
+  widgetLanguages,
   widgetPositions,
   widgetSizes,
+  widgetThemes,
 } from "../constants";
 import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
@@ -91,6 +93,9 @@ const customizationInput = z.object(
     welcomeMessage: text("Welcome message", F.maxWelcomeMessageChars).optional(),
     contactLine: text("Contact line", F.maxContactLineChars).optional(),
     starterQuestions: starterQuestionsSchema.optional(),
+    theme: z.enum(widgetThemes, { error: M.invalidChoice("Theme", widgetThemes) }).optional(),
+    language: z.enum(widgetLanguages, { error: M.invalidChoice("Language", widgetLanguages) }).optional(),
+    availabilityLine: text("Availability line", F.maxAvailabilityLineChars).optional(),
   },
   { error: M.mustBeObject("customization") },
 );
@@ -159,6 +164,12 @@ export const assistantCustomizationSchema = z.object({
   starterQuestions: z.array(z.string()).default([]),
   /** How visitors reach the owner when the assistant does not know; "" when none or stored before it. */
   contactLine: z.string().default(""),
+  /** The widget's theme and language (publicAssistantDefaults); "auto" for a config stored before them. */
+  theme: z.enum(widgetThemes).default("auto"),
+  language: z.enum(widgetLanguages).default("auto"),
+  availabilityLine: z.string().default(""),
+  /** Served by Tala after an upload; "" for the default mark. */
+  avatarUrl: z.string().default(""),
 });
 
 export const assistantConfigSchema = z.object({

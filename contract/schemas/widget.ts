@@ -13,7 +13,7 @@
  * session id here. Both ends parse every frame and body they receive with these schemas.
  */
 import { z } from "zod";
-import { widget, widgetPositions, widgetSizes } from "../constants";
+import { widget, widgetLanguages, widgetPositions, widgetSizes, widgetThemes } from "../constants";
 import { widgetMessages } from "../messages";
 import { cleanText } from "../text";
 import { chatMessageSchema, messageRoles } from "./chat";
@@ -80,6 +80,13 @@ export const widgetConfigResponse = z.object({
     starterQuestions: z.array(z.string()).optional(),
     /** "Talk to a person" (schemas/handoff.ts): offered when `visitorAction`; the owner's texts for a visitor waiting. Absent: not offered. */
     handoff: z.object({ visitorAction: z.boolean(), businessHours: z.string(), replyTime: z.string(), emailAfterMinutes: z.number().int() }).optional(),
+    /** The owner's choices of look and language ("auto": the visitor's), the header's availability line and avatar; absent from an older server. */
+    theme: z.enum(widgetThemes).optional(),
+    language: z.enum(widgetLanguages).optional(),
+    availabilityLine: z.string().optional(),
+    avatarUrl: z.string().optional(),
+    /** How visitors reach the owner (customization.contactLine), shown when the assistant cannot answer; absent: none. */
+    contactLine: z.string().optional(),
     /** The owner's lead form (schemas/leads.ts) when it is on; absent: off. */
     leadForm: widgetLeadFormSchema.optional(),
   }),

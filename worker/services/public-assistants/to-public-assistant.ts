@@ -1,5 +1,4 @@
 import {
-  defaultLeadForm,
   assistantConfigSchema,
   assistantIntegrationSchema,
   publicAssistantDefaults,
@@ -35,7 +34,7 @@ export interface PublicAssistantRecord {
   updatedAt: number;
 }
 
-const defaultConfig = (): AssistantConfig => ({ ...structuredClone(publicAssistantDefaults.config), leadForm: structuredClone(defaultLeadForm) }) as AssistantConfig;
+const defaultConfig = (): AssistantConfig => structuredClone(publicAssistantDefaults.config) as AssistantConfig;
 const defaultIntegration = (): AssistantIntegration => ({ ...publicAssistantDefaults.integration });
 
 function parseJson(text: string): unknown {
@@ -72,6 +71,11 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
       welcomeMessage: changes?.customization?.welcomeMessage ?? base.customization.welcomeMessage,
       starterQuestions: changes?.customization?.starterQuestions ?? base.customization.starterQuestions,
       contactLine: changes?.customization?.contactLine ?? base.customization.contactLine,
+      theme: changes?.customization?.theme ?? base.customization.theme,
+      language: changes?.customization?.language ?? base.customization.language,
+      availabilityLine: changes?.customization?.availabilityLine ?? base.customization.availabilityLine,
+      // Set by the avatar upload, never by the assistant's own update.
+      avatarUrl: base.customization.avatarUrl,
     },
   };
 }
