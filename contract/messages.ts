@@ -1574,6 +1574,11 @@ export const leadsUi = {
     previewDefaultIntro: "Leave your details and we will get back to you.",
     previewOff: "The form is off: visitors do not see it.",
   },
+  /** Insights: leads per day, beside conversations and messages. */
+  insights: {
+    leads: "Leads",
+    chartLabel: (days: number, leads: number) => `Leads over the last ${days} days: ${leads}.`,
+  },
 } as const;
 
 /** The owner's Webhooks tab (dashboard): endpoints, their secrets and deliveries (schemas/webhooks.ts). Chosen for Tala. */
