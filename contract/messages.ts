@@ -1499,9 +1499,10 @@ export const leadsUi = {
   exported: "Leads exported.",
   refresh: "Refresh the leads",
   loading: "Loading leads",
-  columns: { date: "Date", contact: "Contact", details: "Details", trigger: "Asked", conversation: "Conversation" },
+  columns: { date: "Date", contact: "Contact", details: "Details", trigger: "Form shown", conversation: "Conversation" },
   openConversation: "Open conversation",
-  openConversationOf: (who: string) => `Open the conversation of ${who}`,
+  /** The link's name for screen readers: its visible words first, then whose it is. */
+  openConversationOf: (who: string) => `Open conversation with ${who}`,
   anonymous: "Visitor",
   signedVisitor: "Signed-in visitor",
   /** What showed the form, in the owner's words (leadTriggers). */
@@ -1530,6 +1531,16 @@ export const leadsUi = {
     enabledHint: "Off: the widget never asks for details.",
     on: "On",
     off: "Off",
+    /** The card's line while the editor is closed: the fields, and when the form shows. */
+    summary: (fields: string, when: string) => `${fields} · Shown ${when}.`,
+    summaryNever: (fields: string) => `${fields} · Never shown: choose when in the editor.`,
+    summaryOr: (items: readonly string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`),
+    summaryWhen: {
+      beforeFirst: "before the first message",
+      after: (n: number) => (n === 1 ? "after the first message" : `after ${n} messages`),
+      asked: "when a visitor asks to be contacted",
+      unanswered: "when the assistant does not know",
+    },
     fieldsTitle: "Fields",
     fieldsHint: (max: number) => `Up to ${max} fields. Name, e-mail, phone and company use the widget's own label unless you write one.`,
     kinds: { name: "Name", email: "E-mail", phone: "Phone", company: "Company", text: "Text" } as Record<string, string>,

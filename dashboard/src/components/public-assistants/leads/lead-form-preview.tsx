@@ -23,11 +23,13 @@ export function LeadFormPreview({ draft, locale, defaultLabel }: { draft: LeadFo
         className={`rounded-2xl border border-line bg-subtle p-3 shadow-xs ${draft.enabled ? "" : "opacity-60"}`}
       >
         <div className="space-y-2.5 rounded-xl border border-line bg-surface p-3">
-          <p className="text-sm text-fg">{localLine(draft.intro, locale, F.previewDefaultIntro)}</p>
+          <p dir="auto" className="text-sm text-fg">
+            {localLine(draft.intro, locale, F.previewDefaultIntro)}
+          </p>
           {draft.fields.map((field) => (
             <div key={field.key}>
               <p className="mb-1 text-xs font-medium text-fg">
-                {visitorLabel(field, locale, defaultLabel)}
+                <bdi>{visitorLabel(field, locale, defaultLabel)}</bdi>
                 {field.required ? <span className="text-muted"> ({F.previewRequired})</span> : null}
               </p>
               <div className={`rounded-md border border-line-strong bg-surface ${field.kind === "text" ? "h-12" : "h-7"}`} />

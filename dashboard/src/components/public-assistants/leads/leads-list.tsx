@@ -26,9 +26,9 @@ function Details({ details }: { details: { label: string; value: string }[] }) {
   return (
     <dl className="space-y-0.5 text-xs">
       {details.map((d, i) => (
-        <div key={`${i}-${d.label}`} className="min-w-0">
+        <div key={`${i}-${d.label}`} className="line-clamp-3 min-w-0" title={d.value.length > 120 ? d.value : undefined}>
           <dt className="inline font-medium text-muted">{d.label}: </dt>
-          <dd className="inline break-words whitespace-pre-line text-fg">{d.value}</dd>
+          <dd className="inline break-words text-fg">{d.value}</dd>
         </div>
       ))}
     </dl>

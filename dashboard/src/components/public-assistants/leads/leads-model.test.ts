@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leadSchema, leadsUi, type Lead } from "../../../../../contract";
-import { summarizeLead, triggerText } from "./leads-model";
+import { defaultLeadForm, leadSchema, leadsUi, type Lead } from "../../../../../contract";
+import { formSummary, summarizeLead, triggerText } from "./leads-model";
 
 const lead = (values: [Lead["values"][number]["kind"], string, string][], extra: Partial<Lead> = {}): Lead =>
   leadSchema.parse({
@@ -37,5 +37,15 @@ describe("summarizeLead", () => {
   it("says what showed the form in words, nothing when the widget did not say", () => {
     expect(triggerText("asked")).toBe(leadsUi.triggers.asked);
     expect(triggerText(undefined)).toBe("");
+  });
+});
+
+describe("the lead form card's summary", () => {
+  it("names the fields and when the form shows, or that it never does", () => {
+    expect(formSummary(defaultLeadForm)).toBe("Name, E-mail · Shown when a visitor asks to be contacted or when the assistant does not know.");
+    expect(formSummary({ ...defaultLeadForm, beforeFirstMessage: "required", afterMessages: 3, whenUnanswered: false })).toBe(
+      "Name, E-mail · Shown before the first message, after 3 messages or when a visitor asks to be contacted.",
+    );
+    expect(formSummary({ ...defaultLeadForm, whenAsked: false, whenUnanswered: false })).toBe(leadsUi.form.summaryNever("Name, E-mail"));
   });
 });

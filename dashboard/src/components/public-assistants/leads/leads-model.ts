@@ -1,9 +1,13 @@
 /**
  * The pure half of the Leads list (leads-list.tsx): who a lead is at a glance (the name, e-mail,
- * phone and company, else the first values), the rest of its values, and what showed the form.
+ * phone and company, else the first values), the rest of its values, what showed the form; and
+ * the Lead form card's line (its fields and when it shows).
  * No React, no DOM: unit-tested beside it.
  */
-import { leadsUi, type Lead } from "../../../../../contract";
+import { leadsUi, type Lead, type LeadForm } from "../../../../../contract";
+import { fieldName } from "./lead-form-draft";
+
+const F = leadsUi.form;
 
 type Value = Lead["values"][number];
 
@@ -39,4 +43,18 @@ export function summarizeLead(lead: Lead): LeadSummary {
 /** What showed the form, in the owner's words; "" when the widget did not say. */
 export function triggerText(trigger: Lead["trigger"]): string {
   return trigger ? (leadsUi.triggers[trigger] ?? "") : "";
+}
+
+/** The form at a glance: its fields and when it shows. */
+export function formSummary(form: LeadForm): string {
+  const W = F.summaryWhen;
+  const when = [
+    form.beforeFirstMessage !== "off" ? W.beforeFirst : null,
+    form.afterMessages > 0 ? W.after(form.afterMessages) : null,
+    form.whenAsked ? W.asked : null,
+    form.whenUnanswered ? W.unanswered : null,
+  ].filter((w): w is string => w !== null);
+  const fields = form.fields.map(fieldName).join(", ");
+  if (!when.length) return F.summaryNever(fields);
+  return F.summary(fields, F.summaryOr(when));
 }

@@ -16,23 +16,12 @@ import { inputClasses } from "../../ui/field";
 import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MailIcon, RefreshIcon, SearchIcon } from "../../ui/icons";
 import { Spinner } from "../../ui/spinner";
 import { LeadFormEditor } from "./lead-form-editor";
-import { fieldName } from "./lead-form-draft";
 import { LeadsList } from "./leads-list";
+import { formSummary } from "./leads-model";
 
 const F = L.form;
 /** How long typing pauses before the search runs. */
 export const LEADS_SEARCH_DEBOUNCE_MS = 300;
-
-/** The form at a glance: its fields and when it shows. */
-function formSummary(form: LeadForm): string {
-  const when = [
-    form.beforeFirstMessage !== "off" ? F.beforeFirst : null,
-    form.afterMessages > 0 ? `${F.afterMessages}: ${form.afterMessages}` : null,
-    form.whenAsked ? F.whenAsked : null,
-    form.whenUnanswered ? F.whenUnanswered : null,
-  ].filter(Boolean);
-  return [form.fields.map(fieldName).join(", "), when.join("; ")].filter(Boolean).join(" · ");
-}
 
 function LeadFormCard({
   assistantId,
