@@ -3,19 +3,20 @@
  * value, Copy, and "you will not see it again". The value lives only in this dialog's props and
  * is dropped when the owner closes it.
  */
-import { useEffect, useRef } from "react";
-import { webhooksUi } from "../../../../../contract";
+import { useEffect, useId, useRef } from "react";
+import { publicAssistantMessages, webhooksUi } from "../../../../../contract";
 import { copyText } from "../../../lib/clipboard";
 import { toast } from "../../../stores/toast";
-import { publicAssistantMessages } from "../../../../../contract";
 import { Button } from "../../ui/button";
 import { Modal } from "../../ui/dialog";
+import { inputClasses } from "../../ui/field";
 import { CopyIcon } from "../../ui/icons";
 
 const S = webhooksUi.secret;
 
 export function WebhookSecretDialog({ shown, onDone }: { shown: { url: string; secret: string; rotated: boolean } | null; onDone: () => void }) {
-  const valueRef = useRef<HTMLElement>(null);
+  const valueRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
   useEffect(() => {
     if (shown) requestAnimationFrame(() => valueRef.current?.focus());
   }, [shown]);
@@ -37,16 +38,20 @@ export function WebhookSecretDialog({ shown, onDone }: { shown: { url: string; s
       footer={<Button onClick={onDone}>{S.done}</Button>}
     >
       <p className="text-sm text-fg">{S.note}</p>
-      <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code
+      <label htmlFor={inputId} className="mt-4 mb-1.5 block text-sm font-medium text-fg">
+        {S.label}
+      </label>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <input
+          id={inputId}
           ref={valueRef}
-          tabIndex={0}
-          aria-label={S.label}
-          className="min-w-0 flex-1 rounded-lg border border-line bg-subtle px-3 py-2 font-mono text-[13px] break-all text-fg focus-visible:outline-2 focus-visible:outline-accent"
-        >
-          {shown?.secret}
-        </code>
-        <Button variant="secondary" size="sm" aria-label={S.copyLabel} onClick={() => void copy()}>
+          readOnly
+          value={shown?.secret ?? ""}
+          spellCheck={false}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`${inputClasses} min-w-0 flex-1 border-line-strong font-mono text-[13px]`}
+        />
+        <Button variant="secondary" size="md" aria-label={S.copyLabel} onClick={() => void copy()}>
           <CopyIcon size={14} /> {S.copy}
         </Button>
       </div>
