@@ -1691,7 +1691,7 @@ export const webhooksUi = {
   verify: {
     title: "Verify signatures",
     text: (header: string, idHeader: string, toleranceSeconds: number) =>
-      `Each request carries ${header}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>. Compute it over the raw body, compare in constant time, refuse a t more than ${Math.round(toleranceSeconds / 60)} minutes away from your clock, and skip an ${idHeader} you already handled: retries and resends keep it.`,
+      `Each request carries ${header}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>. Compute it over the raw body, compare in constant time, refuse a t more than ${Math.round(toleranceSeconds / 60)} minutes away from your clock, and skip any ${idHeader} you already handled: retries and resends keep it.`,
     readme: "Examples in Node and Python: Tala's README, section “Webhooks”.",
   },
 } as const;

@@ -24,8 +24,12 @@ const statusTone: Record<WebhookDelivery["status"], string> = {
   pending: "bg-subtle text-muted",
 };
 
-/** The host remounts it (a new `key`) to read again after it queued a test event. */
-export function WebhookDeliveries({ assistantId, webhookId }: { assistantId: string; webhookId: string }) {
+/**
+ * The host remounts it (a new `key`) to read again after it queued a test event; `onActivity`
+ * tells the host when the owner refreshed or resent, so the endpoint's own row (last delivery,
+ * failing since) is read again too.
+ */
+export function WebhookDeliveries({ assistantId, webhookId, onActivity }: { assistantId: string; webhookId: string; onActivity: () => void }) {
   const headingId = useId();
   const fetchDeliveries = useCallback((signal?: AbortSignal) => webhooksApi.deliveries(assistantId, webhookId, signal), [assistantId, webhookId]);
   const { state, reload } = useLoaded(fetchDeliveries, D.loadFailed);
@@ -35,7 +39,16 @@ export function WebhookDeliveries({ assistantId, webhookId }: { assistantId: str
         <h4 id={headingId} className="text-sm font-semibold text-fg">
           {D.title}
         </h4>
-        <Button variant="ghost" size="sm" aria-label={D.refresh} onClick={() => void reload()} className="size-8 px-0">
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={D.refresh}
+          onClick={() => {
+            void reload();
+            onActivity();
+          }}
+          className="size-8 px-0"
+        >
           <RefreshIcon size={15} />
         </Button>
       </div>
@@ -50,7 +63,16 @@ export function WebhookDeliveries({ assistantId, webhookId }: { assistantId: str
       ) : (
         <ul className="divide-y divide-line rounded-lg border border-line">
           {state.value.map((d) => (
-            <DeliveryRow key={d.id} assistantId={assistantId} webhookId={webhookId} delivery={d} onResent={() => void reload()} />
+            <DeliveryRow
+              key={d.id}
+              assistantId={assistantId}
+              webhookId={webhookId}
+              delivery={d}
+              onResent={() => {
+                void reload();
+                onActivity();
+              }}
+            />
           ))}
         </ul>
       )}

@@ -30,6 +30,7 @@ export function WebhookRow({
   onEdit,
   onDelete,
   onRotate,
+  onActivity,
 }: {
   assistantId: string;
   webhook: Webhook;
@@ -37,6 +38,8 @@ export function WebhookRow({
   onEdit: () => void;
   onDelete: () => void;
   onRotate: () => void;
+  /** A delivery was queued or the deliveries read again: the host reads the endpoints again (last delivery, failing since). */
+  onActivity: () => void;
 }) {
   const urlId = useId();
   const deliveriesId = useId();
@@ -66,6 +69,7 @@ export function WebhookRow({
       toast({ variant: "success", title: W.testSent });
       setShowDeliveries(true);
       setDeliveriesKey((n) => n + 1);
+      onActivity();
     } catch (err) {
       toast({ variant: "destructive", title: errorMessage(err, W.testFailed) });
     } finally {
@@ -136,7 +140,7 @@ export function WebhookRow({
       </div>
 
       <div id={deliveriesId} hidden={!showDeliveries} className="mt-3">
-        {showDeliveries ? <WebhookDeliveries key={deliveriesKey} assistantId={assistantId} webhookId={webhook.id} /> : null}
+        {showDeliveries ? <WebhookDeliveries key={deliveriesKey} assistantId={assistantId} webhookId={webhook.id} onActivity={onActivity} /> : null}
       </div>
     </li>
   );

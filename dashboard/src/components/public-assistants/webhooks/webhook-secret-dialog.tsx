@@ -15,7 +15,7 @@ import { CopyIcon } from "../../ui/icons";
 const S = webhooksUi.secret;
 
 export function WebhookSecretDialog({ shown, onDone }: { shown: { url: string; secret: string; rotated: boolean } | null; onDone: () => void }) {
-  const valueRef = useRef<HTMLInputElement>(null);
+  const valueRef = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   useEffect(() => {
     if (shown) requestAnimationFrame(() => valueRef.current?.focus());
@@ -35,6 +35,7 @@ export function WebhookSecretDialog({ shown, onDone }: { shown: { url: string; s
       onOpenChange={(open) => !open && onDone()}
       title={shown?.rotated ? S.rotatedTitle : S.createdTitle}
       description={shown?.url}
+      size="lg"
       footer={<Button onClick={onDone}>{S.done}</Button>}
     >
       <p className="text-sm text-fg">{S.note}</p>
@@ -42,14 +43,16 @@ export function WebhookSecretDialog({ shown, onDone }: { shown: { url: string; s
         {S.label}
       </label>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <input
+        {/* A text area so the whole secret wraps into view on a phone. */}
+        <textarea
           id={inputId}
           ref={valueRef}
           readOnly
+          rows={1}
           value={shown?.secret ?? ""}
           spellCheck={false}
           onFocus={(e) => e.currentTarget.select()}
-          className={`${inputClasses} min-w-0 flex-1 border-line-strong font-mono text-[13px]`}
+          className={`${inputClasses} h-auto min-h-10 min-w-0 flex-1 resize-none border-line-strong py-2 font-mono text-[13px] break-all [field-sizing:content]`}
         />
         <Button variant="secondary" size="md" aria-label={S.copyLabel} onClick={() => void copy()}>
           <CopyIcon size={14} /> {S.copy}

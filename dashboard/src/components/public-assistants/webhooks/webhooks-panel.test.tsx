@@ -104,7 +104,7 @@ describe("the Webhooks tab", () => {
     const shown = await screen.findByRole("dialog", { name: W.secret.createdTitle });
     // The events go in the server's order, whatever order they were ticked in.
     expect(bodies[1]).toEqual({ url: "https://crm.example/hooks", description: "CRM", events: ["message.answered", "lead.created"] });
-    expect((within(shown).getByLabelText(W.secret.label) as HTMLInputElement).value).toBe(SECRET);
+    expect((within(shown).getByLabelText(W.secret.label) as HTMLTextAreaElement).value).toBe(SECRET);
     expect(within(shown).getByText(W.secret.note)).toBeTruthy();
     fireEvent.click(within(shown).getByRole("button", { name: W.secret.copyLabel }));
     await waitFor(() => expect(copied.texts).toEqual([SECRET]));
@@ -130,7 +130,7 @@ describe("the Webhooks tab", () => {
     expect(rotations).toBe(0);
     fireEvent.click(within(confirm).getByRole("button", { name: W.rotate }));
     const shown = await screen.findByRole("dialog", { name: W.secret.rotatedTitle });
-    expect((within(shown).getByLabelText(W.secret.label) as HTMLInputElement).value).toBe(`${SECRET}2`);
+    expect((within(shown).getByLabelText(W.secret.label) as HTMLTextAreaElement).value).toBe(`${SECRET}2`);
     expect(rotations).toBe(1);
   });
 
@@ -196,9 +196,14 @@ describe("the Webhooks tab", () => {
 
   it("send test event → 202, the deliveries open and read again; a delivery expands to its response and error, and resends", async () => {
     let reads = 0;
+    let listReads = 0;
     const resent: string[] = [];
     server.use(
-      http.get(base, () => listOf([hook("wh1")])),
+      http.get(base, () => {
+        listReads += 1;
+        // Once the test event went out, the row's last delivery says so.
+        return listOf([hook("wh1", listReads > 1 ? { lastDelivery: { at: Date.UTC(2026, 10, 20, 9), ok: true, status: 200 } } : {})]);
+      }),
       http.post(`${base}/wh1/test`, () => HttpResponse.json({ delivery: delivery("d0", { type: "webhook.test", status: "pending", attempts: 0, responseStatus: null, durationMs: null, response: "", lastAttemptAt: null }) }, { status: 202 })),
       http.get(`${base}/wh1/deliveries`, () => {
         reads += 1;
@@ -217,7 +222,10 @@ describe("the Webhooks tab", () => {
     render(<WebhooksPanel assistant={assistant} />);
     const row = await waitFor(() => card("https://crm.example/wh1"));
     fireEvent.click(within(row).getByRole("button", { name: W.test }));
+    expect(row.textContent).toContain(W.noDelivery);
     await waitFor(() => expect(lastToast()).toBe(W.testSent));
+    await waitFor(() => expect(card("https://crm.example/wh1").textContent).toContain("HTTP 200"));
+    expect(card("https://crm.example/wh1").textContent).not.toContain(W.noDelivery);
     await waitFor(() => expect(within(row).getByRole("button", { name: new RegExp(W.deliveries.show) }).getAttribute("aria-expanded")).toBe("true"));
     const deliveries = await within(row).findByRole("region", { name: W.deliveries.title });
     const items = await waitFor(() => {

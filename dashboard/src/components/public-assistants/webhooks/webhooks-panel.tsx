@@ -103,6 +103,7 @@ export function WebhooksPanel({ assistant }: { assistant: PublicAssistant }) {
               onEdit={() => setForm({ mode: "edit", webhook })}
               onDelete={() => setPending({ kind: "delete", webhook })}
               onRotate={() => setPending({ kind: "rotate", webhook })}
+              onActivity={() => void reload()}
             />
           ))}
         </ul>
