@@ -1521,6 +1521,10 @@ export const leadMessages = {
   leadNotFound: "Lead not found.",
   searchTooLong: (max: number) => `Search must be at most ${max} characters.`,
   pageInvalid: "Page must be a whole number of at least 1.",
+  /** The CSV export's columns besides the form's fields (each field's column is its label). */
+  csvColumns: { createdAt: "Date (UTC)", trigger: "Shown", referrer: "Page", locale: "Language", visitorId: "Signed visitor", visitorName: "Signed visitor's name", visitorEmail: "Signed visitor's e-mail", sessionId: "Conversation" },
+  /** One line of the owner's e-mail per value. */
+  ownerEmailLine: (label: string, value: string) => `${label}: ${value}`,
   /** E-mail to the owner for each new lead (when on; at most leadLimits.maxOwnerEmailsPerHour per assistant). */
   ownerEmailSubject: (assistantName: string) => `New lead from ${assistantName}`,
   ownerEmailBody: (assistantName: string, lines: string, link: string) =>

@@ -11,7 +11,8 @@ import { leadLimits as L, leadMessages as M, stripUnsafeText, type LeadField, ty
 
 export type LeadValue = Lead["values"][number];
 
-export type LeadValuesCheck = { ok: true; values: LeadValue[] } | { ok: false; error: string };
+/** A refusal names the field (`field`: its key, for the widget to show it there; "fields" for an unknown key). */
+export type LeadValuesCheck = { ok: true; values: LeadValue[] } | { ok: false; error: string; field: string };
 
 /** How many characters of an unknown key a refusal quotes. */
 const QUOTED_KEY_CHARS = 40;
@@ -22,22 +23,22 @@ export const fieldLabel = (field: Pick<LeadField, "kind" | "label">): string => 
 export function checkLeadValues(form: Pick<LeadForm, "fields">, submitted: Record<string, unknown>): LeadValuesCheck {
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   for (const key of Object.keys(submitted)) {
-    if (!byKey.has(key)) return { ok: false, error: M.unknownField(stripUnsafeText(key).slice(0, QUOTED_KEY_CHARS)) };
+    if (!byKey.has(key)) return { ok: false, error: M.unknownField(stripUnsafeText(key).slice(0, QUOTED_KEY_CHARS)), field: "fields" };
   }
   const values: LeadValue[] = [];
   for (const field of form.fields) {
     const label = fieldLabel(field);
     const raw = Object.hasOwn(submitted, field.key) ? submitted[field.key] : undefined;
-    if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, error: M.valueMustBeText(label) };
+    if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, error: M.valueMustBeText(label), field: field.key };
     const value = typeof raw === "string" ? stripUnsafeText(raw).trim() : "";
     if (!value) {
-      if (field.required) return { ok: false, error: M.valueRequired(label) };
+      if (field.required) return { ok: false, error: M.valueRequired(label), field: field.key };
       continue;
     }
     const max = L.maxValueChars[field.kind];
-    if (value.length > max) return { ok: false, error: M.valueTooLong(label, max) };
-    if (field.kind === "email" && !L.emailPattern.test(value)) return { ok: false, error: M.emailInvalidFor(label) };
-    if (field.kind === "phone" && !validPhone(value)) return { ok: false, error: M.phoneInvalidFor(label, L.phoneDigits.min, L.phoneDigits.max) };
+    if (value.length > max) return { ok: false, error: M.valueTooLong(label, max), field: field.key };
+    if (field.kind === "email" && !L.emailPattern.test(value)) return { ok: false, error: M.emailInvalidFor(label), field: field.key };
+    if (field.kind === "phone" && !validPhone(value)) return { ok: false, error: M.phoneInvalidFor(label, L.phoneDigits.min, L.phoneDigits.max), field: field.key };
     values.push({ key: field.key, kind: field.kind, label, value });
   }
   return { ok: true, values };

@@ -16,7 +16,7 @@ import { visitorCheck, type IdentityRefusal } from "./visitors";
 export type SubmitLeadResult =
   | { ok: true; lead: SavedLead; email: { userId: string; assistantName: string } | null; told: HandoffTelling | null }
   | { ok: false; reason: "no-session" | "off" | "too-many" }
-  | { ok: false; invalid: string }
+  | { ok: false; invalid: string; field: string }
   | IdentityRefusal;
 
 /** The export's page: its leads, the next cursor, and (first page) every field key with its label. */
@@ -58,7 +58,7 @@ export class LeadsFacet extends RpcTarget {
       const leads = new LeadStore(this.#core.storage);
       if (leads.countForSession(session.id) >= leadLimits.maxLeadsPerSession) return { ok: false, reason: "too-many" };
       const checked = checkLeadValues(form, input.fields);
-      if (!checked.ok) return { ok: false, invalid: checked.error };
+      if (!checked.ok) return { ok: false, invalid: checked.error, field: checked.field };
       const now = Date.now();
       const lead = this.#saveLead(opened, session, checked.values, input.trigger, now);
       const told = this.#leaveEmailForPerson(opened, session, checked.values);
