@@ -17,8 +17,12 @@ export type LeadValuesCheck = { ok: true; values: LeadValue[] } | { ok: false; e
 /** How many characters of an unknown key a refusal quotes. */
 const QUOTED_KEY_CHARS = 40;
 
-/** The label the owner reads a field under: its English label, else the kind's. */
-export const fieldLabel = (field: Pick<LeadField, "kind" | "label">): string => field.label.en?.trim() || M.defaultLabels[field.kind];
+/**
+ * The label the owner reads a field under: its English label, else the kind's (a text field, whose
+ * kind says nothing, its label in another language first).
+ */
+export const fieldLabel = (field: Pick<LeadField, "kind" | "label">): string =>
+  field.label.en?.trim() || (field.kind === "text" ? field.label.fr?.trim() || field.label.ar?.trim() : "") || M.defaultLabels[field.kind];
 
 export function checkLeadValues(form: Pick<LeadForm, "fields">, submitted: Record<string, unknown>): LeadValuesCheck {
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
