@@ -5,7 +5,7 @@ import { assistantStorageMigrations } from "../../worker/assistant/storage-migra
 import { LeadStore } from "../../worker/assistant/lead-store";
 import { applyStorageMigrations } from "../../worker/durable-objects/storage-migrations";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { call, json, outbox } from "./helpers";
+import { call, evictDurableObject, json, outbox } from "./helpers";
 import { askedForPerson, emailsTo, hubRows, visitorSays, visitorView } from "./handoff-helpers";
 import { insightsOf, utcDate } from "./insights-helpers";
 import { exportPath, leadAssistant, leadConversation, leadFormPath, leadsOf, parseCsv, setLeadForm, submittedLead, widgetConfig } from "./lead-helpers";
@@ -234,9 +234,8 @@ describe("the turn offers the form", () => {
 });
 
 describe("the 0016_leads migration", () => {
-  it("an object created before it keeps its conversations and takes leads", async () => {
+  it("an object created before it keeps its conversations, answers with a copy that has no form, and takes leads once the form is on", async () => {
     const { token, key, assistantId } = await leadAssistant();
-    await setLeadForm(token, assistantId, { enabled: true, emailOwner: false });
     const { sessionId } = await startSession(key);
     const hub = getAssistantHub(env, assistantId);
     const now = Date.now();
@@ -245,7 +244,13 @@ describe("the 0016_leads migration", () => {
       const copy = sql.exec("SELECT * FROM assistant_copy").toArray();
       await state.storage.deleteAll();
       applyStorageMigrations(state.storage, assistantStorageMigrations.slice(0, 15), "assistant");
-      for (const r of copy) sql.exec("INSERT INTO assistant_copy (id, record, key_hash, updated_at, loaded_at, secret_keys) VALUES (?, ?, ?, ?, ?, ?)", r.id, r.record, r.key_hash, r.updated_at, r.loaded_at, r.secret_keys);
+      // The copy as a worker before lead forms stored it: no config.leadForm.
+      const record = (json: SqlStorageValue | undefined) => {
+        const parsed = JSON.parse(String(json)) as { config: Record<string, unknown> };
+        delete parsed.config.leadForm;
+        return JSON.stringify(parsed);
+      };
+      for (const r of copy) sql.exec("INSERT INTO assistant_copy (id, record, key_hash, updated_at, loaded_at, secret_keys) VALUES (?, ?, ?, ?, ?, ?)", r.id, record(r.record), r.key_hash, r.updated_at, r.loaded_at, r.secret_keys);
       sql.exec("INSERT INTO meta (key, value) VALUES ('imported', ?)", String(now));
       sql.exec("INSERT INTO visitor_sessions (id, message_count, started_at, last_message_at, counted, referrer, locale) VALUES (?, 2, ?, ?, 1, 'https://shop.example/old', 'fr-FR')", sessionId, now - 60_000, now - 1000);
       sql.exec("INSERT INTO visitor_messages (id, session_id, role, content, created_at) VALUES ('m1', ?, 'user', 'Old question', ?)", sessionId, now - 2000);
@@ -253,11 +258,19 @@ describe("the 0016_leads migration", () => {
       sql.exec("INSERT INTO insight_days (day, conversations, messages) VALUES (?, 1, 1)", Math.floor(now / 86_400_000));
       applyStorageMigrations(state.storage, assistantStorageMigrations, "assistant");
     });
+    // A fresh instance reads the stored copy (the old one kept its copy in memory).
+    await evictDurableObject(hub);
     const view = await visitorView(key, sessionId);
     expect(view.messages.map((m) => [m.role, m.offersLeadForm ?? false])).toEqual([
       ["user", false],
       ["assistant", false],
     ]);
+    // The model answers (the copy has no form: off), and the turn does not fail on it.
+    const reply = replyOf(await visitorSays(key, sessionId, "Can someone call me back?"));
+    expect(reply?.content.data.length).toBeGreaterThan(0);
+    expect(reply?.content.data).not.toBe(leadMessages.offerReply.en);
+    expect(reply?.offersLeadForm).toBeUndefined();
+    await setLeadForm(token, assistantId, { enabled: true, emailOwner: false });
     await submittedLead(key, sessionId, { email: "old@example.com" });
     expect((await leadsOf(token, assistantId)).leads[0]).toMatchObject({ sessionId, referrer: "https://shop.example/old", locale: "fr-FR" });
     expect((await insightsOf(token, assistantId, 7)).leads?.at(-1)?.count).toBe(1);

@@ -5,6 +5,7 @@ import { handoffOf } from "../handoff-store";
 import type { HubCore } from "../hub-core";
 import type { OpenedHub } from "../hub-gate";
 import type { HandoffTelling } from "../hub-handoff";
+import { leadFormOf } from "../hub-leads";
 import { InsightsStore } from "../insights-store";
 import { LeadStore, type LeadCursor, type SavedLead } from "../lead-store";
 import { checkLeadValues, leadEmail, type LeadValue } from "../lead-values";
@@ -53,7 +54,7 @@ export class LeadsFacet extends RpcTarget {
       // From here on nothing awaits: the count and the save are one step.
       const session = opened.store.openSession(input.sessionId);
       if (!session) return { ok: false, reason: "no-session" };
-      const form = opened.assistant.record.config.leadForm;
+      const form = leadFormOf(opened.assistant.record);
       if (!form.enabled) return { ok: false, reason: "off" };
       const leads = new LeadStore(this.#core.storage);
       if (leads.countForSession(session.id) >= leadLimits.maxLeadsPerSession) return { ok: false, reason: "too-many" };
