@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { botDefenceMessages as B, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -57,6 +57,12 @@ export interface WidgetStrings {
   suggested: string;
   /** The "Talk to a person" action (header and under a reply that offers it), when the owner turns it on. */
   talkToPerson: string;
+  /** A signed visitor's token was refused and the host page gave no new one: never the server's technical text. */
+  tokenExpired: string;
+  /** The assistant is switched off (or the site's key no longer works): the composer is disabled. */
+  unavailable: string;
+  /** The owner's monthly budget is used up (the assistant is paused until next month). */
+  budgetReached: string;
 }
 
 /**
@@ -95,6 +101,9 @@ export const enWidgetStrings: WidgetStrings = {
   challengeRequired: B.challengeRequired,
   suggested: "Suggested questions",
   talkToPerson: "Talk to a person",
+  tokenExpired: "Please refresh the page to keep chatting.",
+  unavailable: W.unavailable,
+  budgetReached: G.budgetReached,
 };
 
 export const frWidgetStrings: WidgetStrings = {
@@ -129,6 +138,9 @@ export const frWidgetStrings: WidgetStrings = {
   challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
   suggested: "Questions suggérées",
   talkToPerson: "Parler à une personne",
+  tokenExpired: "Veuillez actualiser la page pour continuer la conversation.",
+  unavailable: "Cet assistant n'est pas disponible pour le moment.",
+  budgetReached: "Cet assistant a répondu à tous les messages possibles ce mois-ci. Veuillez réessayer plus tard.",
 };
 
 export const arWidgetStrings: WidgetStrings = {
@@ -163,6 +175,9 @@ export const arWidgetStrings: WidgetStrings = {
   challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
   suggested: "أسئلة مقترحة",
   talkToPerson: "التحدث إلى شخص",
+  tokenExpired: "يرجى تحديث الصفحة لمتابعة المحادثة.",
+  unavailable: "هذا المساعد غير متاح الآن.",
+  budgetReached: "أجاب هذا المساعد على كل الرسائل الممكنة هذا الشهر. يرجى المحاولة لاحقًا.",
 };
 
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */

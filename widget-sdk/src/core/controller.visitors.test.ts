@@ -149,13 +149,13 @@ describe("a signed visitor", () => {
     expect(store.get("tala:session:asst")).toBe("s-new");
   });
 
-  it("shows a refused token's text, fires identity-invalid and never falls back to an anonymous session", async () => {
+  it("says a refused token plainly, fires identity-invalid and never falls back to an anonymous session", async () => {
     sessionsAnswer = () => json({ error: visitorIdentityMessages.tokenExpired, code: "UNAUTHORIZED" }, 401);
     const { c, emit } = await widget({ userToken: tokenFor("u1") });
     await sendOne(c);
     expect(posts()).toHaveLength(1);
-    expect(c.state.notice).toMatchObject({ text: visitorIdentityMessages.tokenExpired, blocking: true });
-    expect(emit).toHaveBeenCalledWith("error", { error: visitorIdentityMessages.tokenExpired, reason: "identity-invalid" });
+    expect(c.state.notice).toMatchObject({ text: enWidgetStrings.tokenExpired, blocking: true });
+    expect(emit).toHaveBeenCalledWith("error", { error: enWidgetStrings.tokenExpired, reason: "identity-invalid" });
     expect(store.size).toBe(0);
     // A new token from the host clears the refusal and opens with it.
     sessionsAnswer = (body) => session(`s-${body.userToken === tokenFor("u1", "2") ? "ok" : "?"}`);
