@@ -136,6 +136,8 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
         options = { ...next, host: next.host.replace(/\/+$/, "") };
         if (next.open) queue.push(["open", []]);
         cancel = schedule(load);
+        // The host wants the panel open (data-open, init's open): like open(), no wait for idle.
+        if (next.open) load();
       } catch {
         // never into the host page
       }

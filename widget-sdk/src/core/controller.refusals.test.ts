@@ -8,6 +8,7 @@ import { widgetApiPaths, widgetSessionResponse } from "../../../contract/schemas
 import { widgetStrings } from "../../../contract/widget-strings";
 // The chunks the core would load as scripts register themselves when imported.
 import "../chunks/ar";
+import "../chunks/blocked";
 import "../chunks/fr";
 import "../chunks/sse";
 import { Controller } from "./controller";
@@ -222,6 +223,7 @@ describe("an assistant that cannot answer", () => {
     const { c, emit, text, tree } = await widget();
     expect(c.state.hidden).toBe(false);
     expect(c.state.locale).toBe("fr");
+    await vi.waitFor(() => expect(c.state.notice?.blocking).toBe(true));
     expect(c.state.notice).toMatchObject({ text: widgetStrings.fr.unavailable, blocking: true });
     expect(text()).toContain(CONTACT);
     expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(true);

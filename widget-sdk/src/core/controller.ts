@@ -1,13 +1,13 @@
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
-import { enWidgetStrings as en, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions, TalaTokenRefresh } from "../types";
 import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure, type Result } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
 import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
-import { forgetSession, storedSession, storeSession } from "./storage";
+import { forgetSession, storedSession, storeSession, subOf } from "./storage";
 import { createTransport, type Transport } from "./transport";
 
 export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
@@ -79,8 +79,6 @@ export interface State {
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
 const FRESH = ["session-limit", "session-not-found"];
 const FINAL = ["complete", "stopped", "error"];
-/** The server's refusals the widget says in the visitor's language (the English strings are the contract's, as the server sends them). */
-const known = (t: WidgetStrings) => [t.unavailable, t.budgetReached, t.dailyLimitReached, t.sessionLimitReached];
 
 /** The saved message as shown: its fields (id, role, status, rating, author, offersHandoff…), its text, files' names and sources. */
 const toUi = (m: WidgetMessage, sources = m.sources) =>
@@ -94,18 +92,6 @@ const toUi = (m: WidgetMessage, sources = m.sources) =>
   }) as UiMessage;
 
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
-
-/**
- * The `sub` of a user token, read without verifying it (the server verifies): only to keep each
- * user's conversation under its own storage key, so another user of this browser never resumes it.
- */
-const subOf = (token: string) => {
-  try {
-    return String(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
-  } catch {
-    return "?";
-  }
-};
 
 /**
  * The visitor's chat, without any DOM: config, session (resumed from localStorage), sending over
@@ -132,10 +118,10 @@ export class Controller {
   #nonce?: string;
   /** The verified visitor's token (never stored by the widget: the host gives it on every page). */
   visTok: string | null;
-  /** The host's way to a new token (`identify(token, refresh)`, `refreshToken`), asked once per refusal. */
-  #refresh?: TalaTokenRefresh;
+  /** The host's way to a new token (`identify(token, refresh)`, `refreshToken`), asked once per refusal (the blocked chunk). */
+  rfr?: TalaTokenRefresh;
   /** It was asked since the last call the server accepted: a refusal now is final. */
-  #renewed = false;
+  rnw = false;
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
@@ -150,7 +136,7 @@ export class Controller {
     this.#wanted = pickLocale(options.locale, ...pageLocales());
     this.#nonce = options.nonce;
     this.visTok = options.userToken || null;
-    this.#refresh = options.refreshToken;
+    this.rfr = options.refreshToken;
     this.state = {
       config: null,
       hidden: false,
@@ -266,9 +252,9 @@ export class Controller {
    * gets theirs (or a new one), never the previous user's.
    */
   identify(token: string, refresh?: TalaTokenRefresh) {
-    if (refresh) this.#refresh = refresh;
+    if (refresh) this.rfr = refresh;
     if (!token || token === this.visTok) return;
-    this.#renewed = false;
+    this.rnw = false;
     const same = !!this.visTok && subOf(this.visTok) === subOf(token);
     this.visTok = token;
     this.set({ verified: true });
@@ -329,7 +315,7 @@ export class Controller {
       return false;
     }
     const { sessionId, messages, remaining, handoff } = res.data;
-    this.#renewed = false;
+    this.rnw = false;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
@@ -348,24 +334,12 @@ export class Controller {
   }
 
   /**
-   * After a call refused the visitor's token: the host's `refresh` asked for a new one, once until
-   * the server accepts a call again. True when it gave one (the caller makes its call again); a
-   * throw, nothing or the same token: false (the refusal stands: "Please refresh the page").
+   * After a call refused the visitor's token: the host's refresh asked for a new one (the blocked
+   * chunk's `renew`), once until the server accepts a call again. True when it gave one: the caller
+   * makes its call again; else the refusal stands ("Please refresh the page").
    */
   async #renew(res: Result) {
-    const old = this.visTok;
-    if (res.ok || this.#reason(res) !== "identity-invalid" || this.#renewed || !this.#refresh) return false;
-    this.#renewed = true;
-    let next: unknown;
-    try {
-      next = await this.#refresh();
-    } catch {
-      // none
-    }
-    // identify() or logout() meanwhile decided for the host.
-    if (typeof next !== "string" || !next || next === old || this.visTok !== old || subOf(next) !== subOf(old!)) return false;
-    this.visTok = next;
-    return true;
+    return !res.ok && this.#reason(res) === "identity-invalid" && !!this.rfr && !this.rnw && !!(await (await this.part("blocked"))?.renew(this));
   }
 
   /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
@@ -387,12 +361,18 @@ export class Controller {
   }
 
   #fail(error: string | null, reason?: string, retry = true) {
-    // A refused token is never the server's technical text; the contract's refusals in the visitor's language.
-    const i = known(en).indexOf(error!);
-    const text = reason === "identity-invalid" ? this.t.tokenExpired : i >= 0 ? known(this.t)[i]! : error || this.t.sendFailed;
     const blocking = !!reason && BLOCKING.includes(reason);
-    this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
-    this.#emit("error", { error: text, reason });
+    const epoch = this.#epoch;
+    const show = (text: string | null | false | undefined) => {
+      text ||= this.t.sendFailed;
+      if (epoch !== this.#epoch) return;
+      this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
+      this.#emit("error", { error: text, reason });
+    };
+    if (!blocking) return show(error);
+    // The chat cannot go on: why, in the visitor's language (the blocked chunk: few visitors meet
+    // it); a refused token never in the server's technical words, even if the chunk did not load.
+    void this.part("blocked").then((k) => show(k ? k.say(this, error, reason) : reason !== "identity-invalid" && error));
   }
 
   #update(match: (m: UiMessage) => boolean, next: (m: UiMessage | undefined) => UiMessage | null) {
@@ -436,7 +416,7 @@ export class Controller {
         if (f.data.message.role === "system") return;
         const cid = f.data.clientMessageId;
         // The server took a message of the visitor: their token is good (a later refusal may be renewed again).
-        if (cid) this.#renewed = false;
+        if (cid) this.rnw = false;
         const known = this.state.messages.find((m) => m.id === saved.id || (!!cid && m.key === cid));
         const wasFinal = !!known && known.id === saved.id && FINAL.includes(known.status);
         this.#update((m) => m === known, (m) => ({ ...saved, key: m?.key ?? saved.key }));

@@ -28,14 +28,14 @@ svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px
 .h b{flex:1;font-weight:600;font-size:15px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .h small{display:block;font-size:12px;font-weight:400;overflow:hidden;text-overflow:ellipsis}
 .av{position:relative;flex:none;width:32px;height:32px;border-radius:50%;overflow:hidden;display:grid;place-items:center;font-weight:600;background:color-mix(in srgb,var(--op) 25%,var(--p))}
-.av:before{content:attr(data-i)/""}
-.av img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
+.av[data-i]:before{content:attr(data-i)/""}
+.av img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;background:var(--bg)}
 .i{width:34px;height:34px;border-radius:8px;flex:none}
 .g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:10px}
 .m1{max-width:85%;padding:8px 12px;border-radius:14px;background:var(--sf);align-self:flex-start;overflow-wrap:anywhere}
 .u{align-self:flex-end;white-space:pre-wrap;background:var(--p);color:var(--op)}
 .f{opacity:.6}
-.t{font-size:12px;opacity:.75;display:block}
+.t{font-size:12px;opacity:.75;display:block}.u .t{opacity:1}
 .md>*+*,.src{margin-top:8px}ul,ol{padding-inline-start:20px}
 a{text-decoration:underline}
 code{font-family:monospace;background:#8882;padding:0 4px;border-radius:4px}
