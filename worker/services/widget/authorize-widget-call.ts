@@ -56,8 +56,8 @@ export async function authorizeWidgetCall({
   const { keyHash, origin } = await presentedKey(input);
   const assistant = await findAssistantByKeyHash(ctx, keyHash);
   if (!assistant) throw unauthorized(widgetMessages.unavailable);
-  // The owner's contact line rides along: the widget shows it instead of a dead end.
-  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable, contactOf(assistant));
+  // The owner's contact line rides along (to a site the assistant allows): the widget shows it instead of a dead end.
+  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable, originAllowed(assistant, origin, input.rule) ? contactOf(assistant) : {});
   if (!originAllowed(assistant, origin, input.rule)) throw new OriginNotAllowedError();
   return { assistant, keyHash, origin };
 }
