@@ -11,6 +11,7 @@ import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { HandoffFacet } from "../assistant/facets/handoff";
+import { WebhooksFacet } from "../assistant/facets/webhooks";
 import { gone, type Gone } from "../assistant/gone";
 import type { InboxRelay } from "../assistant/hub-handoff";
 import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
@@ -63,7 +64,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `webhooks()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -107,6 +108,7 @@ export class AssistantHub extends DurableObject<Env> {
       at: Math.max(Date.now(), input.askedAt + 1),
       offersHandoff: input.offersHandoff === true,
     });
+    await this.core.webhooks.recordAnswer(opened.store, input.sessionId, reply, input.sources, input.offersHandoff === true);
     return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
   }
 
@@ -208,6 +210,7 @@ export class AssistantHub extends DurableObject<Env> {
     this.core.alarms.forget();
     this.core.sockets.forget();
     this.core.handoff.watchers.forget();
+    this.core.webhooks.forget();
     return closed;
   }
 
@@ -249,6 +252,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   handoff(): HandoffFacet {
     return new HandoffFacet(this.core);
+  }
+  webhooks(): WebhooksFacet {
+    return new WebhooksFacet(this.core);
   }
 
   /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */
