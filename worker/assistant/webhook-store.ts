@@ -139,6 +139,16 @@ export function toWebhookDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
+/** A stored JSON list of ids; [] when it does not parse. */
+function parseIds(value: SqlStorageValue | undefined): string[] {
+  try {
+    const parsed = JSON.parse(String(value)) as unknown;
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class WebhookStore {
   constructor(private readonly storage: Sql) {}
 
@@ -249,12 +259,7 @@ export class WebhookStore {
       if (!rows.length) return 0;
       const enabled = new Set(this.endpoints().filter((e) => e.enabled).map((e) => e.id));
       for (const r of rows) {
-        let targets: string[] = [];
-        try {
-          targets = (JSON.parse(String(r.endpoints)) as unknown[]).map(String).filter((id) => enabled.has(id));
-        } catch {
-          targets = [];
-        }
+        const targets = parseIds(r.endpoints).filter((id) => enabled.has(id));
         if (targets.length) {
           this.sql.exec("INSERT OR IGNORE INTO webhook_events (event_id, type, created_at, body) VALUES (?, ?, ?, ?)", r.event_id, r.type, r.created_at, r.body);
           for (const endpointId of targets) this.insertDelivery({ id: newId(), endpointId, eventId: String(r.event_id), type: String(r.type), createdAt: now });
