@@ -7,6 +7,7 @@
 //                               { redirect: "<url>", status? } answers a redirect there
 //   GET  /__requests/<name>     the recorded requests, oldest first
 // The control paths are for tests only.
+import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
 
 export function startWebhookReceiver() {
