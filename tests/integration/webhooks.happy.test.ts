@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   deliveryResponse,
+  handoffMessages,
   webhookEventData,
   webhookEventSchema,
   webhookLimits as L,
@@ -55,6 +56,16 @@ describe("webhooks: recorded events reach the receiver, signed", () => {
     // conversation.started was not subscribed: nothing else came.
     await new Promise((r) => setTimeout(r, 300));
     expect(await t.hook.requests()).toHaveLength(2);
+  });
+
+  it("a reply with no model (the offer of a person) is message.answered too, of kind handoff", async () => {
+    const t = await handoffConversation({ visitorAction: true });
+    const hook = receiver();
+    await createWebhook(t.token, t.assistantId, { url: hook.url, events: ["message.answered"] });
+    await ask(t.key, t.sessionId, "I want to talk to a human");
+    const [got] = await hook.waitFor(1);
+    const data = webhookEventData["message.answered"].parse(webhookEventSchema.parse(JSON.parse(got!.body)).data);
+    expect(data).toMatchObject({ sessionId: t.sessionId, question: { content: "I want to talk to a human" }, answer: { kind: "handoff", content: handoffMessages.offerReply.en } });
   });
 
   it("handoff.requested says whether an address was left", async () => {
