@@ -11,6 +11,7 @@ import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { HandoffFacet } from "../assistant/facets/handoff";
+import { LeadsFacet } from "../assistant/facets/leads";
 import { WebhooksFacet } from "../assistant/facets/webhooks";
 import { gone, type Gone } from "../assistant/gone";
 import type { InboxRelay } from "../assistant/hub-handoff";
@@ -24,7 +25,7 @@ import { retryAfterSeconds } from "../services/rate-limit";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import type { Passage } from "../widget/prompt";
 
-/** What `finishTurn` saves: the answer, its sources, and whether it offers a person. */
+/** What `finishTurn` saves: the answer, its sources, and whether it offers a person or the lead form. */
 export interface FinishTurnInput {
   sessionId: string;
   messageId: string;
@@ -32,6 +33,7 @@ export interface FinishTurnInput {
   sources: WidgetSource[];
   askedAt: number;
   offersHandoff?: boolean | undefined;
+  offersLeadForm?: boolean | undefined;
 }
 
 /** A visitor turn's request: the object knows its own assistant. */
@@ -64,7 +66,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `webhooks()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`, `webhooks()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -107,8 +109,9 @@ export class AssistantHub extends DurableObject<Env> {
       sources: input.sources,
       at: Math.max(Date.now(), input.askedAt + 1),
       offersHandoff: input.offersHandoff === true,
+      offersLeadForm: input.offersLeadForm === true,
     });
-    await this.core.webhooks.recordAnswer(opened.store, input.sessionId, reply, input.sources, input.offersHandoff === true);
+    await this.core.webhooks.recordAnswer(opened.store, input.sessionId, reply, input.sources, { handoff: input.offersHandoff === true, leadForm: input.offersLeadForm === true });
     return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
   }
 
@@ -252,6 +255,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   handoff(): HandoffFacet {
     return new HandoffFacet(this.core);
+  }
+  leads(): LeadsFacet {
+    return new LeadsFacet(this.core);
   }
   webhooks(): WebhooksFacet {
     return new WebhooksFacet(this.core);
