@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   deliveryResponse,
   handoffMessages,
+  leadMessages,
   webhookEventData,
   webhookEventSchema,
   webhookLimits as L,
@@ -14,6 +15,7 @@ import { verifyWebhook } from "../../worker/crypto/webhook-signature";
 import { askedForPerson, handoffConversation } from "./handoff-helpers";
 import { call, json, outbox } from "./helpers";
 import { ask, rated } from "./insights-helpers";
+import { leadConversation, submittedLead } from "./lead-helpers";
 import { consume, createWebhook, deliveriesOf, hookedAssistant, hooksPath, receiver, type Received } from "./webhooks-helpers";
 import { startSession } from "./widget-helpers";
 
@@ -66,6 +68,20 @@ describe("webhooks: recorded events reach the receiver, signed", () => {
     const [got] = await hook.waitFor(1);
     const data = webhookEventData["message.answered"].parse(webhookEventSchema.parse(JSON.parse(got!.body)).data);
     expect(data).toMatchObject({ sessionId: t.sessionId, question: { content: "I want to talk to a human" }, answer: { kind: "handoff", content: handoffMessages.offerReply.en } });
+  });
+
+  it("lead.created carries each field by key with its label; the lead form's offer is message.answered of kind lead", async () => {
+    const t = await leadConversation({ emailOwner: false });
+    const hook = receiver();
+    await createWebhook(t.token, t.assistantId, { url: hook.url, events: ["lead.created", "message.answered"] });
+    await ask(t.key, t.sessionId, "Please email me");
+    const lead = await submittedLead(t.key, t.sessionId, { name: "Élise Martin", email: "elise@example.fr" }, "asked");
+    const events = (await hook.waitFor(2)).map((r) => webhookEventSchema.parse(JSON.parse(r.body)));
+    const created = webhookEventData["lead.created"].parse(events.find((e) => e.type === "lead.created")!.data);
+    expect(created).toMatchObject({ leadId: lead.id, sessionId: t.sessionId, createdAt: lead.createdAt, fields: { name: "Élise Martin", email: "elise@example.fr" }, trigger: "asked" });
+    expect(Object.keys(created.labels).sort()).toEqual(["email", "name"]);
+    const answered = webhookEventData["message.answered"].parse(events.find((e) => e.type === "message.answered")!.data);
+    expect(answered.answer).toMatchObject({ kind: "lead", content: leadMessages.offerReply.en });
   });
 
   it("handoff.requested says whether an address was left", async () => {

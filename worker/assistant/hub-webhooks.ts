@@ -1,4 +1,4 @@
-import { webhookLimits as L, webhookMessages as M, type WidgetSource, type WebhookEventType } from "../../contract";
+import { leadMessages, webhookLimits as L, webhookMessages as M, type Lead, type WidgetSource, type WebhookEventType } from "../../contract";
 import { generateWebhookSecret, webhookSecretHint } from "../crypto/webhook-signature";
 import type { Env } from "../env";
 import type { WebhookQueueMessage } from "../queues/messages";
@@ -168,15 +168,28 @@ export class HubWebhooks {
     }
   }
 
-  /** `message.answered` of a reply `finishTurn` saved: the visitor's question before it, the answer, its sources and kind. */
-  async recordAnswer(store: VisitorStore, sessionId: string, reply: VisitorMessageRow, sources: WidgetSource[], offersHandoff: boolean): Promise<void> {
+  /** `lead.created` of a lead just saved: each field's value and label by key, what showed the form, the signed visitor. */
+  recordLead(lead: Lead): Promise<void> {
+    const fields = Object.fromEntries(lead.values.map((v) => [v.key, v.value]));
+    const labels = Object.fromEntries(lead.values.map((v) => [v.key, v.label]));
+    const data = { leadId: lead.id, sessionId: lead.sessionId, createdAt: lead.createdAt, fields, labels, ...(lead.trigger ? { trigger: lead.trigger } : {}), ...(lead.visitor ? { visitor: lead.visitor } : {}) };
+    return this.record("lead.created", data, lead.createdAt);
+  }
+
+  /**
+   * `message.answered` of a reply `finishTurn` saved: the visitor's question before it, the
+   * answer, its sources and kind ("handoff" or "lead": the offer of a person or of the lead form,
+   * no model; "qa": a curated answer given as is; "model" otherwise).
+   */
+  async recordAnswer(store: VisitorStore, sessionId: string, reply: VisitorMessageRow, sources: WidgetSource[], offers: { handoff: boolean; leadForm: boolean }): Promise<void> {
     if (!this.subscribers("message.answered").length) return;
     const session = store.session(sessionId);
     const question = store
       .messages(sessionId, 8)
       .filter((m) => m.role === "user" && m.createdAt <= reply.createdAt)
       .pop();
-    const kind = offersHandoff ? "handoff" : sources.some((s) => s.kind === "qa") && sources.length === 1 ? "qa" : "model";
+    const leadOffer = offers.leadForm && (Object.values(leadMessages.offerReply) as string[]).includes(reply.content);
+    const kind = offers.handoff ? "handoff" : leadOffer ? "lead" : sources.length === 1 && sources[0]!.kind === "qa" ? "qa" : "model";
     await this.record("message.answered", {
       sessionId,
       question: question ? { id: question.id, content: question.content, createdAt: question.createdAt } : { id: "", content: "", createdAt: reply.createdAt },
