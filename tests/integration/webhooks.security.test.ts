@@ -6,7 +6,7 @@ import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { WebhookStore } from "../../worker/assistant/webhook-store";
 import { call, expectError, json } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
-import { deliveriesOf, hookedAssistant, hooksPath, receiver } from "./webhooks-helpers";
+import { consume, deliveriesOf, hookedAssistant, hooksPath, receiver } from "./webhooks-helpers";
 import { startSession } from "./widget-helpers";
 import { serverMessages } from "../../contract";
 
@@ -70,6 +70,20 @@ describe("webhooks: ownership, secrets, bounds", () => {
       const kept = state.storage.sql.exec("SELECT event_id FROM webhook_outbox ORDER BY seq").toArray().map((r) => r.event_id);
       expect(kept).toEqual(["evt_7", "evt_8", "evt_9", "evt_10", "evt_11"]);
     });
+  });
+
+  it("a deleted assistant's waiting delivery is acked and sends nothing", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 503 }]);
+    const res = await call(hooksPath(t.assistant._id, `/${t.webhook.id}/test`), { token: t.token, method: "POST" });
+    const { delivery } = (await res.json()) as { delivery: { id: string } };
+    await t.hook.waitFor(1);
+    // Failed once: a retry is waiting in the queue when the assistant goes.
+    for (let i = 0; i < 100 && (await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]?.status !== "retrying"; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]?.status).toBe("retrying");
+    expect((await call(`/api/public-assistants/${t.assistant._id}`, { token: t.token, method: "DELETE" })).status).toBe(204);
+    expect(await consume(t.assistant._id, delivery.id)).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(1);
   });
 
   it("a redirect is followed locally with the address checked again, and the event id kept", async () => {
