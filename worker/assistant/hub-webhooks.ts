@@ -51,6 +51,12 @@ type Visitor = { id: string; name?: string; email?: string } | undefined;
 /** Deliveries handed to the queue per `sendBatch` (the platform's limit is 100), and rounds per alarm run. */
 const QUEUE_BATCH = 100;
 const ROUNDS_PER_RUN = 10;
+/**
+ * The outbox alarm fires this long after the first event recorded since the last run, so a busy
+ * assistant's events leave in batches (one alarm, one fan-out, one queue send for many turns)
+ * rather than one alarm per turn.
+ */
+const BATCH_WINDOW_MS = 250;
 /** How long after a queue that did not answer the alarm tries again. */
 const RETRY_MS = 60_000;
 /** Key-value key: the origin the owner last managed webhooks from (the disabled e-mail's link). */
@@ -162,7 +168,7 @@ export class HubWebhooks {
         this.storage.kv.put(DROPPED_KEY, (this.storage.kv.get<number>(DROPPED_KEY) ?? 0) + dropped);
         console.warn(JSON.stringify({ event: "webhook-outbox-dropped", assistantId: this.assistantId, dropped }));
       }
-      await this.arm(now);
+      await this.arm(now + BATCH_WINDOW_MS);
     } catch (error) {
       console.error(JSON.stringify({ event: "webhook-record-failed", assistantId: this.assistantId, type, error: String(error) }));
     }
