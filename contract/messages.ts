@@ -1770,6 +1770,10 @@ export const webhookMessages = {
   tooManyRedirects: (max: number) => `The endpoint redirected more than ${max} times.`,
   /** On the endpoint's row and in the e-mail. */
   disabledReason: (hours: number) => `Disabled: every delivery failed for ${hours} hours.`,
+  /** `data.message` of the `webhook.test` event. */
+  testEventMessage: "A test event from Tala: your endpoint received it.",
+  /** A delivery's error when it was dropped because its endpoint was deleted or turned off before it went. */
+  endpointOff: "The endpoint was turned off before this delivery was sent.",
   disabledEmailSubject: (assistantName: string) => `A webhook of ${assistantName} was disabled`,
   disabledEmailBody: (assistantName: string, url: string, hours: number, link: string) =>
     `Every delivery to ${url} failed for ${hours} hours, so Tala stopped sending to it.\n\nFix the endpoint, then turn it on again in ${assistantName}'s Webhooks: ${link}`,
