@@ -34,6 +34,7 @@ export interface FinishTurnInput {
   askedAt: number;
   offersHandoff?: boolean | undefined;
   offersLeadForm?: boolean | undefined;
+  leadTrigger?: "asked" | "unanswered" | undefined;
 }
 
 /** A visitor turn's request: the object knows its own assistant. */
@@ -110,6 +111,7 @@ export class AssistantHub extends DurableObject<Env> {
       at: Math.max(Date.now(), input.askedAt + 1),
       offersHandoff: input.offersHandoff === true,
       offersLeadForm: input.offersLeadForm === true,
+      leadTrigger: input.leadTrigger,
     });
     await this.core.webhooks.recordAnswer(opened.store, input.sessionId, reply, input.sources, { handoff: input.offersHandoff === true, leadForm: input.offersLeadForm === true });
     return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
