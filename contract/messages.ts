@@ -1041,9 +1041,9 @@ export const modelSettingsUi = {
  */
 export const webSourceMessages = {
   urlRequired: "Enter the address of a web page, like https://example.com/help.",
-  urlInvalid: "url must be a web address starting with http:// or https://.",
-  urlTooLong: (max: number) => `url must be at most ${max} characters.`,
-  urlCredentials: "url must not contain a user name or password.",
+  urlInvalid: "Enter a web address like https://example.com/help.",
+  urlTooLong: (max: number) => `The address must be at most ${max} characters.`,
+  urlCredentials: "The address must not contain a user name or password.",
   urlNotPublic: "That address is private, local or reserved: Tala only reads public websites.",
   urlUnresolvable: "That site could not be found. Check the address, or try again in a minute.",
   urlPort: "Tala reads websites on their usual ports only (80 for http, 443 for https).",

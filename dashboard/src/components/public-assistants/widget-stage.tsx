@@ -17,8 +17,6 @@ export interface WidgetStageProps {
   config: PlaygroundConfig;
   /** The stage's accessible name. */
   label: string;
-  /** Move focus into the message box once mounted (the Playground; not a preview beside a form). */
-  focus?: boolean;
   /** The owner's playground messages left this minute, after each answer. */
   onRemaining?: (remaining: number, limit: number) => void;
 }
@@ -52,7 +50,7 @@ function FakePage() {
   );
 }
 
-export function WidgetStage({ config, label, focus = false, onRemaining }: WidgetStageProps) {
+export function WidgetStage({ config, label, onRemaining }: WidgetStageProps) {
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<PlaygroundWidget | null>(null);
   // The mount reads these once; later values reach it through the refs.
@@ -68,7 +66,8 @@ export function WidgetStage({ config, label, focus = false, onRemaining }: Widge
       url: playgroundUrl(assistantId),
       authorization: () => authorizationHeader(),
       onRemaining: (remaining, limit) => latest.current.onRemaining?.(remaining, limit),
-      focus,
+      // Never on its own: the owner opened a tab, not the widget's text box (the page must not scroll).
+      focus: false,
     });
     widget.current = mounted;
     return () => {
@@ -76,7 +75,7 @@ export function WidgetStage({ config, label, focus = false, onRemaining }: Widge
       widget.current = null;
     };
     // One widget per assistant and stage; the settings follow below.
-  }, [assistantId, focus]);
+  }, [assistantId]);
 
   useEffect(() => widget.current?.update(config), [config]);
 
