@@ -101,7 +101,7 @@ export function OnboardingChecklist({ assistant, onOpenTab, onChanged }: { assis
           const ticked = progress[step];
           const S = U.steps[step];
           return (
-            <li key={step} className={`flex gap-3 rounded-lg border p-3 xl:flex-col ${step === next ? "border-accent" : "border-line"}`}>
+            <li key={step} className={`flex gap-3 rounded-lg border p-3 max-sm:py-2 xl:flex-col ${step === next ? "border-accent" : "border-line"}`}>
               <span
                 aria-hidden="true"
                 className={`flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${ticked ? "bg-accent text-white" : "border border-line-strong text-muted"}`}
@@ -113,9 +113,15 @@ export function OnboardingChecklist({ assistant, onOpenTab, onChanged }: { assis
                   {S.title}
                   <span className="sr-only">{`: ${ticked ? U.done : U.notDone}`}</span>
                 </p>
-                {!ticked && <p className="mt-0.5 text-xs text-muted">{S.text}</p>}
+                {/* On a phone only the next step says more: the list stays short above the tabs. */}
+                {!ticked && <p className={`mt-0.5 text-xs text-muted ${step === next ? "" : "max-sm:hidden"}`}>{S.text}</p>}
                 {!ticked && (
-                  <Button variant={step === next ? "primary" : "secondary"} size="sm" className="mt-2" onClick={() => onOpenTab(onboardingStepTab[step])}>
+                  <Button
+                    variant={step === next ? "primary" : "secondary"}
+                    size="sm"
+                    className={`mt-2 ${step === next ? "" : "max-sm:hidden"}`}
+                    onClick={() => onOpenTab(onboardingStepTab[step])}
+                  >
                     {S.action}
                   </Button>
                 )}

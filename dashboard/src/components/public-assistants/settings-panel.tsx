@@ -93,7 +93,7 @@ function LivePreview({ id, assistant, values, className }: { id: string; assista
   const saved = widgetConfigOf(assistant);
   const unsaved = widgetConfigDiffers(config, saved);
   return (
-    <aside id={id} aria-labelledby={titleId} className={`space-y-2 lg:sticky lg:top-4 ${className}`}>
+    <aside id={id} aria-labelledby={titleId} className={`space-y-2 lg:sticky lg:top-[4.5rem] ${className}`}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent-text" : "text-fg"}`} aria-live="polite">
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
@@ -101,7 +101,7 @@ function LivePreview({ id, assistant, values, className }: { id: string; assista
       </div>
       <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
       {config.allowAttachments && !saved.allowAttachments && <p className="text-xs text-muted">{playgroundUi.attachmentsNotSaved}</p>}
-      <WidgetStage config={config} label={playgroundUi.previewLabel} />
+      <WidgetStage config={config} label={playgroundUi.previewLabel} fitScreen />
     </aside>
   );
 }
