@@ -99,9 +99,10 @@ function LivePreview({ id, assistant, values, className }: { id: string; assista
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
         </h2>
       </div>
-      <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
       {config.allowAttachments && !saved.allowAttachments && <p className="text-xs text-muted">{playgroundUi.attachmentsNotSaved}</p>}
       <WidgetStage config={config} label={playgroundUi.previewLabel} fitScreen />
+      {/* Under the frame: beside the form the frame itself must fit the window. */}
+      <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
     </aside>
   );
 }

@@ -94,7 +94,7 @@ export function WidgetStage({ config, label, fitScreen = false, onRemaining }: W
         <span className="ml-2 min-w-0 flex-1 truncate rounded-md bg-surface px-3 py-0.5 text-center text-xs text-faint">{playgroundUi.siteAddress}</span>
       </div>
       <div
-        className={`relative h-(--stage-h) overflow-hidden bg-canvas max-[480px]:h-[75dvh] ${fitScreen ? "lg:h-[min(var(--stage-h),calc(100dvh_-_9rem))]" : ""}`}
+        className={`relative h-(--stage-h) overflow-hidden bg-canvas max-[480px]:h-[75dvh] ${fitScreen ? "lg:h-[min(var(--stage-h),calc(100dvh_-_9.5rem))]" : ""}`}
         style={style}
       >
         <FakePage />
