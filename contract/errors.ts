@@ -53,5 +53,10 @@ export const errorBodySchema = z.object({
   reason: z.string().optional(),
   /** On CHALLENGE_REQUIRED (428), and on a refused proof (403) so an honest widget may solve once more. */
   challenge: z.object({ challenge: z.string(), difficulty: z.number().int() }).optional(),
+  /**
+   * On the widget's refusals of a switched-off assistant (403), the owner's contact line
+   * (customization.contactLine) when they set one: the widget shows it with the composer disabled.
+   */
+  contactLine: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

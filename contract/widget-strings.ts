@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { botDefenceMessages as B, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -165,6 +165,46 @@ export const arWidgetStrings: WidgetStrings = {
   talkToPerson: "التحدث إلى شخص",
 };
 
+/**
+ * When the chat cannot go on (the blocked chunk carries them, in every language: few visitors meet
+ * these moments). English is the contract's refusals as the server sends them, which is how the
+ * chunk recognises them; a refused visitor token is never shown as the server's technical text.
+ */
+export interface WidgetBlockedStrings {
+  /** A signed visitor's token was refused and the host page gave no new one. */
+  tokenExpired: string;
+  /** The assistant is switched off (or the site's key no longer works). */
+  unavailable: string;
+  /** The owner's monthly budget is used up (the assistant is paused until next month). */
+  budgetReached: string;
+  dailyLimitReached: string;
+  sessionLimitReached: string;
+}
+
+export const widgetBlockedStrings: Record<WidgetLocale, WidgetBlockedStrings> = {
+  en: {
+    tokenExpired: "Please refresh the page to keep chatting.",
+    unavailable: W.unavailable,
+    budgetReached: G.budgetReached,
+    dailyLimitReached: W.dailyLimitReached,
+    sessionLimitReached: W.sessionLimitReached,
+  },
+  fr: {
+    tokenExpired: "Veuillez actualiser la page pour continuer la conversation.",
+    unavailable: "Cet assistant n'est pas disponible pour le moment.",
+    budgetReached: "Cet assistant a répondu à tous les messages possibles ce mois-ci. Veuillez réessayer plus tard.",
+    dailyLimitReached: frWidgetStrings.dailyLimitReached,
+    sessionLimitReached: frWidgetStrings.sessionLimitReached,
+  },
+  ar: {
+    tokenExpired: "يرجى تحديث الصفحة لمتابعة المحادثة.",
+    unavailable: "هذا المساعد غير متاح الآن.",
+    budgetReached: "أجاب هذا المساعد على كل الرسائل الممكنة هذا الشهر. يرجى المحاولة لاحقًا.",
+    dailyLimitReached: arWidgetStrings.dailyLimitReached,
+    sessionLimitReached: arWidgetStrings.sessionLimitReached,
+  },
+};
+
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
 export interface WidgetFileStrings {
   invalidFileType: (file: string) => string;
@@ -264,8 +304,8 @@ export const arHandoffStrings: WidgetHandoffStrings = {
 export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = { en: enHandoffStrings, fr: frHandoffStrings, ar: arHandoffStrings };
 
 /** Every string of a language (the tests and the E2E suite read them here). */
-export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings> = {
-  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en },
-  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr },
-  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar },
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar },
 };

@@ -2,7 +2,7 @@
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
 //   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
-//                               fr, ar, sse, pow, visitor, files, handoff), each a classic script
+//                               fr, ar, sse, pow, visitor, files, handoff, blocked), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
 // Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
@@ -91,8 +91,8 @@ const minifyCss = {
  * Preact features the widget never uses, cut out of preact's dist at build time (~0.4 KB gzip of the
  * core): option hooks (no preact/hooks, devtools or debug), context, legacy and derived-state
  * lifecycles, shouldComponentUpdate, Suspense and hydration markers, MathML, <template>,
- * <progress>, popover, dangerouslySetInnerHTML (the widget never sets HTML) and a document as the
- * render root. Each cut is an exact text of preact's minified file that must occur once: a new
+ * <progress>, popover, dangerouslySetInnerHTML (the widget never sets HTML), a document as the
+ * render root, callback refs and string styles. Each cut is an exact text of preact's minified file that must occur once: a new
  * Preact version fails the build here until the list is reviewed (the version it was written for
  * is checked too). Only the widget's own bundles: the dashboard's Playground keeps the whole Preact.
  */
@@ -151,6 +151,9 @@ const PREACT_TRIMS = [
   ["\"value\"==s&&\"defaultValue\"in x||\"checked\"==s&&\"defaultChecked\"in x||", ""],
   ["if(\"http://www.w3.org/2000/svg\"==i)t=t.replace(/xlink(H|:h)/,\"h\").replace(/sName$/,\"s\");else if(", "if(\"http://www.w3.org/2000/svg\"!=i&&"],
   ["r=function(n){return null!=n&&n.constructor===h},", ""],
+  // refs are createRef objects only (no callback refs and their cleanups); style is always an object (set through the CSSOM, never cssText)
+  ["\"function\"==typeof t?r?r.__x=t(r)||1:i&&(i=i.__c||i.__e)&&(r=i.__x)&&(i.__x=null,\"function\"==typeof r?r():t(null)):t.current=r", "t.current=r"],
+  ["if(\"string\"==typeof r)n.style.cssText=r;else{if(\"string\"==typeof u&&(n.style.cssText=u=\"\"),u)", "{if(u)"],
   ["x.prototype.setState=function(n,t){var r=this.__s;r&&r!=this.state||(r=this.__s=_({},this.state)),\"function\"==typeof n&&(n=n(_({},r),this.props)),n&&(_(r,n),this.__v&&(t&&this.__k.push(t),L(this)))},", ""],
 ];
 export const trimPreact = {
@@ -175,7 +178,7 @@ export const trimPreact = {
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy", "identify", "logout", "conversations"]);
-const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "isList", "srvHost", "srvKey", "visTok"];
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "isList", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
 async function mangledNames() {
@@ -208,7 +211,7 @@ async function iife(entry, define = {}, mangleProps, mangleCache) {
 }
 
 /** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
-export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff"];
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked"];
 
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });

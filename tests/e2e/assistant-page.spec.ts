@@ -13,6 +13,8 @@ import {
   publicAssistantResponse,
   inboxUi,
   insightsUi,
+  leadsUi,
+  webhooksUi,
   chatHistoryResponse,
   playgroundUi,
   publicAssistantDefaults,
@@ -49,7 +51,7 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await expect(page.getByRole("heading", { level: 1, name: "Riad Concierge" })).toBeVisible();
   await expect(page.getByText(publicAssistantUi.card.active, { exact: true })).toBeVisible();
   const tabs = page.getByRole("tablist", { name: P.tabsLabel });
-  await expect(tabs.getByRole("tab")).toHaveText([P.tabs.playground, P.tabs.knowledge, P.tabs.settings, P.tabs.code, inboxUi.tab, P.tabs.history, insightsUi.title]);
+  await expect(tabs.getByRole("tab")).toHaveText([P.tabs.playground, P.tabs.knowledge, P.tabs.settings, P.tabs.code, inboxUi.tab, P.tabs.history, leadsUi.tab, insightsUi.title, webhooksUi.tab]);
   await expect(tabs.getByRole("tab", { name: P.tabs.knowledge })).toHaveAttribute("aria-selected", "true");
 
   // Upload in place, as the Upload Documents dialog does.

@@ -65,6 +65,26 @@ describe("an inactive assistant", () => {
     expect((await socket.waitClosed()).code).toBe(widgetSocketClose.unavailable.code);
     expect((await sessionRows(sessionId)).messages).toHaveLength(0);
   });
+
+  it("carries the owner's contact line in the config's refusal (readable by the site's page), never to a site it does not allow, nothing when none is set", async () => {
+    const contactLine = "Write to help@shop.example";
+    const withLine = await widgetAssistant({ allowedOrigins: [SHOP_ORIGIN], config: { customization: { contactLine } } }, { upload: false });
+    const without = await widgetAssistant({}, { upload: false });
+    for (const a of [withLine, without]) {
+      const put = await call(`/api/public-assistants/${a.assistant._id}`, { token: a.token, method: "PUT", json: { isActive: false } });
+      expect(put.status).toBe(200);
+    }
+    const refused = await widgetCall("/api/widget/config", { key: withLine.key, origin: SHOP_ORIGIN });
+    expect(refused.headers.get("access-control-allow-origin")).toBe(SHOP_ORIGIN);
+    expect(await json(refused.clone(), errorBodySchema)).toMatchObject({ error: widgetMessages.unavailable, code: "FORBIDDEN", contactLine });
+    expect(refused.status).toBe(403);
+    // A site the assistant does not allow never gets it.
+    const elsewhere = await json(await widgetCall("/api/widget/config", { key: withLine.key, origin: EVIL_ORIGIN }), errorBodySchema);
+    expect(elsewhere).not.toHaveProperty("contactLine");
+    const bare = await json(await widgetCall("/api/widget/config", { key: without.key, origin: SHOP_ORIGIN }), errorBodySchema);
+    expect(bare.error).toBe(widgetMessages.unavailable);
+    expect(bare).not.toHaveProperty("contactLine");
+  });
 });
 
 describe("allowed origins", () => {

@@ -164,4 +164,29 @@ describe("createFacade", () => {
     tala.logout();
     expect(h.calls.slice(1)).toEqual(["identify:g.h.i", "logout"]);
   });
+
+  it("identify's refresh callback: kept for the core before it loads (logout keeps it too), handed to it after", async () => {
+    const h = harness();
+    const tala = createFacade(h.loadCore, h.schedule);
+    const refresh = () => "new.token.x";
+    tala.init(options);
+    tala.identify("a.b.c", refresh);
+    h.idle();
+    h.load();
+    await flush();
+    expect(h.factory.mock.calls[0]![0]).toMatchObject({ userToken: "a.b.c", refreshToken: refresh });
+    const seen: unknown[] = [];
+    h.factory.mock.results[0]!.value.identify = (...args: unknown[]) => seen.push(args);
+    tala.identify("d.e.f", refresh);
+    expect(seen).toEqual([["d.e.f", refresh]]);
+  });
+
+  it("init's open loads the core at once, as open() does, without waiting for idle", () => {
+    const h = harness();
+    const tala = createFacade(h.loadCore, h.schedule);
+    tala.init({ ...options, open: true });
+    expect(h.loadCore).toHaveBeenCalledTimes(1);
+    h.idle(); // cancelled: no second load
+    expect(h.loadCore).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { widgetSdkMessages } from "../../contract/widget-strings";
-import type { CoreFactory, CoreHandle, TalaCommand, TalaEvent, TalaEventMap, TalaListener, TalaOptions } from "./types";
+import type { CoreFactory, CoreHandle, TalaCommand, TalaEvent, TalaEventMap, TalaListener, TalaOptions, TalaTokenRefresh } from "./types";
 
 /**
  * The public `Tala` API: usable at once, before the core has loaded. Calls made early are queued
@@ -15,8 +15,12 @@ export interface TalaApi {
   /** Removes the widget and its listeners on the page; `init` may be called again. */
   destroy(): void;
   setLocale(locale: string): void;
-  /** Signs the visitor in with a user token your server signed (see `TalaOptions.userToken`). */
-  identify(token: string): void;
+  /**
+   * Signs the visitor in with a user token your server signed (see `TalaOptions.userToken`).
+   * `refresh`, when given, is asked for a new token when the server refuses this one (see
+   * `TalaOptions.refreshToken`).
+   */
+  identify(token: string, refresh?: TalaTokenRefresh): void;
   /** Signs the visitor out: their token and stored conversation are dropped; an anonymous chat starts. */
   logout(): void;
   on<E extends TalaEvent>(event: E, listener: TalaListener<E>): void;
@@ -96,7 +100,8 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
       if (!options) return;
       // Before the core is there, the token is simply the one it will start with.
       if (name === "identify" || name === "logout") {
-        options = { ...options, userToken: name === "identify" ? (args[0] as string) || undefined : undefined };
+        const refresh = args[1] as TalaTokenRefresh | undefined;
+        options = { ...options, userToken: name === "identify" ? (args[0] as string) || undefined : undefined, ...(refresh && { refreshToken: refresh }) };
         return;
       }
       queue.push([name, args]);
@@ -131,6 +136,8 @@ export function createFacade(loadCore: CoreLoader, schedule: Scheduler = now): T
         options = { ...next, host: next.host.replace(/\/+$/, "") };
         if (next.open) queue.push(["open", []]);
         cancel = schedule(load);
+        // The host wants the panel open (data-open, init's open): like open(), no wait for idle.
+        if (next.open) load();
       } catch {
         // never into the host page
       }

@@ -13,7 +13,7 @@ import { loadCoreScript } from "./load-script";
 import { whenIdleOrInteraction } from "./schedule";
 
 export type { TalaApi } from "./facade";
-export type { TalaErrorEvent, TalaEvent, TalaEventMap, TalaFeedbackEvent, TalaListener, TalaMessageEvent, TalaOptions, TalaPosition } from "./types";
+export type { TalaErrorEvent, TalaEvent, TalaEventMap, TalaFeedbackEvent, TalaListener, TalaMessageEvent, TalaOptions, TalaPosition, TalaTokenRefresh } from "./types";
 
 const noop = () => {};
 const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";
@@ -33,8 +33,11 @@ export const toggle: TalaApi["toggle"] = () => tala.toggle();
 export const destroy: TalaApi["destroy"] = () => tala.destroy();
 /** `en`, `fr` or `ar`; other languages fall back to the page's, then English. */
 export const setLocale: TalaApi["setLocale"] = (locale) => tala.setLocale(locale);
-/** Signs the visitor in with the JWT your server signed with the assistant's identity secret. */
-export const identify: TalaApi["identify"] = (token) => tala.identify(token);
+/**
+ * Signs the visitor in with the JWT your server signed with the assistant's identity secret;
+ * `refresh` (optional) gives a new one when the server refuses it (expired).
+ */
+export const identify: TalaApi["identify"] = (token, refresh) => tala.identify(token, refresh);
 /** Signs the visitor out: a new anonymous conversation starts. */
 export const logout: TalaApi["logout"] = () => tala.logout();
 /** Listens to `open`, `close`, `message` (every saved message) and `error` (text safe to show). */

@@ -3,6 +3,7 @@
  * A thin wrapper over the facade: it renders nothing itself (the widget lives in its own shadow
  * root on <body>), starts the widget on mount and removes it on unmount. One per page.
  * `userToken`: the signed-in user (see TalaOptions); changing it identifies, removing it logs out.
+ * `refreshToken`: asked for a new token when the server refuses it (the latest prop is called).
  */
 import { useEffect, useRef } from "react";
 import { tala } from "./index";
@@ -29,7 +30,17 @@ export function TalaWidget(props: TalaWidgetProps): null {
     tala.on("close", onClose);
     tala.on("message", onMessage);
     tala.on("error", onError);
-    tala.init({ apiKey, host, nonce, position, locale: latest.current.locale, open: latest.current.open, userToken: latest.current.userToken });
+    tala.init({
+      apiKey,
+      host,
+      nonce,
+      position,
+      locale: latest.current.locale,
+      open: latest.current.open,
+      userToken: latest.current.userToken,
+      // The latest prop's callback, whenever the server refuses the token.
+      refreshToken: () => latest.current.refreshToken?.(),
+    });
     return () => {
       tala.off("open", onOpen);
       tala.off("close", onClose);

@@ -28,7 +28,16 @@ export interface TalaOptions {
    * error, never downgraded to an anonymous chat. Change it with `identify()` / `logout()`.
    */
   userToken?: string;
+  /**
+   * Asked for a new user token when the server refuses the current one (expired, or signed with
+   * a secret since replaced): once per refusal, before the visitor is told to refresh the page.
+   * Return the new token, or nothing when there is none (`identify(token, refresh)` sets it too).
+   */
+  refreshToken?: TalaTokenRefresh;
 }
+
+/** Your page's way to a fresh user token (your server signs it); nothing or a throw: none. */
+export type TalaTokenRefresh = () => string | null | undefined | Promise<string | null | undefined>;
 
 export interface TalaMessageEvent {
   /** `agent`: a person of your team wrote it (they took the conversation over). */
@@ -72,8 +81,8 @@ export interface CoreHandle {
   close(): void;
   toggle(): void;
   setLocale(locale: string): void;
-  /** A (new) signed user token: another user gets their own conversations, the same one keeps theirs. */
-  identify(token: string): void;
+  /** A (new) signed user token: another user gets their own conversations, the same one keeps theirs; `refresh` replaces the refresher when given. */
+  identify(token: string, refresh?: TalaTokenRefresh): void;
   /** Forgets the token and that user's conversation on this browser; an anonymous one starts. */
   logout(): void;
   destroy(): void;

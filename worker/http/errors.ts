@@ -8,7 +8,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: Record<string, string>; retryAfter?: number; challenge?: { challenge: string; difficulty: number }; reason?: string } = {},
+    readonly extra: { fields?: Record<string, string>; retryAfter?: number; challenge?: { challenge: string; difficulty: number }; reason?: string; contactLine?: string } = {},
   ) {
     super(message);
     this.name = "AppError";

@@ -15,7 +15,7 @@ export interface FilesChunk {
    * removes it (`button(label, onClick)`: the core's icon button with its close icon). Preact's `h`
    * comes from the core, as in the visitor chunk; styled here (through the CSSOM), not in the core's sheet.
    */
-  chips(h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode[];
+  chips(h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode | null;
 }
 
 async function readFiles(c: Controller, files: File[]) {
@@ -34,15 +34,22 @@ async function readFiles(c: Controller, files: File[]) {
   c.set({ attachments, notice: errors.length ? { text: errors.join(" ") } : c.state.notice });
 }
 
-const chips = (h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode[] =>
-  c.state.attachments.map(
-    (f, i) =>
-      h(
-        "span",
-        { style: { display: "flex", alignItems: "center", fontSize: "12px", background: "var(--sf)", borderRadius: "8px", paddingInlineStart: "8px" } },
-        f.name,
-        button(t.removeFile(f.name), () => c.set({ attachments: c.state.attachments.filter((_, j) => j !== i) })),
-      ) as VNode,
-  );
+// A row of their own above the input (flex-basis 100% in the composer's wrapping row): the message
+// box keeps its width however many files there are, on a phone too.
+const chips = (h: typeof preactH, c: Controller, t: WidgetStrings, button: (label: string, onClick: () => void) => VNode): VNode | null =>
+  c.state.attachments.length
+    ? (h(
+        "div",
+        { class: "fc", style: { flexBasis: "100%", display: "flex", flexWrap: "wrap", gap: "4px", minWidth: 0 } },
+        c.state.attachments.map((f, i) =>
+          h(
+            "span",
+            { style: { display: "flex", alignItems: "center", fontSize: "12px", background: "var(--sf)", borderRadius: "8px", paddingInlineStart: "8px", maxWidth: "100%", overflowWrap: "anywhere" } },
+            f.name,
+            button(t.removeFile(f.name), () => c.set({ attachments: c.state.attachments.filter((_, j) => j !== i) })),
+          ),
+        ),
+      ) as VNode)
+    : null;
 
 register("files", { readFiles, chips });

@@ -293,14 +293,15 @@ function avatar(h: H, a: AgentAuthor) {
     "span",
     {
       "aria-hidden": "true",
-      style: { position: "relative", flex: "none", width: "24px", height: "24px", borderRadius: "50%", overflow: "hidden", display: "grid", placeItems: "center", fontSize: "11px", fontWeight: 600, background: "var(--p)", color: "var(--op)" },
+      // The core's avatar box (.av, the header's), smaller and in the assistant's colour.
+      class: "av",
+      style: { width: "24px", height: "24px", fontSize: "11px", background: "var(--p)", color: "var(--op)" },
     },
     a.initials.slice(0, 3),
     photo &&
       h("img", {
         src: photo,
         alt: "",
-        style: { position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" },
         onError: (e: Event) => ((e.currentTarget as HTMLImageElement).hidden = true),
       }),
   );

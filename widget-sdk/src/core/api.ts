@@ -21,7 +21,8 @@ export const eventsPath = (id: string) => `${sessionPath(id)}/events`;
 
 /** A proof-of-work the server asks for (428, or a 403 refusing a proof): contract/errors.ts. */
 export type Challenge = { challenge: string; difficulty: number };
-export type Failure = { ok: false; status: number; error: string | null; reason?: string; challenge?: Challenge };
+/** `contact`: the owner's contact line a switched-off assistant's refusal carries. */
+export type Failure = { ok: false; status: number; error: string | null; reason?: string; challenge?: Challenge; contact?: string };
 export type Result = { ok: true; status: number; data: unknown } | Failure;
 
 /** The refusal reason of an HTTP error (the socket and SSE frames carry it themselves). */
@@ -46,15 +47,16 @@ export const request = (host: string, key: string, path: string, body: unknown, 
   return fetch(host + path, { method: body === undefined ? "GET" : "POST", headers, body: JSON.stringify(body), credentials: "omit", signal });
 };
 
-/** A failed response's body: its `error` text, `challenge` and refusal `reason`, when it sent them. */
-export async function failureOf(res: Response): Promise<{ error: string | null; challenge?: Challenge; reason?: string }> {
+/** A failed response's body: its `error` text, `challenge`, refusal `reason` and owner's `contactLine`, when it sent them. */
+export async function failureOf(res: Response): Promise<{ error: string | null; challenge?: Challenge; reason?: string; contact?: string }> {
   try {
-    const body = (await res.json()) as { error?: unknown; challenge?: Challenge; reason?: unknown };
+    const body = (await res.json()) as { error?: unknown; challenge?: Challenge; reason?: unknown; contactLine?: unknown };
     const c = body.challenge;
     return {
       error: typeof body.error === "string" ? body.error : null,
       challenge: c && typeof c.challenge === "string" && Number.isInteger(c.difficulty) ? c : undefined,
       reason: typeof body.reason === "string" ? body.reason : undefined,
+      contact: typeof body.contactLine === "string" ? body.contactLine : undefined,
     };
   } catch {
     return { error: null };

@@ -1,4 +1,5 @@
 import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import type { BlockedChunk } from "../chunks/blocked";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
 import type { HandoffChunk } from "../chunks/handoff";
@@ -10,7 +11,8 @@ import { CHUNK_GLOBAL } from "../types";
  * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
- * attachments, a person taking over the conversation. Each is a classic
+ * attachments, a person taking over the conversation, what the visitor is told when the chat cannot
+ * go on (and a refused token's renewal). Each is a classic
  * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
@@ -25,6 +27,7 @@ export interface Chunks {
   visitor: VisitorChunk;
   files: FilesChunk;
   handoff: HandoffChunk;
+  blocked: BlockedChunk;
 }
 export type ChunkName = keyof Chunks;
 

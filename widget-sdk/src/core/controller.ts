@@ -1,13 +1,13 @@
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
-import type { CoreEmit, TalaOptions } from "../types";
-import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure } from "./api";
+import type { CoreEmit, TalaOptions, TalaTokenRefresh } from "../types";
+import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure, type Result } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
 import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
-import { forgetSession, storedSession, storeSession } from "./storage";
+import { forgetSession, storedSession, storeSession, subOf } from "./storage";
 import { createTransport, type Transport } from "./transport";
 
 export type MessageStatus = "pending" | "failed" | "streaming" | "complete" | "stopped" | "error";
@@ -94,18 +94,6 @@ const toUi = (m: WidgetMessage, sources = m.sources) =>
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
 
 /**
- * The `sub` of a user token, read without verifying it (the server verifies): only to keep each
- * user's conversation under its own storage key, so another user of this browser never resumes it.
- */
-const subOf = (token: string) => {
-  try {
-    return String(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
-  } catch {
-    return "?";
-  }
-};
-
-/**
  * The visitor's chat, without any DOM: config, session (resumed from localStorage), sending over
  * the transport, the server's events applied idempotently, limits and refusals. The view renders
  * `state` and calls the methods; the methods never throw.
@@ -130,6 +118,10 @@ export class Controller {
   #nonce?: string;
   /** The verified visitor's token (never stored by the widget: the host gives it on every page). */
   visTok: string | null;
+  /** The host's way to a new token (`identify(token, refresh)`, `refreshToken`), asked once per refusal (the blocked chunk). */
+  rfr?: TalaTokenRefresh;
+  /** It was asked since the last call the server accepted: a refusal now is final. */
+  rnw = false;
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
@@ -144,6 +136,7 @@ export class Controller {
     this.#wanted = pickLocale(options.locale, ...pageLocales());
     this.#nonce = options.nonce;
     this.visTok = options.userToken || null;
+    this.rfr = options.refreshToken;
     this.state = {
       config: null,
       hidden: false,
@@ -216,6 +209,11 @@ export class Controller {
   async start() {
     // The language's strings load beside the config: the panel never shows in the wrong one.
     const [res] = await Promise.all([call(this.srvHost, this.srvKey, configPath), this.#useLocale(this.#wanted)]);
+    if (!res.ok && res.contact) {
+      // Switched off, with the owner's contact line: a panel that says so and how to reach them.
+      this.set({ config: { headerText: this.t.assistant, contactLine: res.contact } as State["config"] });
+      return this.#fail(res.error, res.reason);
+    }
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
       // The one line a site owner gets when the key was revoked or the assistant is off (401/403).
@@ -224,6 +222,9 @@ export class Controller {
       return;
     }
     this.#limits = res.data.limits;
+    // The owner's fixed language comes after the host's choice, before the page's and browser's.
+    const locale = pickLocale(this.#localeChoice, res.data.assistant.language, ...pageLocales());
+    if (locale !== this.#wanted) await this.#useLocale(locale);
     this.set({ config: res.data.assistant });
     if (this.state.open) void this.#ensureSession(true);
   }
@@ -238,7 +239,7 @@ export class Controller {
 
   setLocale(locale: string) {
     this.#localeChoice = locale;
-    void this.#useLocale(pickLocale(locale, ...pageLocales()));
+    void this.#useLocale(pickLocale(locale, this.state.config?.language, ...pageLocales()));
   }
 
   /** Where this browser keeps the visitor's session id: per assistant, and per user when verified. */
@@ -250,8 +251,10 @@ export class Controller {
    * A new user token. The same user (a refreshed token) keeps their conversation; another user
    * gets theirs (or a new one), never the previous user's.
    */
-  identify(token: string) {
+  identify(token: string, refresh?: TalaTokenRefresh) {
+    if (refresh) this.rfr = refresh;
     if (!token || token === this.visTok) return;
+    this.rnw = false;
     const same = !!this.visTok && subOf(this.visTok) === subOf(token);
     this.visTok = token;
     this.set({ verified: true });
@@ -292,18 +295,19 @@ export class Controller {
    */
   async #openSession(visitorSessionId?: string): Promise<boolean> {
     const epoch = this.#epoch;
-    const body = {
+    const body = () => ({
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
       locale: (this.#localeChoice || navigator.language || "").slice(0, C.maxLocaleChars),
       userToken: this.visTok || undefined,
-    };
-    let res = await call(this.srvHost, this.srvKey, sessionsPath, body);
+    });
+    let res = await call(this.srvHost, this.srvKey, sessionsPath, body());
+    if (await this.#renew(res)) res = await call(this.srvHost, this.srvKey, sessionsPath, body());
     // Past 24 bits (16 normally, 18 in a spike) a page should not spend the visitor's battery: the server's text shows.
     for (let tries = 0; !res.ok && res.challenge && res.challenge.difficulty <= 24 && tries < 2 && epoch === this.#epoch; tries++) {
       const proof = await this.#prove(res.challenge);
       if (!proof) return false;
-      res = await call(this.srvHost, this.srvKey, sessionsPath, { ...body, proof });
+      res = await call(this.srvHost, this.srvKey, sessionsPath, { ...body(), proof });
     }
     if (this.#destroyed || epoch !== this.#epoch) return false;
     if (!res.ok || !isSession(res.data)) {
@@ -311,6 +315,7 @@ export class Controller {
       return false;
     }
     const { sessionId, messages, remaining, handoff } = res.data;
+    this.rnw = false;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
@@ -326,6 +331,15 @@ export class Controller {
       chunk: (name) => loadChunk(this.srvHost, name, this.#nonce),
     });
     return true;
+  }
+
+  /**
+   * After a call refused the visitor's token: the host's refresh asked for a new one (the blocked
+   * chunk's `renew`), once until the server accepts a call again. True when it gave one: the caller
+   * makes its call again; else the refusal stands ("Please refresh the page").
+   */
+  async #renew(res: Result) {
+    return !res.ok && this.#reason(res) === "identity-invalid" && !!this.rfr && !this.rnw && !!(await (await this.part("blocked"))?.renew(this));
   }
 
   /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
@@ -347,10 +361,18 @@ export class Controller {
   }
 
   #fail(error: string | null, reason?: string, retry = true) {
-    const text = error || this.t.sendFailed;
     const blocking = !!reason && BLOCKING.includes(reason);
-    this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
-    this.#emit("error", { error: text, reason });
+    const epoch = this.#epoch;
+    const show = (text: string | null | false | undefined) => {
+      text ||= this.t.sendFailed;
+      if (epoch !== this.#epoch) return;
+      this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
+      this.#emit("error", { error: text, reason });
+    };
+    if (!blocking) return show(error);
+    // The chat cannot go on: why, in the visitor's language (the blocked chunk: few visitors meet
+    // it); a refused token never in the server's technical words, even if the chunk did not load.
+    void this.part("blocked").then((k) => show(k ? k.say(this, error, reason) : reason !== "identity-invalid" && error));
   }
 
   #update(match: (m: UiMessage) => boolean, next: (m: UiMessage | undefined) => UiMessage | null) {
@@ -393,6 +415,8 @@ export class Controller {
         const saved = toUi(f.data.message, f.data.sources ?? f.data.message.sources);
         if (f.data.message.role === "system") return;
         const cid = f.data.clientMessageId;
+        // The server took a message of the visitor: their token is good (a later refusal may be renewed again).
+        if (cid) this.rnw = false;
         const known = this.state.messages.find((m) => m.id === saved.id || (!!cid && m.key === cid));
         const wasFinal = !!known && known.id === saved.id && FINAL.includes(known.status);
         this.#update((m) => m === known, (m) => ({ ...saved, key: m?.key ?? saved.key }));
@@ -435,7 +459,11 @@ export class Controller {
     // No answer awaited any more: it was stopped, or a person is asked for (no answer follows the saved message).
     if (!this.state.busy) return;
     this.#settle(clientMessageId);
-    this.#fail(error, status ? this.#reason({ status, error, reason: reason ?? reasonOf(status, error) }) : undefined);
+    const failure: Failure = { ok: false, status, error, reason: reason ?? reasonOf(status, error) };
+    const why = status ? this.#reason(failure) : undefined;
+    // A refused token renewed by the host: the message goes again with the new one.
+    if (why === "identity-invalid") void this.#renew(failure).then((renewed) => (renewed ? this.retry() : this.#fail(error, why)));
+    else this.#fail(error, why);
   }
 
   /** Sends the draft (or `text`, on retry) with the attachments. */
@@ -528,7 +556,9 @@ export class Controller {
     if (this.state.list) return this.set({ list: null });
     if (!this.visTok) return;
     const epoch = this.#epoch;
-    const [view, res] = await Promise.all([this.part("visitor", () => void this.showConversations()), call(this.srvHost, this.srvKey, conversationsPath, undefined, this.visTok)]);
+    const list = () => call(this.srvHost, this.srvKey, conversationsPath, undefined, this.visTok);
+    const [view, first] = await Promise.all([this.part("visitor", () => void this.showConversations()), list()]);
+    const res = (await this.#renew(first)) ? await list() : first;
     if (!view || epoch !== this.#epoch) return;
     if (!res.ok || !view.isList(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
     this.set({ list: res.data.conversations, notice: null });

@@ -4,8 +4,9 @@ import { visitorIdentity } from "../../../contract/constants";
 import { botDefenceMessages, visitorIdentityMessages } from "../../../contract/messages";
 import { widgetApiPaths, createWidgetSessionBody } from "../../../contract/schemas/widget";
 import { visitorConversationsResponse } from "../../../contract/schemas/visitors";
-import { frWidgetStrings, enWidgetStrings } from "../../../contract/widget-strings";
+import { frWidgetStrings, enWidgetStrings, widgetStrings } from "../../../contract/widget-strings";
 // The chunks register themselves on import, as their scripts do in a page.
+import "../chunks/blocked";
 import "../chunks/pow";
 import "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -149,13 +150,13 @@ describe("a signed visitor", () => {
     expect(store.get("tala:session:asst")).toBe("s-new");
   });
 
-  it("shows a refused token's text, fires identity-invalid and never falls back to an anonymous session", async () => {
+  it("says a refused token plainly, fires identity-invalid and never falls back to an anonymous session", async () => {
     sessionsAnswer = () => json({ error: visitorIdentityMessages.tokenExpired, code: "UNAUTHORIZED" }, 401);
     const { c, emit } = await widget({ userToken: tokenFor("u1") });
     await sendOne(c);
     expect(posts()).toHaveLength(1);
-    expect(c.state.notice).toMatchObject({ text: visitorIdentityMessages.tokenExpired, blocking: true });
-    expect(emit).toHaveBeenCalledWith("error", { error: visitorIdentityMessages.tokenExpired, reason: "identity-invalid" });
+    await vi.waitFor(() => expect(c.state.notice).toMatchObject({ text: widgetStrings.en.tokenExpired, blocking: true }));
+    expect(emit).toHaveBeenCalledWith("error", { error: widgetStrings.en.tokenExpired, reason: "identity-invalid" });
     expect(store.size).toBe(0);
     // A new token from the host clears the refusal and opens with it.
     sessionsAnswer = (body) => session(`s-${body.userToken === tokenFor("u1", "2") ? "ok" : "?"}`);

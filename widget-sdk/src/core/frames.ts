@@ -68,6 +68,11 @@ export const isConfig = shape({
     allowAttachments: isBool,
     showSources: isBool,
     starterQuestions: opt(list(isStr)),
+    theme: opt(isStr),
+    language: opt(isStr),
+    availabilityLine: opt(isStr),
+    avatarUrl: opt(isStr),
+    contactLine: opt(isStr),
   }),
 }) as (v: unknown) => v is WidgetConfigResponse;
 

@@ -28,7 +28,7 @@ export const mountWidget: CoreFactory = (options, emit) => {
     close: () => c.setOpen(false),
     toggle: () => c.setOpen(!c.state.open),
     setLocale: (locale: string) => c.setLocale(locale),
-    identify: (token: string) => c.identify(token),
+    identify: (token, refresh) => c.identify(token, refresh),
     logout: () => c.logout(),
     destroy() {
       stopTheme();

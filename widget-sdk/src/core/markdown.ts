@@ -9,12 +9,12 @@
 import { h, type ComponentChildren, type VNode } from "preact";
 
 /**
- * The link's normalised address when it is absolute and http or https (or mailto, unless `web`);
- * null otherwise: never a live javascript:, data: or relative address.
+ * The link's normalised address when it is absolute (or relative to `base`, when given) and http or
+ * https (or mailto, unless `web`); null otherwise: never a live javascript:, data: or relative address.
  */
-export function safeHref(raw: string, web?: boolean): string | null {
+export function safeHref(raw: string, web?: boolean, base?: string): string | null {
   try {
-    const url = new URL(raw.trim());
+    const url = new URL(raw.trim(), base);
     return (web ? /^https?:$/ : /^(https?|mailto):$/).test(url.protocol) ? url.href : null;
   } catch {
     return null;

@@ -26,6 +26,7 @@ import { App, type AppProps } from "./view";
 import "../chunks/files";
 import "../chunks/fr";
 import "../chunks/ar";
+import "../chunks/blocked";
 
 export type PlaygroundConfig = WidgetConfigResponse["assistant"];
 

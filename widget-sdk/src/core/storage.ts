@@ -28,3 +28,15 @@ export function forgetSession(assistantId: string) {
     // this page only
   }
 }
+
+/**
+ * The `sub` of a user token, read without verifying it (the server verifies): only to keep each
+ * user's conversation under its own storage key, so another user of this browser never resumes it.
+ */
+export const subOf = (token: string) => {
+  try {
+    return String(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
+  } catch {
+    return "?";
+  }
+};

@@ -12,7 +12,7 @@ import * as C from "./contract";
 import type { Controller, Rating, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
-import { renderMarkdown, safeHref } from "./markdown";
+import { inline, renderMarkdown, safeHref } from "./markdown";
 
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
@@ -215,16 +215,29 @@ export class App extends Component<AppProps> {
     const typing = s.busy && !(last?.role === "assistant" && last.text && last.status === "streaming");
     // "Talk to a person" (the header's and under an answer offering it) while nobody is asked for; focus goes to the message box.
     const ask = cfg.handoff?.visitorAction && !s.handing ? () => (void c.handoff(), this.input.current?.focus()) : undefined;
+    // The owner's theme, else the page's and the visitor's (theme.ts).
+    const dark = cfg.theme === "dark" || (cfg.theme !== "light" && s.dark);
+    // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
+    const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
     return (
       <div
-        class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
+        class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${dark ? " dk" : ""}`}
         style={{ "--p": color, "--op": readableTextColor(color) }}
       >
         {iconButton(s.open ? t.closeChat : t.openChat, s.open ? CLOSE : "M21 12a9 9 0 0 1-13 8l-5 1 1-5a9 9 0 1 1 17-4z", { ref: this.launcher, class: "l", "aria-expanded": s.open, onClick: () => c.setOpen(!s.open) })}
         {s.open && (
           <div ref={this.panel} class="p" role="dialog" aria-modal="false" aria-label={cfg.headerText} dir={dir} lang={s.locale} onKeyDown={this.onKeyDown}>
             <div class="h">
-              <b>{cfg.headerText}</b>
+              {avatar && (
+                // A fixed box with the name's initial under the image: no layout shift, and the initial stays when it fails to load.
+                <span class="av" data-i={cfg.headerText.slice(0, 1)}>
+                  <img key={avatar} src={avatar} alt={cfg.name} width={32} height={32} onError={(e) => (e.currentTarget.hidden = true)} />
+                </span>
+              )}
+              <b>
+                {cfg.headerText}
+                {cfg.availabilityLine && <small>{cfg.availabilityLine}</small>}
+              </b>
               {s.verified &&
                 iconButton(t.conversations, "M4 6h16M4 12h16M4 18h10", {
                   "aria-pressed": !!listView,
@@ -278,7 +291,10 @@ export class App extends Component<AppProps> {
               )}
               {typing && (
                 <div class="m1 ty" role="status">
-                  {t.thinking}
+                  <span class="x">{t.thinking}</span>
+                  <i />
+                  <i />
+                  <i />
                 </div>
               )}
             </div>
@@ -303,6 +319,8 @@ export class App extends Component<AppProps> {
             {n && (
               <div class="n" role="alert">
                 <p>{n.text}</p>
+                {/* The chat cannot go on here: how to reach the owner instead (their contact line). */}
+                {blocked && cfg.contactLine && <p class="ct">{inline(cfg.contactLine)}</p>}
                 {(n.retry || n.redo) && (
                   <button type="button" class="bt" onClick={() => (n.redo ? n.redo() : c.retry())}>
                     {t.retry}

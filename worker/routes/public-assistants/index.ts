@@ -10,6 +10,7 @@ import { firstHourRoutes } from "./first-hour";
 import { identitySecretRoutes } from "./identity-secret";
 import { inboxRoutes } from "./inbox";
 import { insightsRoute } from "./insights";
+import { leadRoutes } from "./leads";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
 import { qaRoutes } from "./qa";
@@ -43,5 +44,6 @@ export function publicAssistantRoutes() {
     .route("/", playgroundRoute)
     .route("/", insightsRoute)
     .route("/", qaRoutes)
+    .route("/", leadRoutes)
     .route("/", firstHourRoutes);
 }

@@ -56,10 +56,17 @@ export async function authorizeWidgetCall({
   const { keyHash, origin } = await presentedKey(input);
   const assistant = await findAssistantByKeyHash(ctx, keyHash);
   if (!assistant) throw unauthorized(widgetMessages.unavailable);
-  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable);
+  // The owner's contact line rides along (to a site the assistant allows): the widget shows it instead of a dead end.
+  if (!assistant.isActive) throw new AppError("FORBIDDEN", widgetMessages.unavailable, originAllowed(assistant, origin, input.rule) ? contactOf(assistant) : {});
   if (!originAllowed(assistant, origin, input.rule)) throw new OriginNotAllowedError();
   return { assistant, keyHash, origin };
 }
+
+/** The owner's contact line for a refusal's body, when they set one. */
+const contactOf = (assistant: PublicAssistantRecord) => {
+  const contactLine = assistant.config.customization.contactLine;
+  return contactLine ? { contactLine } : {};
+};
 
 /**
  * The checks that need no lookup (a key is present, not a secret key, shaped like a publishable

@@ -1,0 +1,46 @@
+// widget-chunks/blocked.{hash}.js: what the visitor is told when the chat cannot go on (a paused,
+// over-limit or switched-off assistant, a refused visitor token), in every language, and the
+// renewal of a refused token through the host page: loaded at that moment, by few visitors.
+import { widgetBlockedStrings, type WidgetBlockedStrings } from "../../../contract/widget-strings";
+import type { Controller } from "../core/controller";
+import { subOf } from "../core/storage";
+import { register } from "./register";
+
+export interface BlockedChunk {
+  /**
+   * The sentence for a final refusal: a refused token's plain one (never the server's technical
+   * text), the contract's refusals (as the server sends them in English) in the visitor's language,
+   * else the server's text.
+   */
+  say(c: Controller, error: string | null, reason?: string): string | null;
+  /**
+   * Asks the host page's refresh (`c.rfr`) for a new token, once until the server accepts a call
+   * again (`c.rnw`). True when it gave one of the same user, now `c.visTok`; a throw, nothing, the
+   * same token or another user's: false. identify() or logout() meanwhile decide instead.
+   */
+  renew(c: Controller): Promise<boolean>;
+}
+
+function say(c: Controller, error: string | null, reason?: string) {
+  const en = widgetBlockedStrings.en;
+  const t = widgetBlockedStrings[c.state.locale];
+  if (reason === "identity-invalid") return t.tokenExpired;
+  const known = (Object.keys(en) as (keyof WidgetBlockedStrings)[]).find((k) => en[k] === error);
+  return known ? t[known] : error;
+}
+
+async function renew(c: Controller) {
+  const old = c.visTok;
+  c.rnw = true;
+  let next: unknown;
+  try {
+    next = await c.rfr?.();
+  } catch {
+    // none
+  }
+  if (typeof next !== "string" || !next || next === old || c.visTok !== old || subOf(next) !== subOf(old!)) return false;
+  c.visTok = next;
+  return true;
+}
+
+register("blocked", { say, renew });
