@@ -793,6 +793,8 @@ export const assistantLifecycleUi = {
   deleteDocuments: (n: number) => `${n} ${n === 1 ? "document" : "documents"}`,
   deleteSources: (n: number) => `${n} ${n === 1 ? "website source" : "website sources"}`,
   deleteConversations: (n: number) => `${n} ${n === 1 ? "conversation" : "conversations"} with visitors`,
+  deleteLeads: (n: number) => `${n} ${n === 1 ? "lead" : "leads"} visitors left`,
+  deleteWebhooks: (n: number) => `${n} ${n === 1 ? "webhook" : "webhooks"} and their delivery logs`,
   deleteKeys: "its keys: the widget on your website stops answering",
   deleteCountsUnknown: "Some counts could not be loaded; everything the assistant owns is deleted.",
   typeName: (name: string) => `Type "${name}" to confirm`,
