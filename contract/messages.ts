@@ -726,6 +726,81 @@ export const playgroundUi = {
   attachmentsNotSaved: "Attachments are allowed only once you save: until then the Playground refuses files.",
 } as const;
 
+/** An assistant's avatar or logo (PUT/DELETE /api/public-assistants/{id}/avatar) and its field in Settings. Chosen for Tala. */
+export const avatarMessages = {
+  tooLarge: (maxKb: number) => `The avatar must be at most ${maxKb} KB. Choose a smaller image.`,
+  wrongType: "The avatar must be a PNG, JPEG or WebP image.",
+  empty: "Choose an image file for the avatar.",
+  label: "Avatar or logo",
+  hint: (maxKb: number) => `Shown in the widget's header. PNG, JPEG or WebP, up to ${maxKb} KB; square works best.`,
+  choose: "Upload image",
+  replace: "Replace image",
+  remove: "Remove",
+  none: "No avatar: the widget shows its default mark.",
+  current: "Current avatar",
+  uploaded: "Avatar saved.",
+  removed: "Avatar removed.",
+  failed: "The avatar could not be saved.",
+} as const;
+
+/** The Settings tab's widget look (customization.theme / .language / .availabilityLine). Chosen for Tala. */
+export const widgetLookUi = {
+  theme: "Widget theme",
+  themes: { auto: "Follow the visitor", light: "Light", dark: "Dark" },
+  themeHint: "\"Follow the visitor\" uses their device's light or dark setting.",
+  language: "Widget language",
+  languages: { auto: "Visitor's language", en: "English", fr: "Français", ar: "العربية" },
+  languageHint: "The widget's own buttons and notices. \"Visitor's language\" follows their browser (English, French or Arabic).",
+  availabilityLine: "Availability line",
+  availabilityLineHint: "Under the name in the widget's header, e.g. \"We usually reply within an hour\".",
+  availabilityLinePlaceholder: "We usually reply within an hour",
+  /** The Settings tab's groups. */
+  appearanceTitle: "Appearance",
+  appearanceText: "How the widget looks and greets visitors. The preview follows as you type.",
+  limitsTitle: "Limits and budget",
+  behaviourTitle: "Behaviour",
+  installTitle: "Where it runs",
+  /** A phone: the preview sits under a toggle. */
+  showPreview: "Show preview",
+  hidePreview: "Hide preview",
+  /** The colour field's own check, before the server's. */
+  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a colour. Write it as # and six hex digits, like #2962FF.`,
+} as const;
+
+/** The assistant page's first-hour checklist (schemas/first-hour.ts). Chosen for Tala. */
+export const onboardingUi = {
+  title: "Get your assistant live",
+  progress: (done: number, total: number) => `${done} of ${total} done`,
+  dismiss: "Hide checklist",
+  restore: "Show setup checklist",
+  steps: {
+    knowledge: { title: "Add knowledge", text: "Upload documents, add a website or write curated answers.", action: "Add knowledge" },
+    customise: { title: "Customise the widget", text: "Choose its colour, name, welcome message and avatar.", action: "Open settings" },
+    playground: { title: "Try it in the Playground", text: "Ask it what your visitors would ask.", action: "Open the Playground" },
+    install: { title: "Install it on your site", text: "Copy the snippet and paste it before </body>.", action: "Get the code" },
+    visitor: { title: "Welcome your first visitor", text: "Their conversation shows up in History.", action: "Open History" },
+  },
+  done: "Done",
+  notDone: "Not done yet",
+  allDone: "Your assistant is live. Nice work!",
+} as const;
+
+/** Create and Delete: what the owner must give, and what goes with an assistant. Chosen for Tala. */
+export const assistantLifecycleUi = {
+  nameRequired: "Give your assistant a name.",
+  deleteTitle: (name: string) => `Delete "${name}"?`,
+  deleteIntro: "This deletes the assistant for good, with:",
+  deleteDocuments: (n: number) => `${n} ${n === 1 ? "document" : "documents"}`,
+  deleteSources: (n: number) => `${n} ${n === 1 ? "website source" : "website sources"}`,
+  deleteConversations: (n: number) => `${n} ${n === 1 ? "conversation" : "conversations"} with visitors`,
+  deleteLeads: (n: number) => `${n} ${n === 1 ? "lead" : "leads"} visitors left`,
+  deleteWebhooks: (n: number) => `${n} ${n === 1 ? "webhook" : "webhooks"} and their delivery logs`,
+  deleteKeys: "its keys: the widget on your website stops answering",
+  deleteCountsUnknown: "Some counts could not be loaded; everything the assistant owns is deleted.",
+  typeName: (name: string) => `Type "${name}" to confirm`,
+  typeNameMismatch: "The name does not match.",
+} as const;
+
 /** The owner's secret keys of an assistant (/api/public-assistants/{id}/secret-keys). Chosen for Tala. */
 export const secretKeyMessages = {
   nameRequired: "Name is required: give the secret key a name, e.g. the server that uses it.",
@@ -968,9 +1043,9 @@ export const modelSettingsUi = {
  */
 export const webSourceMessages = {
   urlRequired: "Enter the address of a web page, like https://example.com/help.",
-  urlInvalid: "url must be a web address starting with http:// or https://.",
-  urlTooLong: (max: number) => `url must be at most ${max} characters.`,
-  urlCredentials: "url must not contain a user name or password.",
+  urlInvalid: "Enter a web address like https://example.com/help.",
+  urlTooLong: (max: number) => `The address must be at most ${max} characters.`,
+  urlCredentials: "The address must not contain a user name or password.",
   urlNotPublic: "That address is private, local or reserved: Tala only reads public websites.",
   urlUnresolvable: "That site could not be found. Check the address, or try again in a minute.",
   urlPort: "Tala reads websites on their usual ports only (80 for http, 443 for https).",

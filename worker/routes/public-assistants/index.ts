@@ -6,6 +6,7 @@ import { chatRoutes } from "./chats";
 import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
+import { firstHourRoutes } from "./first-hour";
 import { identitySecretRoutes } from "./identity-secret";
 import { inboxRoutes } from "./inbox";
 import { insightsRoute } from "./insights";
@@ -45,5 +46,6 @@ export function publicAssistantRoutes() {
     .route("/", insightsRoute)
     .route("/", qaRoutes)
     .route("/", leadRoutes)
-    .route("/", webhookRoutes);
+    .route("/", webhookRoutes)
+    .route("/", firstHourRoutes);
 }

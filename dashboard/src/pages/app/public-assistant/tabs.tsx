@@ -44,7 +44,7 @@ export interface AssistantTab {
 }
 
 export const assistantTabs = [
-  { key: "playground", label: T.playground, render: ({ assistant }) => <PlaygroundPanel assistant={assistant} /> },
+  { key: "playground", label: T.playground, render: ({ assistant, reload }) => <PlaygroundPanel assistant={assistant} onAnswered={reload} /> },
   {
     key: "knowledge",
     label: T.knowledge,
@@ -57,10 +57,10 @@ export const assistantTabs = [
     key: "code",
     label: T.code,
     // The panel's sections are h3s (as in the Get Code dialog, under its h2 title): the page gives them their h2.
-    render: ({ assistant }) => (
+    render: ({ assistant, reload }) => (
       <>
         <h2 className="sr-only">{T.code}</h2>
-        <IntegrationCodePanel assistant={assistant} />
+        <IntegrationCodePanel assistant={assistant} onCopied={reload} />
       </>
     ),
   },
