@@ -307,6 +307,7 @@ export const publicAssistantServerMessages = {
   invalidColor: "Primary color must be a hex color like #2962FF.",
   invalidPosition: (allowed: readonly string[]) => `Widget position must be one of: ${allowed.join(", ")}.`,
   invalidChoice: (field: string, allowed: readonly string[]) => `${field} must be one of: ${allowed.join(", ")}.`,
+  changedMeanwhile: "The assistant was changed elsewhere at the same moment: reload it and save again.",
   invalidSize: (allowed: readonly string[]) => `Widget size must be one of: ${allowed.join(", ")}.`,
   invalidOrigin: (value: string) =>
     `"${value.slice(0, 80)}" is not a website origin. Write it as scheme://host[:port], e.g. https://example.com, without a path.`,
