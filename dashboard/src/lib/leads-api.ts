@@ -12,9 +12,8 @@ import {
   type LeadFormInput,
   type LeadsResponse,
 } from "../../../contract";
-import { apiClient, authorizationHeader, type ApiClient } from "./api";
-import { errorFromResponse } from "./public-assistants-api";
-import { attachmentName } from "./qa-api";
+import { apiClient, type ApiClient } from "./api";
+import { downloadAttachment } from "./download";
 
 const assistantPath = (assistantId: string, rest: string) => `/public-assistants/${encodeURIComponent(assistantId)}${rest}`;
 
@@ -37,20 +36,8 @@ export function createLeadsApi(client: ApiClient, basePath: string = apiConfig.b
     list: (assistantId: string, q: string, page: number, signal?: AbortSignal): Promise<LeadsResponse> =>
       client.get(leadsPath(assistantId, q, page), { schema: leadsResponse, signal }),
     /** GET …/leads/export: the CSV as the server wrote it (formula-safe cells), and the name to save it under. */
-    exportCsv: async (assistantId: string): Promise<{ blob: Blob; fileName: string }> => {
-      const headers: Record<string, string> = { accept: "text/csv" };
-      const auth = authorizationHeader();
-      if (auth) headers.authorization = auth;
-      let res: Response;
-      try {
-        res = await fetchImpl(`${basePath}${assistantPath(assistantId, "/leads/export")}`, { headers, credentials: "include" });
-      } catch {
-        throw errorFromResponse(0, null);
-      }
-      if (!res.ok) throw errorFromResponse(res.status, await res.json().catch(() => null));
-      const blob = await res.blob();
-      return { blob, fileName: attachmentName(res.headers.get("content-disposition"), leadsUi.exportFileName(assistantId)) };
-    },
+    exportCsv: (assistantId: string): Promise<{ blob: Blob; fileName: string }> =>
+      downloadAttachment(fetchImpl, `${basePath}${assistantPath(assistantId, "/leads/export")}`, "text/csv", leadsUi.exportFileName(assistantId)),
   };
 }
 

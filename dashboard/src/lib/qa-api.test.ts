@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, createApiClient } from "./api";
-import { attachmentName, createQaApi, findPair } from "./qa-api";
+import { attachmentName } from "./download";
+import { createQaApi, findPair } from "./qa-api";
 
 const pair = (id: string, question = `Question ${id}`) => ({ id, question, variants: [] as string[], answer: "A", mode: "exact" as const, uses: 0, createdAt: 1, updatedAt: 2 });
 

@@ -16,25 +16,15 @@ import {
   type QaPair,
   type QaPatchBody,
 } from "../../../contract";
-import { apiClient, authorizationHeader, type ApiClient } from "./api";
-import { errorFromResponse, postFormWithProgress, type UploadOptions } from "./public-assistants-api";
+import { apiClient, type ApiClient } from "./api";
+import { downloadAttachment } from "./download";
+import { postFormWithProgress, type UploadOptions } from "./public-assistants-api";
 
 /** The multipart field the import reads its CSV from. */
 export const qaImportField = "file";
 
 const qaPath = (assistantId: string, rest = "") => `/public-assistants/${encodeURIComponent(assistantId)}/qa${rest}`;
 const pairPath = (assistantId: string, qaId: string) => qaPath(assistantId, `/${encodeURIComponent(qaId)}`);
-
-/** The file name of a download: the server's (Content-Disposition) when it gives one, else `fallback`. */
-export function attachmentName(disposition: string | null, fallback: string): string {
-  const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-  if (!match?.[1]) return fallback;
-  try {
-    return decodeURIComponent(match[1]).replace(/[/\\]/g, "_");
-  } catch {
-    return fallback;
-  }
-}
 
 export function createQaApi(client: ApiClient, basePath: string = apiConfig.basePath, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
   return {
@@ -55,20 +45,8 @@ export function createQaApi(client: ApiClient, basePath: string = apiConfig.base
       return postFormWithProgress(`${basePath}${qaPath(assistantId, "/import")}`, form, qaImportResponse, options);
     },
     /** GET …/qa/export: the CSV as the server wrote it, and the name to save it under. */
-    exportCsv: async (assistantId: string): Promise<{ blob: Blob; fileName: string }> => {
-      const headers: Record<string, string> = { accept: "text/csv" };
-      const auth = authorizationHeader();
-      if (auth) headers.authorization = auth;
-      let res: Response;
-      try {
-        res = await fetchImpl(`${basePath}${qaPath(assistantId, "/export")}`, { headers, credentials: "include" });
-      } catch {
-        throw errorFromResponse(0, null);
-      }
-      if (!res.ok) throw errorFromResponse(res.status, await res.json().catch(() => null));
-      const blob = await res.blob();
-      return { blob, fileName: attachmentName(res.headers.get("content-disposition"), qaUi.exportFileName(assistantId)) };
-    },
+    exportCsv: (assistantId: string): Promise<{ blob: Blob; fileName: string }> =>
+      downloadAttachment(fetchImpl, `${basePath}${qaPath(assistantId, "/export")}`, "text/csv", qaUi.exportFileName(assistantId)),
   };
 }
 
