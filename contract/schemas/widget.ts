@@ -163,6 +163,8 @@ export const widgetSessionResponse = z.object({
   visitor: verifiedVisitorSchema.optional(),
   /** Whether a person was asked for or has the conversation (absent: never; schemas/handoff.ts). */
   handoff: conversationHandoffSchema.optional(),
+  /** This conversation already sent a lead (schemas/leads.ts): the widget does not offer the form again. Absent: none. */
+  leadSent: z.boolean().optional(),
 });
 export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 

@@ -1,7 +1,8 @@
-import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLeadStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
 import type { HandoffChunk } from "../chunks/handoff";
+import type { LeadChunk } from "../chunks/lead";
 import type { PowChunk } from "../chunks/pow";
 import type { VisitorChunk } from "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -10,7 +11,7 @@ import { CHUNK_GLOBAL } from "../types";
  * Parts of the widget most visitors never need, loaded on demand beside widget-core.js: the French
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
- * attachments, a person taking over the conversation. Each is a classic
+ * attachments, a person taking over the conversation, the owner's lead form. Each is a classic
  * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
@@ -25,6 +26,10 @@ export interface Chunks {
   visitor: VisitorChunk;
   files: FilesChunk;
   handoff: HandoffChunk;
+  lead: LeadChunk;
+  /** The lead form's texts in French and Arabic (the lead chunk carries English, and loads these for those visitors). */
+  "lead-fr": WidgetLeadStrings;
+  "lead-ar": WidgetLeadStrings;
 }
 export type ChunkName = keyof Chunks;
 

@@ -215,6 +215,7 @@ export class App extends Component<AppProps> {
     const typing = s.busy && !(last?.role === "assistant" && last.text && last.status === "streaming");
     // "Talk to a person" (the header's and under an answer offering it) while nobody is asked for; focus goes to the message box.
     const ask = cfg.handoff?.visitorAction && !s.handing ? () => (void c.handoff(), this.input.current?.focus()) : undefined;
+    const lf = cfg.leadForm;
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${s.dark ? " dk" : ""}`}
@@ -281,6 +282,11 @@ export class App extends Component<AppProps> {
                   {t.thinking}
                 </div>
               )}
+              {/* The owner's lead form, at the end of the conversation while it is due (the lead chunk's, which
+                  decides once loaded). Its chunk loads when it may be due: before the first message, after the
+                  visitor's N-th, under an answer offering it. */}
+              {chunk("lead")?.view(h, c, t) ??
+                (lf && (!s.messages.length ? lf.beforeFirstMessage != "off" : s.messages.filter((m) => m.role == "user").length == lf.afterMessages || last?.offersLeadForm) && void c.collect())}
             </div>
             )}
             {chunk("handoff")?.bar(h, c, t)}
