@@ -98,10 +98,13 @@ beforeEach(() => {
       const body = first ? { sessionId: "s1", ...session } : { sessionId: "s2", messages: [] };
       return HttpResponse.json(widgetSessionResponse.parse({ remaining: { session: 8, daily: 98 }, ...body }), { status: first && visitorSessionId ? 200 : 201 });
     }),
-    http.post(url(`${widgetApiPaths.sessions}/:sid/lead`), async ({ request, params }) => {
-      posts.push({ sid: params.sid as string, body: await request.json(), key: request.headers.get(widget.keyHeader), token: request.headers.get(visitorIdentity.tokenHeader) });
-      return answer();
-    }),
+    // The contract's path for each conversation (the widget builds it from its own copy of the paths).
+    ...["s1", "s2"].map((sid) =>
+      http.post(url(widgetApiPaths.lead(sid)), async ({ request }) => {
+        posts.push({ sid, body: await request.json(), key: request.headers.get(widget.keyHeader), token: request.headers.get(visitorIdentity.tokenHeader) });
+        return answer();
+      }),
+    ),
   );
 });
 afterEach(() => {
