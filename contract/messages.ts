@@ -1503,10 +1503,28 @@ export const leadMessages = {
   valueMustBeText: (label: string) => `${label} must be text.`,
   emailInvalid: "Enter a valid e-mail address.",
   phoneInvalid: "Enter a valid phone number.",
+  /** The server's refusals of a submitted e-mail or phone name the field by its label (the English label, or the kind's). */
+  emailInvalidFor: (label: string) => `${label} must be a valid e-mail address.`,
+  phoneInvalidFor: (label: string, min: number, max: number) => `${label} must be a valid phone number (${min} to ${max} digits).`,
+  /** A field's label when the owner gave none in English: the kind's own. */
+  defaultLabels: { name: "Name", email: "E-mail", phone: "Phone", company: "Company", text: "Text" } as const,
+  /**
+   * The assistant's reply, with no model call, when a visitor asks to be contacted and the form
+   * shows then (`whenAsked`): the widget shows the form under it (`offersLeadForm`).
+   */
+  offerReply: {
+    en: "Leave your details below and we'll get back to you.",
+    fr: "Laissez vos coordonnées ci-dessous et nous vous recontacterons.",
+    ar: "اترك بياناتك أدناه وسنعاود التواصل معك.",
+  },
   tooManyLeads: (max: number) => `This conversation already sent its details ${max} times.`,
   leadNotFound: "Lead not found.",
   searchTooLong: (max: number) => `Search must be at most ${max} characters.`,
   pageInvalid: "Page must be a whole number of at least 1.",
+  /** The CSV export's columns besides the form's fields (each field's column is its label). */
+  csvColumns: { createdAt: "Date (UTC)", trigger: "Shown", referrer: "Page", locale: "Language", visitorId: "Signed visitor", visitorName: "Signed visitor's name", visitorEmail: "Signed visitor's e-mail", sessionId: "Conversation" },
+  /** One line of the owner's e-mail per value. */
+  ownerEmailLine: (label: string, value: string) => `${label}: ${value}`,
   /** E-mail to the owner for each new lead (when on; at most leadLimits.maxOwnerEmailsPerHour per assistant). */
   ownerEmailSubject: (assistantName: string) => `New lead from ${assistantName}`,
   ownerEmailBody: (assistantName: string, lines: string, link: string) =>

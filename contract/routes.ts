@@ -18,6 +18,9 @@ export const appRoutes = {
   /** One conversation opened in an assistant's Inbox tab (the owner's e-mail of a visitor asking for a person links it). */
   inboxConversation: (id: string, sessionId: string) =>
     `/app/public-assistants/${encodeURIComponent(id)}?tab=inbox&session=${encodeURIComponent(sessionId)}`,
+  /** One conversation opened in an assistant's History tab (the owner's e-mail of a new lead links it). */
+  historyConversation: (id: string, sessionId: string) =>
+    `/app/public-assistants/${encodeURIComponent(id)}?tab=history&session=${encodeURIComponent(sessionId)}`,
 } as const;
 
 /** Navigation items, in the spec's order. */

@@ -128,6 +128,13 @@ export class HandoffStore {
     return { changed, session: this.reread(session.id) };
   }
 
+  /** The address for a person's reply, left another way than POST …/handoff (a lead's e-mail while a person was asked for). */
+  leaveEmail(session: SessionRow, email: string): HandoffChange {
+    if (handoffOf(session).contactEmail === email) return { changed: false, session };
+    this.sql.exec("UPDATE visitor_sessions SET contact_email = ? WHERE id = ?", email, session.id);
+    return { changed: true, session: this.reread(session.id) };
+  }
+
   /** The visitor goes back to the assistant while nobody took the conversation; `taken` stays. */
   cancel(session: SessionRow): HandoffChange {
     if (handoffOf(session).state !== "requested") return { changed: false, session };

@@ -13,6 +13,7 @@ import { BotDefenceStore } from "./bot-defence-store";
 import { conversationHandoff, handoffOf, HandoffStore } from "./handoff-store";
 import type { OpenedHub } from "./hub-gate";
 import type { HubHandoff, InboxRelay } from "./hub-handoff";
+import { leadOfferFor, offersLeadFormOnGap } from "./hub-leads";
 import { localKnowledgeIndex } from "./hub-knowledge-index";
 import { curatedStep, embedTurnTexts, exactLexicalMatch, type CuratedAnswer, type HubQa } from "./hub-qa";
 import type { HubIdentity } from "./identity-secrets";
@@ -89,6 +90,10 @@ export type BeginTurnResult =
       curated: CuratedAnswer | null;
       /** The visitor plainly asked for a person and the owner offers one: the reply is `handoffMessages.offerReply[language]`, no model. */
       offer: HandoffLanguage | null;
+      /** The visitor asked to be contacted and the owner's lead form shows then: the reply is `leadMessages.offerReply[language]`, no model. */
+      leadOffer: HandoffLanguage | null;
+      /** The reply offers the owner's lead form (asked to be contacted, or a knowledge gap with `whenUnanswered`). */
+      offersLeadForm: boolean;
       /** The owner's inbox frame of the visitor's message for the rooms watching; null when nobody watches. */
       inbox: InboxRelay | null;
       /** The owners' rooms that opened this conversation: its reply's thinking and deltas are streamed to them. */
@@ -135,12 +140,15 @@ export async function beginVisitorTurn(
   // A plain request for a person, when the owner offers one, is answered with the offer: no model,
   // no monthly budget (as an exact curated answer), no retrieval.
   const offer = record.config.handoff.visitorAction ? handoffIntent(input.message.content) : null;
+  // A request to be contacted, when the owner's lead form shows then, is answered with the form the same way.
+  const leadOffer = offer ? null : leadOfferFor(storage, record, session.id, input.message.content);
+  const fixed = offer ?? leadOffer;
   // A question a curated answer replies to word for word calls no model: it takes no monthly budget
   // and is answered when the budget paused the assistant (vector matches are known only after the
   // await below: those count).
   const strictness = record.config.qaStrictness ?? qaLimits.defaultStrictness;
-  const exact = offer ? null : guardedMatch(input.assistantId, () => exactLexicalMatch(storage, parts.qa, input.message.content, strictness));
-  const paused = exact || offer ? null : budgetGate(budget, record, now, onBudget);
+  const exact = fixed ? null : guardedMatch(input.assistantId, () => exactLexicalMatch(storage, parts.qa, input.message.content, strictness));
+  const paused = exact || fixed ? null : budgetGate(budget, record, now, onBudget);
   if (paused) return { outcome: "refused", refusal: paused };
   const userSub = record.config.visitorLimitScope === "user" ? (session.visitorSub ?? null) : null;
   const admission = toMessageAdmission(store.admit({ sessionId: session.id, network: input.ip, ...limits, userSub }));
@@ -151,7 +159,7 @@ export async function beginVisitorTurn(
   } catch (error) {
     console.error(JSON.stringify({ event: "bot-defence-count-failed", assistantId: input.assistantId, error: String(error) }));
   }
-  if (!exact && !offer) countBudget(budget, record, now, onBudget);
+  if (!exact && !fixed) countBudget(budget, record, now, onBudget);
   // A person's messages read as the site's side of the conversation.
   const history = store.messages(session.id, widget.historyMessages).map((m): HistoryTurn => ({ role: m.role === "user" ? "user" : "assistant", content: m.content }));
   const saved = store.saveMessage({
@@ -166,7 +174,7 @@ export async function beginVisitorTurn(
   countInsight(input.assistantId, () => insights.countVisitorMessage(saved.createdAt, history.length === 0));
   const inbox = parts.handoff.messageRelay(opened, session.id, saved);
   const watchSession = parts.handoff.watchers.forSession(session.id);
-  const admitted = (found: { passages: Passage[] | null; curated: CuratedAnswer | null }, offered: typeof offer) => ({
+  const admitted = (found: { passages: Passage[] | null; curated: CuratedAnswer | null }, offered: { offer?: typeof offer; leadOffer?: typeof leadOffer; offersLeadForm?: boolean }) => ({
     outcome: "admitted" as const,
     assistant: record,
     session: { id: session.id, startedAt: session.startedAt, locale: session.locale },
@@ -174,14 +182,17 @@ export async function beginVisitorTurn(
     saved: toWidgetMessage(saved, record.showSources),
     remaining: admission.remaining,
     ...found,
-    offer: offered,
+    offer: offered.offer ?? null,
+    leadOffer: offered.leadOffer ?? null,
+    offersLeadForm: Boolean(offered.leadOffer) || offered.offersLeadForm === true,
     inbox,
     watchSession,
   });
   if (offer) {
     new HandoffStore(storage, store).markOffered(session.id, now);
-    return admitted({ passages: [], curated: null }, offer);
+    return admitted({ passages: [], curated: null }, { offer });
   }
+  if (leadOffer) return admitted({ passages: [], curated: null }, { leadOffer });
   const { passages, curated } = await retrieveWithCurated(env, storage, parts.qa, {
     assistantId: input.assistantId,
     query: retrievalQuery(input.message.content, history),
@@ -191,10 +202,9 @@ export async function beginVisitorTurn(
   });
   if (curated) countInsight(input.assistantId, () => insights.countCurated(saved.createdAt, curated.mode));
   // null: retrieval failed, which says nothing about the knowledge (not a gap); [] found nothing.
-  countInsight(input.assistantId, () =>
-    insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap: !curated && passages !== null && passages.length === 0 }),
-  );
-  return admitted({ passages, curated }, null);
+  const gap = !curated && passages !== null && passages.length === 0;
+  countInsight(input.assistantId, () => insights.countQuestion({ text: input.message.content, sessionId: session.id, at: saved.createdAt, gap }));
+  return admitted({ passages, curated }, { offersLeadForm: offersLeadFormOnGap(storage, record, session.id, gap) });
 }
 
 /**

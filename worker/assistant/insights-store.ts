@@ -80,6 +80,15 @@ export class InsightsStore {
     this.prune(utcDay(Date.now()));
   }
 
+  /** A lead a visitor left, on its day (0016_leads). */
+  countLead(at: number): void {
+    const day = utcDay(at);
+    const updated = this.sql.exec("UPDATE insight_days SET leads = leads + 1 WHERE day = ? RETURNING day", day).toArray();
+    if (updated.length) return;
+    this.sql.exec("INSERT INTO insight_days (day, conversations, messages, leads) VALUES (?, 0, 0, 1)", day);
+    this.prune(utcDay(Date.now()));
+  }
+
   /** A person's first reply of a handoff, `ms` after its request (or the takeover without one), on its day. */
   countFirstReply(at: number, sessionId: string, ms: number): void {
     this.sql.exec("INSERT INTO insight_first_replies (day, session_id, ms) VALUES (?, ?, ?) ON CONFLICT (day, session_id) DO NOTHING", utcDay(at), sessionId, Math.round(ms));
@@ -201,7 +210,19 @@ export class InsightsStore {
       topQuestions: this.questions(first, "asked"),
       curatedAnswers: { exact: num(curated?.exact), guided: num(curated?.guided) },
       handoffs,
+      leads: this.leads(first, days),
     };
+  }
+
+  /** Per day from `first`: the leads visitors left. */
+  private leads(first: number, days: number): NonNullable<InsightsResponse["leads"]> {
+    const counts = new Map(
+      this.sql
+        .exec("SELECT day, leads FROM insight_days WHERE day >= ? AND day <= ?", first, first + days - 1)
+        .toArray()
+        .map((r) => [num(r.day), num(r.leads)]),
+    );
+    return Array.from({ length: days }, (_, i) => ({ date: dayDate(first + i), count: counts.get(first + i) ?? 0 }));
   }
 
   /** Per day from `first`: handoffs requested and taken, and the median time to the person's first reply (null: none that day). */

@@ -380,6 +380,37 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Lead capture (lead-store.ts): each lead a visitor left, its values as JSON (each field's key,
+    // kind, label and value as asked), a lower-cased search text of every value, what showed the
+    // form, the session's page and locale and the signed visitor when there was one, and when the
+    // owner was e-mailed about it (the hourly throttle); newest first and per session; every field
+    // key ever stored with its latest label (the export's header). A reply
+    // that offered the form carries its flag; insights count leads per day.
+    id: "0016_leads",
+    sql: `
+      CREATE TABLE leads (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        fields TEXT NOT NULL,
+        search TEXT NOT NULL,
+        trigger TEXT,
+        referrer TEXT NOT NULL DEFAULT '',
+        locale TEXT NOT NULL DEFAULT '',
+        visitor_sub TEXT,
+        visitor_name TEXT,
+        visitor_email TEXT,
+        owner_emailed_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX leads_created_idx ON leads (created_at DESC, id DESC);
+      CREATE INDEX leads_session_idx ON leads (session_id);
+      CREATE INDEX leads_emailed_idx ON leads (owner_emailed_at) WHERE owner_emailed_at IS NOT NULL;
+      CREATE TABLE lead_keys (key TEXT PRIMARY KEY, kind TEXT NOT NULL, label TEXT NOT NULL) WITHOUT ROWID;
+      ALTER TABLE visitor_messages ADD COLUMN offers_lead_form INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE insight_days ADD COLUMN leads INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

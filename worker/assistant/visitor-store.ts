@@ -54,6 +54,8 @@ export type VisitorMessageRow = Omit<typeof visitorMessages.$inferSelect, "role"
   rating?: FeedbackRating;
   author?: AgentAuthor;
   offersHandoff?: boolean;
+  /** The reply offered the lead form (0016_leads). */
+  offersLeadForm?: boolean;
 };
 type Row = Record<string, SqlStorageValue>;
 
@@ -140,6 +142,7 @@ function toMessageRow(r: Row): VisitorMessageRow {
     ...(r.rating === "up" || r.rating === "down" ? { rating: r.rating } : {}),
     ...(author ? { author } : {}),
     ...(r.offers_handoff ? { offersHandoff: true } : {}),
+    ...(r.offers_lead_form ? { offersLeadForm: true } : {}),
   };
 }
 
@@ -236,6 +239,7 @@ export class VisitorStore {
     at: number;
     author?: AgentAuthor;
     offersHandoff?: boolean;
+    offersLeadForm?: boolean;
   }): VisitorMessageRow {
     const row: VisitorMessageRow = {
       id: input.id ?? crypto.randomUUID(),
@@ -248,10 +252,11 @@ export class VisitorStore {
       createdAt: input.at,
       ...(input.author ? { author: input.author } : {}),
       ...(input.offersHandoff ? { offersHandoff: true } : {}),
+      ...(input.offersLeadForm ? { offersLeadForm: true } : {}),
     };
     this.storage.transactionSync(() => {
       this.sql.exec(
-        "INSERT INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at, author, offers_handoff) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO visitor_messages (id, session_id, role, content_type, content, files, sources, created_at, author, offers_handoff, offers_lead_form) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         row.id,
         row.sessionId,
         row.role,
@@ -262,6 +267,7 @@ export class VisitorStore {
         row.createdAt,
         input.author ? JSON.stringify(input.author) : null,
         input.offersHandoff ? 1 : 0,
+        input.offersLeadForm ? 1 : 0,
       );
       this.sql.exec(
         "UPDATE visitor_sessions SET message_count = message_count + 1, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?",

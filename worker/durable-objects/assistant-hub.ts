@@ -11,6 +11,7 @@ import { SocketsFacet } from "../assistant/facets/sockets";
 import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { HandoffFacet } from "../assistant/facets/handoff";
+import { LeadsFacet } from "../assistant/facets/leads";
 import { gone, type Gone } from "../assistant/gone";
 import type { InboxRelay } from "../assistant/hub-handoff";
 import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
@@ -23,7 +24,7 @@ import { retryAfterSeconds } from "../services/rate-limit";
 import { toWidgetMessage } from "../services/widget/visitor-session-rows";
 import type { Passage } from "../widget/prompt";
 
-/** What `finishTurn` saves: the answer, its sources, and whether it offers a person. */
+/** What `finishTurn` saves: the answer, its sources, and whether it offers a person or the lead form. */
 export interface FinishTurnInput {
   sessionId: string;
   messageId: string;
@@ -31,6 +32,7 @@ export interface FinishTurnInput {
   sources: WidgetSource[];
   askedAt: number;
   offersHandoff?: boolean | undefined;
+  offersLeadForm?: boolean | undefined;
 }
 
 /** A visitor turn's request: the object knows its own assistant. */
@@ -63,7 +65,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -106,6 +108,7 @@ export class AssistantHub extends DurableObject<Env> {
       sources: input.sources,
       at: Math.max(Date.now(), input.askedAt + 1),
       offersHandoff: input.offersHandoff === true,
+      offersLeadForm: input.offersLeadForm === true,
     });
     return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
   }
@@ -249,6 +252,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   handoff(): HandoffFacet {
     return new HandoffFacet(this.core);
+  }
+  leads(): LeadsFacet {
+    return new LeadsFacet(this.core);
   }
 
   /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */

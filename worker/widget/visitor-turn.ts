@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { handoffMessages, widgetMessages, type WidgetMessage, type WidgetServerFrame, type WidgetSource, type widgetSendMessageData } from "../../contract";
+import { handoffMessages, leadMessages, widgetMessages, type WidgetMessage, type WidgetServerFrame, type WidgetSource, type widgetSendMessageData } from "../../contract";
 import type { BeginTurnResult } from "../assistant/hub-visitor-turn";
 import type { Env } from "../env";
 import { remainingFrame } from "../services/widget/widget-limits";
@@ -23,6 +23,10 @@ export interface AnswerTurn extends Pick<AdmittedTurn, "assistant" | "session" |
   curated?: AdmittedTurn["curated"] | undefined;
   /** The visitor asked for a person and the owner offers one: the reply is the offer, with no model call. */
   offer?: AdmittedTurn["offer"] | undefined;
+  /** The visitor asked to be contacted and the owner's lead form shows then: the reply is its offer, with no model call. */
+  leadOffer?: AdmittedTurn["leadOffer"] | undefined;
+  /** The reply offers the owner's lead form (saved with the answer, shown under it). */
+  offersLeadForm?: boolean | undefined;
 }
 
 /** A visitor's admitted turn, ending with what is left of the session's and the day's messages. */
@@ -38,7 +42,7 @@ export interface VisitorTurnDeps {
   /** Aborted by `stop`: the answer keeps its text so far (status stopped). */
   signal: AbortSignal;
   /** Saves the answer in the assistant's object (AssistantHub.finishTurn); null when the session is gone. */
-  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number; offersHandoff?: boolean }) => Promise<WidgetMessage | null>;
+  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number; offersHandoff?: boolean; offersLeadForm?: boolean }) => Promise<WidgetMessage | null>;
   now?: () => number;
 }
 
@@ -64,7 +68,9 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
     const onDelta = (delta: string, offset: number) => emit({ event: "message-delta", data: { chatId: session.id, messageId, delta, offset } });
     const answer = turn.offer
       ? offerReply(handoffMessages.offerReply[turn.offer], onDelta)
-      : turn.curated?.mode === "exact"
+      : turn.leadOffer
+        ? offerReply(leadMessages.offerReply[turn.leadOffer], onDelta)
+        : turn.curated?.mode === "exact"
         ? curatedReply(turn.curated, onDelta)
         : await answerFromKnowledge({
       env: deps.env,
@@ -93,7 +99,8 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
       return;
     }
     // Sources are always kept for the owner's history; the visitor sees them when the owner chose so.
-    const reply = await deps.finish({ messageId, content: answer.text, sources: answer.sources, askedAt: turn.saved.timestamp, ...(turn.offer ? { offersHandoff: true } : {}) });
+    const offers = { ...(turn.offer ? { offersHandoff: true } : {}), ...(turn.offersLeadForm ? { offersLeadForm: true } : {}) };
+    const reply = await deps.finish({ messageId, content: answer.text, sources: answer.sources, askedAt: turn.saved.timestamp, ...offers });
     if (!reply) throw new Error("visitor session gone before the answer was saved");
     const final = { ...reply, status: answer.outcome.status };
     emit({ event: "new-message", data: { message: final, ...(final.sources ? { sources: final.sources } : {}) } });
@@ -128,7 +135,7 @@ function streamText(text: string, onDelta: (delta: string, offset: number) => vo
   }
 }
 
-/** The offer of a person (handoff-intent.ts): its text in the visitor's language, no source, no model. */
+/** The offer of a person (handoff-intent.ts) or of the lead form (contact-intent.ts): its text in the visitor's language, no source, no model. */
 export function offerReply(text: string, onDelta: (delta: string, offset: number) => void): KnowledgeAnswer {
   streamText(text, onDelta);
   return { text, sources: [], outcome: { status: "complete" }, offline: false };

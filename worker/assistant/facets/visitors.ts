@@ -9,6 +9,7 @@ import type { Gone } from "../gone";
 import { conversationHandoff, everHandedOff } from "../handoff-store";
 import type { HubCore } from "../hub-core";
 import type { OpenedHub } from "../hub-gate";
+import { LeadStore } from "../lead-store";
 import { sessionVisitor, type VisitorSessionRow, type VisitorStore } from "../visitor-store";
 import { whenOpen } from "./run";
 
@@ -75,7 +76,7 @@ export class VisitorsFacet extends RpcTarget {
         // own, and learns nothing about that one.
         if (existing && (existing.visitorSub ?? null) === (visitor?.id ?? null)) {
           if (visitor) store.updateVisitor(existing.id, visitor);
-          return { ok: true, created: false, session: widgetSession(store, opened.assistant, store.session(existing.id)!) };
+          return { ok: true, created: false, session: widgetSession(this.#core.storage, store, opened.assistant, store.session(existing.id)!) };
         }
       }
       const caller = { address: input.ip, userAgent: input.userAgent };
@@ -92,7 +93,7 @@ export class VisitorsFacet extends RpcTarget {
         startedAt: Date.now(),
       };
       store.createSession(row, visitor);
-      return { ok: true, created: true, session: widgetSession(store, opened.assistant, store.session(row.id)!) };
+      return { ok: true, created: true, session: widgetSession(this.#core.storage, store, opened.assistant, store.session(row.id)!) };
     });
   }
 
@@ -106,7 +107,7 @@ export class VisitorsFacet extends RpcTarget {
       if (!row) return { ok: false, reason: "no-session" };
       const refused = await visitorCheck(this.#core, row, input.visitorToken);
       if (refused) return refused;
-      return { ok: true, value: widgetSession(opened.store, opened.assistant, row) };
+      return { ok: true, value: widgetSession(this.#core.storage, opened.store, opened.assistant, row) };
     });
   }
 
@@ -155,12 +156,14 @@ export function limitSub(opened: Pick<OpenedHub, "assistant">, row: Pick<Visitor
   return opened.assistant.record.config.visitorLimitScope === "user" ? (row.visitorSub ?? null) : null;
 }
 
-function widgetSession(store: VisitorStore, assistant: AssistantCopy, row: VisitorSessionRow): WidgetSessionResponse {
+function widgetSession(storage: DurableObjectStorage, store: VisitorStore, assistant: AssistantCopy, row: VisitorSessionRow): WidgetSessionResponse {
   const { config, showSources } = assistant.record;
   const visitor = sessionVisitor(row);
+  // A conversation that sent a lead is not offered the form again, not even by an earlier reply.
+  const leadSent = new LeadStore(storage).hasLead(row.id);
   return {
     sessionId: row.id,
-    messages: store.messages(row.id).map((m) => toWidgetMessage(m, showSources)),
+    messages: store.messages(row.id).map((m) => toWidgetMessage(leadSent ? { ...m, offersLeadForm: false } : m, showSources)),
     remaining: store.remaining({
       sessionId: row.id,
       maxMessagesPerSession: config.maxMessagesPerSession,
@@ -169,5 +172,6 @@ function widgetSession(store: VisitorStore, assistant: AssistantCopy, row: Visit
     }),
     ...(visitor ? { visitor } : {}),
     ...(everHandedOff(row) ? { handoff: conversationHandoff(row, config.handoff) } : {}),
+    ...(leadSent ? { leadSent } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { fileRoutes } from "./files";
 import { identitySecretRoutes } from "./identity-secret";
 import { inboxRoutes } from "./inbox";
 import { insightsRoute } from "./insights";
+import { leadRoutes } from "./leads";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
 import { qaRoutes } from "./qa";
@@ -41,5 +42,6 @@ export function publicAssistantRoutes() {
     .route("/", inboxRoutes)
     .route("/", playgroundRoute)
     .route("/", insightsRoute)
-    .route("/", qaRoutes);
+    .route("/", qaRoutes)
+    .route("/", leadRoutes);
 }

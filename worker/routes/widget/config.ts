@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { WidgetConfigResponse } from "../../../contract";
+import type { LeadForm, WidgetConfigResponse } from "../../../contract";
 import type { AppEnv } from "../../http/context";
 import { keyHeader, widgetCaller } from "./caller";
 
@@ -27,6 +27,7 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
         replyTime: assistant.config.handoff.replyTime,
         emailAfterMinutes: assistant.config.handoff.emailAfterMinutes,
       },
+      ...widgetLeadForm(assistant.config.leadForm),
     },
     limits: { maxMessagesPerSession: assistant.config.maxMessagesPerSession, dailyLimit: assistant.config.dailyLimit },
   };
@@ -34,3 +35,10 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
   c.header("cache-control", "no-store");
   return c.json(body);
 });
+
+/** The owner's lead form as the widget shows it, only when it is on (schemas/leads.ts `widgetLeadFormSchema`). */
+function widgetLeadForm(form: LeadForm): Pick<WidgetConfigResponse["assistant"], "leadForm"> {
+  if (!form.enabled) return {};
+  const { enabled: _enabled, emailOwner: _emailOwner, ...shown } = form;
+  return { leadForm: shown };
+}

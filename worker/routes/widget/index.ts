@@ -5,6 +5,7 @@ import { widgetCors } from "./cors";
 import { widgetEventRoutes } from "./events";
 import { widgetFeedbackRoute } from "./feedback";
 import { widgetHandoffRoutes } from "./handoff";
+import { widgetLeadRoutes } from "./lead";
 import { widgetMessageRoutes } from "./messages";
 import { widgetSessionRoutes } from "./sessions";
 
@@ -20,5 +21,6 @@ export function widgetRoutes() {
     .route("/", widgetMessageRoutes)
     .route("/", widgetEventRoutes)
     .route("/", widgetFeedbackRoute)
-    .route("/", widgetHandoffRoutes);
+    .route("/", widgetHandoffRoutes)
+    .route("/", widgetLeadRoutes);
 }
