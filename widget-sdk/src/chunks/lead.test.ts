@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { http, HttpResponse } from "msw";
+import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { h, render } from "preact";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -51,8 +51,9 @@ let config: Record<string, unknown>;
 let session: { messages: unknown[]; handoff?: ConversationHandoff; leadSent?: boolean; visitor?: { id: string; name?: string; email?: string } };
 /** Every lead POST: its body and headers. */
 let posts: { sid: string; body: unknown; key: string | null; token: string | null }[];
-/** New conversations opened. */
+/** New conversations opened, and how long the server takes to open one. */
 let opened: number;
+let resumeMs: number;
 /** What the lead route answers next. */
 let answer: () => Response;
 
@@ -74,6 +75,7 @@ beforeEach(() => {
   document.body.innerHTML = "";
   posts = [];
   opened = 0;
+  resumeMs = 0;
   answer = () => HttpResponse.json({ lead: { id: "l1", createdAt: 1 } }, { status: 201 });
   session = { messages: [] };
   config = {
@@ -94,6 +96,7 @@ beforeEach(() => {
     // The conversation s1 (resumed, or the first one opened); a later new one is s2, with nothing in it.
     http.post(url(widgetApiPaths.sessions), async ({ request }) => {
       const { visitorSessionId } = (await request.json()) as { visitorSessionId?: string };
+      await delay(resumeMs);
       const first = !opened++ || visitorSessionId === "s1";
       const body = first ? { sessionId: "s1", ...session } : { sessionId: "s2", messages: [] };
       return HttpResponse.json(widgetSessionResponse.parse({ remaining: { session: 8, daily: 98 }, ...body }), { status: first && visitorSessionId ? 200 : 201 });
@@ -366,6 +369,28 @@ describe("the lead form", () => {
     await vi.waitFor(() => expect(posts).toHaveLength(2));
     expect(posts[1]).toMatchObject({ sid: "s2", body: { fields: { email: "ann@shop.example" } } });
     expect(posts[1]!.body).not.toHaveProperty("trigger");
+  });
+
+  it("a returning visitor's conversation, while it is resumed: the form before the first message waits for it, and never shows once it has messages", async () => {
+    config.leadForm = form({ beforeFirstMessage: "required" });
+    session = { messages: [msg("u0", "user", "Hi"), msg("a0", "assistant", "Hello")] };
+    resumeMs = 80;
+    const notices: (string | undefined)[] = [];
+    const w = await openWidget({ stored: true });
+    w.c.subscribe(() => notices.push(w.c.state.notice?.text));
+    expect(w.c.state.messages).toEqual([]);
+    expect(w.leadForm()).toBeNull();
+    expect(w.textarea().disabled).toBe(false);
+    await vi.waitFor(() => expect(w.c.state.messages).toHaveLength(2));
+    await settle();
+    expect(w.leadForm()).toBeNull();
+    expect(w.textarea().disabled).toBe(false);
+    expect(notices).not.toContain(t.leadFirst);
+    // A new conversation (nothing stored for it) is asked at once.
+    w.c.newConversation();
+    await settle();
+    expect(w.leadForm()).not.toBeNull();
+    expect(w.textarea().disabled).toBe(true);
   });
 
   it("a conversation that already sent a lead (the server says so) is not asked again", async () => {

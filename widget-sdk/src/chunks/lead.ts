@@ -10,6 +10,7 @@ import { enLeadStrings, type WidgetStrings } from "../../../contract/widget-stri
 import { request, sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
+import { storedSession } from "../core/storage";
 import * as L from "./lead-contract";
 import type { Controller, Notice } from "../core/controller";
 import { register } from "./register";
@@ -70,15 +71,41 @@ const triggerOf = (f: WidgetLeadForm, why: Form["why"]): LeadTrigger | undefined
 /** The label the server names a field by in its refusals: its English one, else the kind's. */
 const serverLabel = (f: LeadField) => f.label.en || enLeadStrings.leadKinds[f.kind as "name"] || "\n";
 
-/** A signed visitor's name and e-mail from their token (the server verifies it; the session's `visitor` is the same), into empty fields. */
-function prefill(c: Controller, s: Form) {
+/** A signed visitor's token's claims, read without verifying them (the server verifies the token on every call); none for anyone else. */
+function claims(c: Controller): Record<string, unknown> {
   try {
     // base64url, then UTF-8 (a name in Arabic): escape() gives each byte as %XX for decodeURIComponent.
-    const claims = JSON.parse(decodeURIComponent(escape(atob(c.visTok!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")))));
-    for (const key of ["name", "email"]) if (typeof claims[key] === "string" && !s.vals[key]) s.vals[key] = claims[key].slice(0, L.maxChars[L.fieldKinds.indexOf(key as "name")]);
+    return JSON.parse(decodeURIComponent(escape(atob(c.visTok!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))))) ?? {};
   } catch {
-    // anonymous, or a token that is not a JWT: nothing to fill
+    return {};
   }
+}
+
+/** A signed visitor's name and e-mail from their token (the session's `visitor` is the same), into empty fields. */
+function prefill(c: Controller, s: Form) {
+  const known = claims(c);
+  for (const key of ["name", "email"]) {
+    const v = known[key];
+    if (typeof v === "string" && !s.vals[key]) s.vals[key] = v.slice(0, L.maxChars[L.fieldKinds.indexOf(key as "name")]);
+  }
+}
+
+/**
+ * A conversation this browser keeps for the visitor (the core's key: per assistant, and per user
+ * when signed), not open yet: it is being resumed, and may have messages. Before the first
+ * message waits for it, so a returning visitor never sees the form flash (nor loses focus to it).
+ */
+function resuming(c: Controller) {
+  let user = "";
+  // The core's own reading of the user (controller.ts subOf), byte for byte: the same key.
+  if (c.visTok) {
+    try {
+      user = `:user:${String(JSON.parse(atob(c.visTok.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub)}`;
+    } catch {
+      user = ":user:?";
+    }
+  }
+  return !c.currentSession && !!storedSession(`${c.state.config?.id}${user}`);
 }
 
 function show(c: Controller, s: Form, why: Form["why"]) {
@@ -107,7 +134,7 @@ function sync(c: Controller, s: Form) {
     const nth = u[f.afterMessages - 1];
     // The N-th message sent now (its key is the widget's own id), not one read back from the server.
     const why =
-      f.beforeFirstMessage !== "off" && !m.length
+      f.beforeFirstMessage !== "off" && !m.length && !resuming(c)
         ? "before-first-message"
         : f.afterMessages && u.length === f.afterMessages && nth!.key !== nth!.id
           ? "after-messages"
