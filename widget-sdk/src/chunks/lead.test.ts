@@ -229,7 +229,7 @@ describe("the lead form", () => {
     expect(w.leadForm()).toBeNull();
   });
 
-  it("a refusal (400) lands on the field it names (the envelope's fields, or its label in the message), else above the buttons", async () => {
+  it("a refusal (400) lands on the field it names (the envelope's fields), else above the buttons", async () => {
     config.leadForm = form({ beforeFirstMessage: "optional" });
     const w = await openWidget();
     w.type("email", "ann@shop.example");
@@ -240,11 +240,16 @@ describe("the lead form", () => {
     expect(w.root.getElementById(w.field("email")!.getAttribute("aria-describedby")!)?.textContent).toBe("E-mail must be a valid e-mail address.");
     expect(w.q("[role=alert]")?.textContent).toBe(t.leadFix);
     expect(w.root.activeElement).toBe(w.field("email"));
-    // No `fields`: the message names the field by its English label (the owner's, else the kind's).
-    answer = refuse({ error: leadMessages.valueTooLong("Order number", leadLimits.maxValueChars.text) });
+    // The key alone names it too.
+    answer = refuse({ error: leadMessages.valueTooLong("Order number", leadLimits.maxValueChars.text), fields: { text1: leadMessages.valueTooLong("Order number", leadLimits.maxValueChars.text) } });
     await w.submit();
     await vi.waitFor(() => expect(w.field("text1")!.getAttribute("aria-invalid")).toBe("true"));
     expect(w.field("email")!.getAttribute("aria-invalid")).toBe("false");
+    // A field the form does not have (the owner changed it meanwhile): above the buttons.
+    answer = refuse({ error: leadMessages.unknownField("company"), fields: { "fields.company": leadMessages.unknownField("company") } });
+    await w.submit();
+    await vi.waitFor(() => expect(w.q("[role=alert]")?.textContent).toBe(leadMessages.unknownField("company")));
+    expect(w.q<HTMLFormElement>("form.n")!.querySelectorAll("[aria-invalid=true]")).toHaveLength(0);
     // Nothing of the form's: the server's text above the buttons, no Retry (sending again would not help).
     answer = refuse({ error: leadMessages.formOff });
     await w.submit();

@@ -68,8 +68,6 @@ const users = (c: Controller) => c.state.messages.filter((m) => m.role === "user
  */
 const triggerOf = (f: WidgetLeadForm, why: Form["why"]): LeadTrigger | undefined =>
   why !== "offer" ? why || undefined : f.whenAsked === f.whenUnanswered ? undefined : f.whenAsked ? "asked" : "unanswered";
-/** The label the server names a field by in its refusals: its English one, else the kind's. */
-const serverLabel = (f: LeadField) => f.label.en || enLeadStrings.leadKinds[f.kind as "name"] || "\n";
 
 /** A signed visitor's token's claims, read without verifying them (the server verifies the token on every call); none for anyone else. */
 function claims(c: Controller): Record<string, unknown> {
@@ -95,18 +93,9 @@ function prefill(c: Controller, s: Form) {
  * when signed), not open yet: it is being resumed, and may have messages. Before the first
  * message waits for it, so a returning visitor never sees the form flash (nor loses focus to it).
  */
-function resuming(c: Controller) {
-  let user = "";
-  // The core's own reading of the user (controller.ts subOf), byte for byte: the same key.
-  if (c.visTok) {
-    try {
-      user = `:user:${String(JSON.parse(atob(c.visTok.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub)}`;
-    } catch {
-      user = ":user:?";
-    }
-  }
-  return !c.currentSession && !!storedSession(`${c.state.config?.id}${user}`);
-}
+const resuming = (c: Controller) =>
+  // The core's key (controller.ts subOf: "?" when the token cannot be read; a user id is ASCII in practice).
+  !c.currentSession && !!storedSession(`${c.state.config?.id}${c.visTok ? `:user:${String(claims(c).sub ?? "?")}` : ""}`);
 
 function show(c: Controller, s: Form, why: Form["why"]) {
   s.why = why;
@@ -208,17 +197,13 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
     setTimeout(() => panel?.querySelector("textarea")?.focus());
     return;
   }
-  // A field the server named: in its `fields` (`fields.<key>` or `<key>`), or first in its message by the label it reads the field under.
+  // A field the server named in the envelope's `fields` (`fields.<key>`, or `<key>`).
   const error = typeof body?.error === "string" ? body.error : "";
   const named = body?.fields && typeof body.fields === "object" ? Object.entries(body.fields as Record<string, unknown>) : [];
   let on = false;
   for (const [key, text] of named) {
     const field = f.fields.find((x) => x.key === key.replace(/^fields\./, ""));
     if (field && typeof text === "string") on = !!(s.errs[field.key] = text);
-  }
-  if (!on && status === 400) {
-    const field = f.fields.filter((x) => error.startsWith(`${serverLabel(x)} `)).sort((a, b) => serverLabel(b).length - serverLabel(a).length)[0];
-    if (field) on = !!(s.errs[field.key] = error);
   }
   s.line = on ? k.leadFix : error || k.leadFailed;
   s.retry = !status || status > 499 || status === 429;
