@@ -3,11 +3,12 @@
  * does), a visitor on ANOTHER origin (a small Node host page pasting the snippet) fills it in the
  * widget with the keyboard only, and the lead is in the owner's Leads list and CSV export, with
  * the trigger that showed it. Two ways in: the form required before the first message (English),
- * and the visitor asking to be called back (French: the offer reply, no model, the form under it).
+ * the visitor asking to be called back (French: the offer reply, no model, the form under it), and
+ * nobody taking over in time when a person was asked for (the form asks for the address instead).
  * axe on the widget with the form and its errors. The E2E server has no model.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
-import { authResponse, leadFormResponse, leadMessages, leadsResponse, widgetStrings, type LeadFormInput } from "../../contract";
+import { authResponse, inboxResponse, leadFormResponse, leadMessages, leadsResponse, widgetStrings, type LeadFormInput, type PublicAssistantBody } from "../../contract";
 import { expectNoAxeFindings, shot } from "./axe";
 import { expect, test, uniqueEmail } from "./fixtures";
 import { attrValue, createAssistantWithKey, startHostSite } from "./host-site";
@@ -36,8 +37,8 @@ test.afterAll(async () => {
 });
 
 /** A new assistant of the owner with its lead form set and on. */
-async function assistantWithForm(request: APIRequestContext, form: LeadFormInput) {
-  const a = await createAssistantWithKey(request, auth(), { name: "Dune Tours" });
+async function assistantWithForm(request: APIRequestContext, form: LeadFormInput, config: PublicAssistantBody["config"] = {}) {
+  const a = await createAssistantWithKey(request, auth(), { name: "Dune Tours", config });
   const res = await request.put(`/api/public-assistants/${a.id}/lead-form`, { headers: auth(), data: { enabled: true, ...form } });
   expect(res.status()).toBe(200);
   expect(leadFormResponse.parse(await res.json()).leadForm.enabled).toBe(true);
@@ -151,6 +152,41 @@ test("in French, asking to be called back: the offer reply with the form under i
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ trigger: "asked" });
     expect(leads[0]!.values).toEqual([expect.objectContaining({ key: "email", value: "ines@dune.example" })]);
+  } finally {
+    await visitor.close();
+  }
+});
+
+test("nobody took over in time: the lead form asks for the address instead of the bare field; the lead and the reply's address reach the owner", async ({ browser, request, baseURL }) => {
+  test.setTimeout(90_000);
+  const emailAfterMinutes = 1;
+  const a = await assistantWithForm(request, {}, { handoff: { visitorAction: true, emailAfterMinutes } });
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    // The widget's clock is Playwright's, moved past the time the server set; the server's state stays real.
+    const page = await visitor.newPage();
+    await page.clock.install();
+    const dialog = await openWidget(page, baseURL!, a.key);
+    await dialog.getByRole("button", { name: en.talkToPerson }).click();
+    await expect(dialog.getByRole("status").filter({ hasText: en.waiting })).toBeVisible();
+    await page.clock.fastForward((emailAfterMinutes * 60 + 5) * 1000);
+    const form = dialog.getByRole("form", { name: en.emailAsk });
+    await expect(form).toBeVisible({ timeout: 5_000 });
+    // One address field: the form's, not the handoff's own beside it.
+    await expect(dialog.getByRole("textbox", { name: en.emailLabel })).toHaveCount(0);
+    const email = form.getByLabel(`${en.leadKinds.email} (${en.leadRequired})`, { exact: true });
+    await email.fill("omar@dune.example");
+    await email.press("Enter");
+    await expect(dialog.getByRole("log")).toContainText(en.leadThanks);
+    await expect(form).toHaveCount(0);
+    // Still waiting for a person.
+    await expect(dialog.getByRole("status").filter({ hasText: en.waiting })).toBeVisible();
+
+    const { leads } = await leadsOf(request, a.id);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ trigger: "handoff" });
+    const inbox = inboxResponse.parse(await (await request.get(`/api/public-assistants/${a.id}/inbox`, { headers: auth() })).json());
+    expect(inbox.conversations.find((c) => c.sessionId === leads[0]!.sessionId)?.contactEmail).toBe("omar@dune.example");
   } finally {
     await visitor.close();
   }
