@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The widget's weight on a visitor's connection: builds widget.js (the loader), widget-core.js
 // (the open widget, Preact and the English strings included) and the chunks the core loads on
-// demand (widget-chunks/: fr, ar, sse, pow, visitor, files, handoff, blocked) into a temporary folder, and prints
+// demand (widget-chunks/: fr, ar, sse, pow, visitor, files, handoff, blocked, lead, lead-fr, lead-ar) into a temporary folder, and prints
 // their gzip sizes (zlib level 9, as gzip-size / size-limit measure, each file on its own, as a
 // browser fetches them) against the budgets of the issue "The embeddable widget": the loader
 // ≤ 3 KB, and for every kind of visitor the total of what their open widget loads ≤ 15 KB
@@ -41,7 +41,10 @@ rmSync(out, { recursive: true, force: true });
  * the visitor asks for a person (or a person writes to them), beside their language's chunk (which
  * carries the handoff's French or Arabic texts) and, when the socket is blocked, the SSE reader
  * (its event stream uses it): kinds of their own, held to the budget like the others. `blocked`
- * loads when the chat cannot go on (a final refusal, a refused visitor token). Only the
+ * loads when the chat cannot go on (a final refusal, a refused visitor token). `lead` loads
+ * when the owner's lead form is to show (before the first message, after the N-th, under an answer
+ * offering it, or for the handoff's e-mail ask), with `lead-fr` / `lead-ar` for French and Arabic
+ * visitors (beside their language's chunk): a visitor who leaves their details. Only the
  * worst combination (every feature at once, not a kind of visitor) is reported without failing.
  */
 const kinds = [
@@ -58,7 +61,10 @@ const kinds = [
   { kind: "talks to a person, socket blocked (event stream), English", chunks: ["handoff", "sse"] },
   { kind: "cannot go on (paused, over a limit, switched off, token refused), English", chunks: ["blocked"] },
   { kind: "cannot go on, Arabic", chunks: ["ar", "blocked"] },
-  { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment, a person, blocked", chunks: ["ar", "visitor", "pow", "sse", "files", "handoff", "blocked"], reported: true },
+  { kind: "leaves their details, English", chunks: ["lead"] },
+  { kind: "leaves their details, French", chunks: ["fr", "lead", "lead-fr"] },
+  { kind: "leaves their details, Arabic", chunks: ["ar", "lead", "lead-ar"] },
+  { kind: "worst case: Arabic, verified, proof-of-work, SSE, attachment, a person, blocked, their details", chunks: ["ar", "visitor", "pow", "sse", "files", "handoff", "blocked", "lead", "lead-ar"], reported: true },
 ].map((k) => {
   const totalGzipBytes = core.gzipBytes + k.chunks.reduce((s, c) => s + chunks[c].gzipBytes, 0);
   return { ...k, totalGzipBytes, budgetBytes: OPEN_BUDGET, withinBudget: totalGzipBytes <= OPEN_BUDGET, overBy: Math.max(0, totalGzipBytes - OPEN_BUDGET) };

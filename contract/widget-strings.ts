@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, leadMessages as L, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -303,9 +303,82 @@ export const arHandoffStrings: WidgetHandoffStrings = {
 
 export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = { en: enHandoffStrings, fr: frHandoffStrings, ar: arHandoffStrings };
 
+/**
+ * The owner's lead form (contract/schemas/leads.ts): the lead chunk carries the English ones
+ * (loaded when the form is to show), the fr and ar chunks their language's. The owner's own
+ * texts (labels, intro, thank-you line) come first; these are the defaults. The widget's build
+ * shortens these keys everywhere, so each starts with `lead`: none may be a name the wire or the
+ * DOM uses (`intro`, `thanks`, `required`, `label`…). `leadKinds` is read by a field's kind.
+ */
+export interface WidgetLeadStrings {
+  /** A known kind's label when the owner gave none (a `text` field always has the owner's). */
+  leadKinds: { name: string; email: string; phone: string; company: string };
+  /** After a required field's label, in brackets: required is said in text, not only by colour. */
+  leadRequired: string;
+  /** Dismisses the form (not offered when it is required before the first message). */
+  leadNotNow: string;
+  /** The form's intro and its thank-you line when the owner wrote none. */
+  leadIntro: string;
+  leadThanks: string;
+  /** Above the disabled composer while a required form waits. */
+  leadFirst: string;
+  /** Checks before sending, as the server's (leadMessages). */
+  leadMissing: (label: string) => string;
+  leadEmail: string;
+  leadPhone: string;
+  /** The announced summary when a field needs fixing. */
+  leadFix: string;
+  /** Sending failed without the server's text (offline, a 5xx). */
+  leadFailed: string;
+}
+
+export const enLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "Name", email: "E-mail", phone: "Phone", company: "Company" },
+  leadRequired: "required",
+  leadNotNow: "Not now",
+  leadIntro: "Leave your details and we'll get back to you.",
+  leadThanks: "Thank you! We'll be in touch soon.",
+  leadFirst: "Leave your details above to start the conversation.",
+  leadMissing: L.valueRequired,
+  leadEmail: L.emailInvalid,
+  leadPhone: L.phoneInvalid,
+  leadFix: "Please check the details you entered.",
+  leadFailed: "Your details could not be sent. Check your connection and try again.",
+};
+
+export const frLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "Nom", email: "E-mail", phone: "Téléphone", company: "Entreprise" },
+  leadRequired: "obligatoire",
+  leadNotNow: "Plus tard",
+  leadIntro: "Laissez vos coordonnées et nous vous recontacterons.",
+  leadThanks: "Merci ! Nous vous recontacterons bientôt.",
+  leadFirst: "Laissez vos coordonnées ci-dessus pour commencer la conversation.",
+  leadMissing: (label) => `Le champ « ${label} » est obligatoire.`,
+  leadEmail: "Saisissez une adresse e-mail valide.",
+  leadPhone: "Saisissez un numéro de téléphone valide.",
+  leadFix: "Vérifiez les informations saisies.",
+  leadFailed: "Vos coordonnées n'ont pas pu être envoyées. Vérifiez votre connexion et réessayez.",
+};
+
+export const arLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "الاسم", email: "البريد الإلكتروني", phone: "الهاتف", company: "الشركة" },
+  leadRequired: "مطلوب",
+  leadNotNow: "ليس الآن",
+  leadIntro: "اترك بياناتك وسنعاود التواصل معك.",
+  leadThanks: "شكرًا لك! سنتواصل معك قريبًا.",
+  leadFirst: "اترك بياناتك أعلاه لبدء المحادثة.",
+  leadMissing: (label) => `الحقل «${label}» مطلوب.`,
+  leadEmail: "أدخل بريدًا إلكترونيًا صالحًا.",
+  leadPhone: "أدخل رقم هاتف صالحًا.",
+  leadFix: "يرجى التحقق من البيانات التي أدخلتها.",
+  leadFailed: "تعذر إرسال بياناتك. تحقق من اتصالك وحاول مرة أخرى.",
+};
+
+export const widgetLeadStrings: Record<WidgetLocale, WidgetLeadStrings> = { en: enLeadStrings, fr: frLeadStrings, ar: arLeadStrings };
+
 /** Every string of a language (the tests and the E2E suite read them here). */
-export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings> = {
-  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en },
-  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr },
-  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar },
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings & WidgetLeadStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en, ...widgetLeadStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr, ...widgetLeadStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar, ...widgetLeadStrings.ar },
 };

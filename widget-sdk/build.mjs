@@ -2,7 +2,7 @@
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
 //   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
-//                               fr, ar, sse, pow, visitor, files, handoff, blocked), each a classic script
+//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead, lead-fr, lead-ar), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
 // Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
@@ -56,7 +56,7 @@ function source(value) {
 export const inlineContract = {
   name: "inline-contract",
   setup(b) {
-    b.onLoad({ filter: /(widget-sdk[\\/]src[\\/]core[\\/]contract|contract[\\/]widget-strings)\.ts$/ }, async ({ path }) => {
+    b.onLoad({ filter: /(widget-sdk[\\/]src[\\/](core[\\/]contract|chunks[\\/]lead-contract)|contract[\\/]widget-strings)\.ts$/ }, async ({ path }) => {
       const bundled = await build({ entryPoints: [path], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
       const code = bundled.outputFiles[0].text;
       const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
@@ -178,7 +178,7 @@ export const trimPreact = {
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy", "identify", "logout", "conversations"]);
-const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "isList", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew"];
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "isList", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew", "collect", "ensure", "view", "byHandoff", "why", "seen", "sent", "count", "vals", "errs", "line", "jump", "lede", "mine", "sid", "langs"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
 async function mangledNames() {
@@ -211,7 +211,7 @@ async function iife(entry, define = {}, mangleProps, mangleCache) {
 }
 
 /** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
-export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked"];
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead", "lead-fr", "lead-ar"];
 
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });

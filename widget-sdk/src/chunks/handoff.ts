@@ -55,7 +55,7 @@ interface Follow {
   next: number;
   /** Handoff frames applied: a session read that started before one of them is older than it. */
   changes: number;
-  /** The e-mail ask: "no" (declined) or "done" (left) in this session; the field's value and its error. */
+  /** The e-mail ask: "no" (declined), "done" (left) or "lead" (the owner's lead form asked) in this session; the field's value and its error. */
   email: string;
   value: string;
   error: string;
@@ -207,15 +207,22 @@ async function catchUp(c: Controller, s: Follow, sid: string) {
   if (h && changes === s.changes && h.state !== c.state.handoff?.state) c.set({ handoff: h });
 }
 
-/** Whether the e-mail ask shows: requested, its time passed, no address left nor declined, not a signed visitor. */
+/** Whether the e-mail ask is due: requested, its time passed, no address left nor declined, not a signed visitor. */
 const asking = (c: Controller, s: Follow, h: ConversationHandoff) =>
   h.state === "requested" && !!h.askEmailAt && Date.now() >= h.askEmailAt && !h.emailLeft && !c.state.verified && !s.email;
+/** The owner's lead form asks instead (trigger "handoff"): it is on, has an e-mail field, and this conversation sent no lead. */
+const byLead = (c: Controller) => !c.state.leadSent && !!c.state.config?.leadForm?.fields.some((f) => f.kind === "email");
 
 function tick(c: Controller, s: Follow) {
   const h = c.state.handoff;
   if (!c.transport || !c.state.handing || !h) return stop(s);
   if (c.transport.live()?.readyState === 1) s.stream?.abort();
   else if (!s.stream && Date.now() >= s.next) void listen(c, s);
+  // The ask is due and the owner's lead form takes it: shown once (the lead chunk's, which remembers it was dismissed or sent).
+  if (asking(c, s, h) && byLead(c)) {
+    s.email = "lead";
+    void c.part("lead").then((k) => k?.byHandoff(c, strings(c).emailAsk));
+  }
   // Only a change of what shows re-renders: the person's typing ended, the e-mail ask is due.
   const shown = `${s.until > Date.now()}${asking(c, s, h)}`;
   if (shown !== s.shown) {
@@ -329,6 +336,7 @@ function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
         hours && h("p", { class: "t", dir: "auto" }, hours),
         reply && h("p", { class: "t", dir: "auto" }, reply),
         asking(c, s, hd) &&
+          !byLead(c) &&
           h(
             "form",
             {

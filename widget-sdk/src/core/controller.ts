@@ -27,6 +27,8 @@ export interface UiMessage {
   author?: AgentAuthor;
   /** The assistant offers a person here: "Talk to a person" under it (when the owner offers it). */
   offersHandoff?: boolean;
+  /** The assistant offers the owner's lead form here (the lead chunk shows it). */
+  offersLeadForm?: boolean;
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -74,6 +76,8 @@ export interface State {
    * visitor's messages get no answer from the assistant, and "Talk to a person" is not offered.
    */
   handing?: boolean;
+  /** The open conversation already sent a lead (from its session; set by the lead chunk after one). */
+  leadSent?: boolean;
 }
 
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
@@ -125,6 +129,8 @@ export class Controller {
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
+  /** The lead chunk was asked for (collect). */
+  #lead = false;
 
   #emit: CoreEmit;
 
@@ -188,6 +194,21 @@ export class Controller {
     if (this.#destroyed) return;
     this.state = { ...this.state, ...patch };
     for (const l of this.#listeners) l();
+  }
+
+  /**
+   * The lead chunk, when the view finds the owner's form may be due; it follows the widget from
+   * then on. Asked for once: a chunk that did not load is asked again by the notice's Retry only.
+   */
+  async collect() {
+    if (this.#lead) return;
+    this.#lead = true;
+    (await this.part("lead", () => ((this.#lead = false), void this.collect())))?.on(this);
+  }
+
+  /** Opens the conversation if none is (the lead chunk's form needs one to send to). */
+  ensure() {
+    return this.#ensureSession(false);
   }
 
   /** The handoff chunk, loaded when first needed, given `f` (a handoff, typing or person's message frame). */
@@ -314,13 +335,13 @@ export class Controller {
       this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res), false);
       return false;
     }
-    const { sessionId, messages, remaining, handoff } = res.data;
+    const { sessionId, messages, remaining, handoff, leadSent } = res.data;
     this.rnw = false;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
-    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff });
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff, leadSent });
     // A person was asked for (and may have written: a reply written after the visitor left shows now).
     if (handoff) void this.#hand();
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");

@@ -52,10 +52,11 @@ export interface PlaygroundWidget {
 const LOCAL_SESSION = "playground";
 
 /**
- * The config without "Talk to a person": the Playground has no visitor session for a person to
- * take over, so the action (in the panel and under an answer offering it) is not shown there.
+ * The config without "Talk to a person" nor the lead form: the Playground has no visitor session
+ * for a person to take over or a lead to be sent to, so neither shows there (the action under an
+ * answer offering it included).
  */
-const withoutHandoff = (config: PlaygroundConfig): PlaygroundConfig => ({ ...config, handoff: undefined });
+const withoutHandoff = (config: PlaygroundConfig): PlaygroundConfig => ({ ...config, handoff: undefined, leadForm: undefined });
 
 /** The widget's controller with the playground transport and no server session. */
 export class PlaygroundController extends Controller {

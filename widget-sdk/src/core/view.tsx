@@ -219,6 +219,7 @@ export class App extends Component<AppProps> {
     const dark = cfg.theme === "dark" || (cfg.theme !== "light" && s.dark);
     // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
     const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
+    const lf = cfg.leadForm;
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${dark ? " dk" : ""}`}
@@ -297,6 +298,11 @@ export class App extends Component<AppProps> {
                   <i />
                 </div>
               )}
+              {/* The owner's lead form, at the end of the conversation while it is due (the lead chunk's, which
+                  decides once loaded). Its chunk loads when it may be due: before the first message, after the
+                  visitor's N-th, under an answer offering it. */}
+              {chunk("lead")?.view(h, c, t) ??
+                (lf && (!s.messages.length ? lf.beforeFirstMessage != "off" : s.messages.filter((m) => m.role == "user").length == lf.afterMessages || last?.offersLeadForm) && void c.collect())}
             </div>
             )}
             {chunk("handoff")?.bar(h, c, t)}
