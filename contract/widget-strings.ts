@@ -40,19 +40,13 @@ export interface WidgetStrings {
   notHelpful: string;
   stopped: string;
   remaining: (n: number) => string;
-  sessionLimitReached: string;
-  dailyLimitReached: string;
   loadFailed: string;
   sendFailed: string;
   messageTooLong: (max: number) => string;
   /** A verified visitor's earlier conversations (header button and the list's title). */
   conversations: string;
-  /** The list is empty. */
-  noConversations: string;
   /** A part of the widget loaded on demand (a language, the list, the browser check) did not load. */
   partFailed: string;
-  /** Proof-of-work taking more than a second: the quiet status line. */
-  challengeRequired: string;
   /** The owner's starter questions offered as chips before the first message (their group's name). */
   suggested: string;
   /** The "Talk to a person" action (header and under a reply that offers it), when the owner turns it on. */
@@ -84,15 +78,11 @@ export const enWidgetStrings: WidgetStrings = {
   notHelpful: "Not helpful",
   stopped: "Stopped",
   remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
-  sessionLimitReached: W.sessionLimitReached,
-  dailyLimitReached: W.dailyLimitReached,
   loadFailed: "The chat could not load. Please try again later.",
   sendFailed: "Your message could not be sent. Check your connection and try again.",
   messageTooLong: W.messageTooLong,
   conversations: "Conversations",
-  noConversations: "No earlier conversations.",
   partFailed: "Part of the chat could not load. Check your connection and try again.",
-  challengeRequired: B.challengeRequired,
   suggested: "Suggested questions",
   talkToPerson: "Talk to a person",
 };
@@ -118,15 +108,11 @@ export const frWidgetStrings: WidgetStrings = {
   notHelpful: "Pas utile",
   stopped: "Arrêté",
   remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
-  sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
-  dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
   loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
   sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
   messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
   conversations: "Conversations",
-  noConversations: "Aucune conversation précédente.",
   partFailed: "Une partie du chat n'a pas pu se charger. Vérifiez votre connexion et réessayez.",
-  challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
   suggested: "Questions suggérées",
   talkToPerson: "Parler à une personne",
 };
@@ -152,15 +138,11 @@ export const arWidgetStrings: WidgetStrings = {
   notHelpful: "غير مفيد",
   stopped: "تم الإيقاف",
   remaining: (n) => `الرسائل المتبقية: ${n}`,
-  sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
-  dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
   loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
   sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
   messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
   conversations: "المحادثات",
-  noConversations: "لا توجد محادثات سابقة.",
   partFailed: "تعذر تحميل جزء من المحادثة. تحقق من اتصالك وحاول مرة أخرى.",
-  challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
   suggested: "أسئلة مقترحة",
   talkToPerson: "التحدث إلى شخص",
 };
@@ -193,16 +175,39 @@ export const widgetBlockedStrings: Record<WidgetLocale, WidgetBlockedStrings> = 
     tokenExpired: "Veuillez actualiser la page pour continuer la conversation.",
     unavailable: "Cet assistant n'est pas disponible pour le moment.",
     budgetReached: "Cet assistant a répondu à tous les messages possibles ce mois-ci. Veuillez réessayer plus tard.",
-    dailyLimitReached: frWidgetStrings.dailyLimitReached,
-    sessionLimitReached: frWidgetStrings.sessionLimitReached,
+    dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
+    sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
   },
   ar: {
     tokenExpired: "يرجى تحديث الصفحة لمتابعة المحادثة.",
     unavailable: "هذا المساعد غير متاح الآن.",
     budgetReached: "أجاب هذا المساعد على كل الرسائل الممكنة هذا الشهر. يرجى المحاولة لاحقًا.",
-    dailyLimitReached: arWidgetStrings.dailyLimitReached,
-    sessionLimitReached: arWidgetStrings.sessionLimitReached,
+    dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
+    sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
   },
+};
+
+/** The proof-of-work's quiet status line, past a second (the pow chunk carries it, in every language: few visitors are asked for a proof). */
+export interface WidgetPowStrings {
+  challengeRequired: string;
+}
+
+export const widgetPowStrings: Record<WidgetLocale, WidgetPowStrings> = {
+  en: { challengeRequired: B.challengeRequired },
+  fr: { challengeRequired: "Vérification de votre navigateur avant le début de la conversation…" },
+  ar: { challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…" },
+};
+
+/** A verified visitor's Conversations view (the visitor chunk carries it, in every language). */
+export interface WidgetVisitorStrings {
+  /** The list is empty. */
+  noConversations: string;
+}
+
+export const widgetVisitorStrings: Record<WidgetLocale, WidgetVisitorStrings> = {
+  en: { noConversations: "No earlier conversations." },
+  fr: { noConversations: "Aucune conversation précédente." },
+  ar: { noConversations: "لا توجد محادثات سابقة." },
 };
 
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
@@ -377,8 +382,8 @@ export const arLeadStrings: WidgetLeadStrings = {
 export const widgetLeadStrings: Record<WidgetLocale, WidgetLeadStrings> = { en: enLeadStrings, fr: frLeadStrings, ar: arLeadStrings };
 
 /** Every string of a language (the tests and the E2E suite read them here). */
-export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings & WidgetLeadStrings> = {
-  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en, ...widgetLeadStrings.en },
-  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr, ...widgetLeadStrings.fr },
-  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar, ...widgetLeadStrings.ar },
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings & WidgetLeadStrings & WidgetPowStrings & WidgetVisitorStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en, ...widgetLeadStrings.en, ...widgetPowStrings.en, ...widgetVisitorStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr, ...widgetLeadStrings.fr, ...widgetPowStrings.fr, ...widgetVisitorStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar, ...widgetLeadStrings.ar, ...widgetPowStrings.ar, ...widgetVisitorStrings.ar },
 };

@@ -1,4 +1,5 @@
 // widget-chunks/pow.{hash}.js: the proof-of-work solver, loaded only when the server asks for one.
+import { widgetPowStrings } from "../../../contract/widget-strings";
 import type { Challenge } from "../core/api";
 import type { Controller } from "../core/controller";
 import { solve } from "./pow-solver";
@@ -13,7 +14,7 @@ export interface PowChunk {
 }
 
 async function prove(c: Controller, ch: Challenge) {
-  const slow = setTimeout(() => c.set({ status: c.t.challengeRequired }), 1000);
+  const slow = setTimeout(() => c.set({ status: widgetPowStrings[c.state.locale].challengeRequired }), 1000);
   try {
     return { challenge: ch.challenge, nonce: await solve(ch.challenge, ch.difficulty) };
   } finally {

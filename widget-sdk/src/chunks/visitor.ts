@@ -2,7 +2,7 @@
 // they open it. Preact's `h` comes from the core (one Preact on the page, one VNode shape), so the
 // view is written with `h` calls rather than JSX.
 import type { h as preactH, VNode } from "preact";
-import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
+import { widgetVisitorStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
 import { isConversations } from "../core/frames";
 import { register } from "./register";
@@ -49,7 +49,7 @@ function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: Widget
             ),
           ),
         )
-      : h("p", { class: "t" }, t.noConversations),
+      : h("p", { class: "t" }, widgetVisitorStrings[locale].noConversations),
   );
 }
 

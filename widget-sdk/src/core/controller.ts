@@ -375,10 +375,8 @@ export class Controller {
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
     this.set({ remaining });
-    if (remaining === 0 && !this.state.notice?.blocking) {
-      const daily = reason === "daily-limit";
-      this.set({ notice: { text: daily ? this.t.dailyLimitReached : this.t.sessionLimitReached, blocking: true, fresh: !daily } });
-    }
+    // The limit's sentence comes from the blocked chunk, as a refusal's (a new conversation offered past the session's).
+    if (remaining === 0 && !this.state.notice?.blocking) this.#fail(null, reason, false);
   }
 
   #fail(error: string | null, reason?: string, retry = true) {
@@ -480,7 +478,7 @@ export class Controller {
     // No answer awaited any more: it was stopped, or a person is asked for (no answer follows the saved message).
     if (!this.state.busy) return;
     this.#settle(clientMessageId);
-    const failure: Failure = { ok: false, status, error, reason: reason ?? reasonOf(status, error) };
+    const failure: Failure = { ok: false, status, error, reason: reason ?? reasonOf(status) };
     const why = status ? this.#reason(failure) : undefined;
     // A refused token renewed by the host: the message goes again with the new one.
     if (why === "identity-invalid") void this.#renew(failure).then((renewed) => (renewed ? this.retry() : this.#fail(error, why)));

@@ -15,6 +15,7 @@
 import { createRef, h, render } from "preact";
 import type { WidgetConfigResponse } from "../../../contract/schemas/widget";
 import type { CoreEmit } from "../types";
+import { widgetMessages } from "../../../contract/messages";
 import { reasonOf } from "./api";
 import { Controller, type Rating } from "./controller";
 import { createPlaygroundTransport, playgroundHistory, type PlaygroundTransportOptions } from "./playground-transport";
@@ -27,6 +28,10 @@ import "../chunks/files";
 import "../chunks/fr";
 import "../chunks/ar";
 import "../chunks/blocked";
+
+/** A limit the playground's endpoint refused by its text (its errors carry no reason): final, as the widget's. */
+const limitOf = (error: string | null) =>
+  error === widgetMessages.sessionLimitReached ? "session-limit" : error === widgetMessages.dailyLimitReached ? "daily-limit" : undefined;
 
 export type PlaygroundConfig = WidgetConfigResponse["assistant"];
 
@@ -88,7 +93,7 @@ export class PlaygroundController extends Controller {
         onLost: (clientMessageId, error, status) =>
           this.apply({
             event: "message-error",
-            data: { error: error ?? "", reason: (status ? reasonOf(status, error) : undefined) as never, clientMessageId },
+            data: { error: error ?? "", reason: (status ? limitOf(error) ?? reasonOf(status) : undefined) as never, clientMessageId },
           }),
       },
     );
