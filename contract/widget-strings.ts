@@ -237,8 +237,8 @@ export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
 
 /**
  * A person taking over (contract/schemas/handoff.ts): the handoff chunk carries the English ones
- * (loaded when the visitor asks for a person, or a person writes), the fr and ar chunks their
- * language's (loaded anyway for those visitors). "Talk to a person"
+ * (loaded when the visitor asks for a person, or a person writes), the handoff-fr and handoff-ar
+ * chunks their language's (the handoff chunk loads them for those visitors). "Talk to a person"
  * itself is in WidgetStrings: the core shows it before the chunk loads. The widget's build shortens
  * these keys everywhere: none may be a name the wire or the DOM uses (`typing`, `left`…).
  */

@@ -1,6 +1,6 @@
 // widget-chunks/handoff.{hash}.js: a person of the site's team taking over the visitor's
-// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic come with
-// their locale's chunk). Loaded when
+// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic are the
+// handoff-fr / handoff-ar chunks, which it loads for those visitors). Loaded when
 // the visitor presses "Talk to a person", when the conversation opened has a handoff, or when a
 // handoff or typing frame arrives. It makes its own calls and reads its own event stream, so the
 // core carries only the hooks. Preact's `h` comes from the core, as in the other view chunks;
@@ -59,11 +59,13 @@ interface Follow {
   email: string;
   value: string;
   error: string;
+  /** The languages whose texts were asked for (once each: a chunk that did not load says so, with its notice). */
+  langs: string[];
 }
 
 const all = new WeakMap<Controller, Follow>();
-/** English, or the visitor's language from its chunk (loaded with the widget: without it the whole panel is English). */
-const strings = (c: Controller) => (c.state.locale !== "en" && chunk(c.state.locale)?.handoff) || enHandoffStrings;
+/** English, or the visitor's language once its texts' chunk (handoff-fr, handoff-ar) has loaded. */
+const strings = (c: Controller) => (c.state.locale !== "en" && chunk(`handoff-${c.state.locale}` as "handoff-fr")) || enHandoffStrings;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** A person as the server sent them: name and initials as text (else none), a photo's address. */
@@ -242,6 +244,11 @@ function stop(s: Follow) {
 /** On every change of the widget's state: a new session, a live handoff change (a note), the visitor's typing, the tick. */
 function sync(c: Controller, s: Follow) {
   const h = c.state.handoff;
+  const loc = c.state.locale;
+  if (loc !== "en" && !s.langs.includes(loc)) {
+    s.langs.push(loc);
+    void c.part(`handoff-${loc}` as "handoff-fr").then(() => c.set({}));
+  }
   const state = h?.state ?? "none";
   if (c.currentSession !== s.sid) {
     Object.assign(s, { sid: c.currentSession, was: state, email: "", value: "", error: "", fails: 0, next: 0 });
@@ -274,7 +281,7 @@ function on(c: Controller, f?: WidgetServerFrame) {
   let s = all.get(c);
   if (!s) {
     const h = clean(c.state.handoff);
-    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, changes: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" };
+    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, changes: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "", langs: [] };
     all.set(c, s);
     const follow = s;
     c.subscribe(() => sync(c, follow));

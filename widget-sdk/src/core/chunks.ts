@@ -20,9 +20,9 @@ import { CHUNK_GLOBAL } from "../types";
  * be asked for again: the caller shows `partFailed` with a retry.
  */
 export interface Chunks {
-  /** A locale's strings, and its handoff chunk's (the handoff chunk carries English only). */
-  fr: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
-  ar: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
+  /** A locale's strings. */
+  fr: { strings: WidgetStrings };
+  ar: { strings: WidgetStrings };
   sse: SseChunk;
   pow: PowChunk;
   visitor: VisitorChunk;
@@ -33,6 +33,9 @@ export interface Chunks {
   /** The lead form's texts in French and Arabic (the lead chunk carries English, and loads these for those visitors). */
   "lead-fr": WidgetLeadStrings;
   "lead-ar": WidgetLeadStrings;
+  /** A person taking over's texts in French and Arabic (the handoff chunk carries English, and loads these for those visitors). */
+  "handoff-fr": WidgetHandoffStrings;
+  "handoff-ar": WidgetHandoffStrings;
 }
 export type ChunkName = keyof Chunks;
 
