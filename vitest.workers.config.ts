@@ -36,6 +36,8 @@ export default defineConfig(async () => {
             // The crawler's tests read tests/test-site; requests to it are spaced 20 ms instead of a second.
             TEST_SITE_URL: inject("testSiteUrl"),
             CRAWL_SPACING_MS: "20",
+            // The webhook tests' receiver (tests/webhook-receiver), reached over loopback as local mode allows.
+            WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
           },
         },
       })),

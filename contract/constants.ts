@@ -142,6 +142,8 @@ export const publicAssistantDefaults = {
       /** The assistant's avatar or logo, served by Tala ("" for the default mark). Set by uploading it. */
       avatarUrl: "",
     },
+    /** The first-hour checklist's record (schemas/first-hour.ts): nothing happened yet. */
+    onboarding: { playgroundAt: null as number | null, snippetCopiedAt: null as number | null, dismissedAt: null as number | null },
     /** Lead capture (schemas/leads.ts): off; name and e-mail (required); shown when asked or when the assistant did not know. */
     leadForm: {
       enabled: false,
@@ -219,6 +221,17 @@ export const publicAssistantFieldLimits = {
 /** The widget's theme and language choices (customization.theme / .language). */
 export const widgetThemes = ["auto", "light", "dark"] as const;
 export const widgetLanguages = ["auto", "en", "fr", "ar"] as const;
+
+/** An assistant's avatar or logo (PUT …/avatar): checked by its first bytes, kept in R2 under the assistant. */
+export const assistantAvatar = {
+  maxBytes: 256 * 1024,
+  /** What the dashboard's picker offers; the server trusts the bytes, never the name or the declared type. */
+  accept: "image/png,image/jpeg,image/webp",
+  /** Multipart field name, when the body is a form. */
+  fieldName: "file",
+  /** Served with the version in its URL, so a new upload is a new URL: cached for a year. */
+  cacheSeconds: 31_536_000,
+} as const;
 
 export const publicAssistantApiKey = {
   prefix: "tala_pk_",

@@ -21,3 +21,4 @@ export * from "./schemas/qa";
 export * from "./schemas/handoff";
 export * from "./schemas/leads";
 export * from "./schemas/webhooks";
+export * from "./schemas/first-hour";

@@ -307,6 +307,7 @@ export const publicAssistantServerMessages = {
   invalidColor: "Primary color must be a hex color like #2962FF.",
   invalidPosition: (allowed: readonly string[]) => `Widget position must be one of: ${allowed.join(", ")}.`,
   invalidChoice: (field: string, allowed: readonly string[]) => `${field} must be one of: ${allowed.join(", ")}.`,
+  changedMeanwhile: "The assistant was changed elsewhere at the same moment: reload it and save again.",
   invalidSize: (allowed: readonly string[]) => `Widget size must be one of: ${allowed.join(", ")}.`,
   invalidOrigin: (value: string) =>
     `"${value.slice(0, 80)}" is not a website origin. Write it as scheme://host[:port], e.g. https://example.com, without a path.`,
@@ -726,6 +727,81 @@ export const playgroundUi = {
   attachmentsNotSaved: "Attachments are allowed only once you save: until then the Playground refuses files.",
 } as const;
 
+/** An assistant's avatar or logo (PUT/DELETE /api/public-assistants/{id}/avatar) and its field in Settings. Chosen for Tala. */
+export const avatarMessages = {
+  tooLarge: (maxKb: number) => `The avatar must be at most ${maxKb} KB. Choose a smaller image.`,
+  wrongType: "The avatar must be a PNG, JPEG or WebP image.",
+  empty: "Choose an image file for the avatar.",
+  label: "Avatar or logo",
+  hint: (maxKb: number) => `Shown in the widget's header. PNG, JPEG or WebP, up to ${maxKb} KB; square works best.`,
+  choose: "Upload image",
+  replace: "Replace image",
+  remove: "Remove",
+  none: "No avatar: the widget shows its default mark.",
+  current: "Current avatar",
+  uploaded: "Avatar saved.",
+  removed: "Avatar removed.",
+  failed: "The avatar could not be saved.",
+} as const;
+
+/** The Settings tab's widget look (customization.theme / .language / .availabilityLine). Chosen for Tala. */
+export const widgetLookUi = {
+  theme: "Widget theme",
+  themes: { auto: "Follow the visitor", light: "Light", dark: "Dark" },
+  themeHint: "\"Follow the visitor\" uses their device's light or dark setting.",
+  language: "Widget language",
+  languages: { auto: "Visitor's language", en: "English", fr: "Français", ar: "العربية" },
+  languageHint: "The widget's own buttons and notices. \"Visitor's language\" follows their browser (English, French or Arabic).",
+  availabilityLine: "Availability line",
+  availabilityLineHint: "Under the name in the widget's header, e.g. \"We usually reply within an hour\".",
+  availabilityLinePlaceholder: "We usually reply within an hour",
+  /** The Settings tab's groups. */
+  appearanceTitle: "Appearance",
+  appearanceText: "How the widget looks and greets visitors. The preview follows as you type.",
+  limitsTitle: "Limits and budget",
+  behaviourTitle: "Behaviour",
+  installTitle: "Where it runs",
+  /** A phone: the preview sits under a toggle. */
+  showPreview: "Show preview",
+  hidePreview: "Hide preview",
+  /** The colour field's own check, before the server's. */
+  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a colour. Write it as # and six hex digits, like #2962FF.`,
+} as const;
+
+/** The assistant page's first-hour checklist (schemas/first-hour.ts). Chosen for Tala. */
+export const onboardingUi = {
+  title: "Get your assistant live",
+  progress: (done: number, total: number) => `${done} of ${total} done`,
+  dismiss: "Hide checklist",
+  restore: "Show setup checklist",
+  steps: {
+    knowledge: { title: "Add knowledge", text: "Upload documents, add a website or write curated answers.", action: "Add knowledge" },
+    customise: { title: "Customise the widget", text: "Choose its colour, name, welcome message and avatar.", action: "Open settings" },
+    playground: { title: "Try it in the Playground", text: "Ask it what your visitors would ask.", action: "Open the Playground" },
+    install: { title: "Install it on your site", text: "Copy the snippet and paste it before </body>.", action: "Get the code" },
+    visitor: { title: "Welcome your first visitor", text: "Their conversation shows up in History.", action: "Open History" },
+  },
+  done: "Done",
+  notDone: "Not done yet",
+  allDone: "Your assistant is live. Nice work!",
+} as const;
+
+/** Create and Delete: what the owner must give, and what goes with an assistant. Chosen for Tala. */
+export const assistantLifecycleUi = {
+  nameRequired: "Give your assistant a name.",
+  deleteTitle: (name: string) => `Delete "${name}"?`,
+  deleteIntro: "This deletes the assistant for good, with:",
+  deleteDocuments: (n: number) => `${n} ${n === 1 ? "document" : "documents"}`,
+  deleteSources: (n: number) => `${n} ${n === 1 ? "website source" : "website sources"}`,
+  deleteConversations: (n: number) => `${n} ${n === 1 ? "conversation" : "conversations"} with visitors`,
+  deleteLeads: (n: number) => `${n} ${n === 1 ? "lead" : "leads"} visitors left`,
+  deleteWebhooks: (n: number) => `${n} ${n === 1 ? "webhook" : "webhooks"} and their delivery logs`,
+  deleteKeys: "its keys: the widget on your website stops answering",
+  deleteCountsUnknown: "Some counts could not be loaded; everything the assistant owns is deleted.",
+  typeName: (name: string) => `Type "${name}" to confirm`,
+  typeNameMismatch: "The name does not match.",
+} as const;
+
 /** The owner's secret keys of an assistant (/api/public-assistants/{id}/secret-keys). Chosen for Tala. */
 export const secretKeyMessages = {
   nameRequired: "Name is required: give the secret key a name, e.g. the server that uses it.",
@@ -968,9 +1044,9 @@ export const modelSettingsUi = {
  */
 export const webSourceMessages = {
   urlRequired: "Enter the address of a web page, like https://example.com/help.",
-  urlInvalid: "url must be a web address starting with http:// or https://.",
-  urlTooLong: (max: number) => `url must be at most ${max} characters.`,
-  urlCredentials: "url must not contain a user name or password.",
+  urlInvalid: "Enter a web address like https://example.com/help.",
+  urlTooLong: (max: number) => `The address must be at most ${max} characters.`,
+  urlCredentials: "The address must not contain a user name or password.",
   urlNotPublic: "That address is private, local or reserved: Tala only reads public websites.",
   urlUnresolvable: "That site could not be found. Check the address, or try again in a minute.",
   urlPort: "Tala reads websites on their usual ports only (80 for http, 443 for https).",
@@ -1479,6 +1555,223 @@ export const inboxUi = {
   agentLabel: (name: string) => `${name} (person)`,
 } as const;
 
+/**
+ * The owner's Leads tab (dashboard): the leads list, its search and CSV export, and the lead form
+ * editor (schemas/leads.ts). Chosen for Tala.
+ */
+export const leadsUi = {
+  tab: "Leads",
+  title: "Leads",
+  intro: "Contact details visitors left in the chat, newest first. Each one links to the conversation it came from.",
+  searchLabel: "Search leads",
+  searchPlaceholder: "Search names, e-mails, any value",
+  count: (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en")} leads`),
+  noMatches: (q: string) => `No lead matches “${q}”.`,
+  listLabel: "Leads",
+  loadFailed: "The leads could not be loaded.",
+  exportCsv: "Export CSV",
+  exportFailed: "The leads could not be exported.",
+  exportFileName: (assistantId: string) => `leads-${assistantId}.csv`,
+  exported: "Leads exported.",
+  refresh: "Refresh the leads",
+  loading: "Loading leads",
+  columns: { date: "Date", contact: "Contact", details: "Details", trigger: "Form shown", conversation: "Conversation" },
+  openConversation: "Open conversation",
+  /** The link's name for screen readers: its visible words first, then whose it is. */
+  openConversationOf: (who: string) => `Open conversation with ${who}`,
+  anonymous: "Visitor",
+  signedVisitor: "Signed-in visitor",
+  /** What showed the form, in the owner's words (leadTriggers). */
+  triggers: {
+    "before-first-message": "Before the first message",
+    "after-messages": "After a few messages",
+    asked: "Asked to be contacted",
+    unanswered: "When the assistant did not know",
+    handoff: "While waiting for a person",
+  } as Record<string, string>,
+  emptyTitle: "No leads yet",
+  emptyOff: "Leads arrive when visitors fill in your lead form in the chat. Turn the form on and choose when it shows.",
+  emptyOn: "Your lead form is on. Leads appear here as visitors fill it in.",
+  emptyAction: "Set up the lead form",
+  previous: "Previous",
+  next: "Next",
+  pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+  pagination: "Lead pages",
+  form: {
+    title: "Lead form",
+    intro: "Ask visitors for their details in the chat. The widget shows it in the visitor's language: English, French or Arabic.",
+    loadFailed: "The lead form could not be loaded.",
+    edit: "Edit form",
+    hide: "Close editor",
+    enabled: "Show the lead form",
+    enabledHint: "Off: the widget never asks for details.",
+    on: "On",
+    off: "Off",
+    /** The card's line while the editor is closed: the fields, and when the form shows. */
+    summary: (fields: string, when: string) => `${fields} · Shown ${when}.`,
+    summaryNever: (fields: string) => `${fields} · Never shown: choose when in the editor.`,
+    summaryOr: (items: readonly string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`),
+    summaryWhen: {
+      beforeFirst: "before the first message",
+      after: (n: number) => (n === 1 ? "after the first message" : `after ${n} messages`),
+      asked: "when a visitor asks to be contacted",
+      unanswered: "when the assistant does not know",
+    },
+    fieldsTitle: "Fields",
+    fieldsHint: (max: number) => `Up to ${max} fields. Name, e-mail, phone and company use the widget's own label unless you write one.`,
+    kinds: { name: "Name", email: "E-mail", phone: "Phone", company: "Company", text: "Text" } as Record<string, string>,
+    kindHint: { name: "", email: "Checked as an e-mail address.", phone: "Checked as a phone number.", company: "", text: "Free text: give it a label." } as Record<string, string>,
+    addField: "Add field",
+    addFieldLabel: "Kind of field to add",
+    fieldsFull: (max: number) => `The form has ${max} fields, the most it can have.`,
+    required: "Required",
+    requiredOf: (label: string) => `${label} required`,
+    moveUp: (label: string) => `Move ${label} up`,
+    moveDown: (label: string) => `Move ${label} down`,
+    remove: (label: string) => `Remove ${label}`,
+    fieldLegend: (n: number, label: string) => `Field ${n}: ${label}`,
+    /** The language whose texts are edited (and previewed). */
+    languageLabel: "Texts in",
+    languages: { en: "English", fr: "Français", ar: "العربية" } as Record<string, string>,
+    labelIn: (language: string) => `Label (${language})`,
+    introLabel: (language: string) => `Intro line (${language})`,
+    thanksLabel: (language: string) => `Thank-you line (${language})`,
+    textsHint: "Empty: the widget's default in that language.",
+    whenTitle: "When it shows",
+    whenHint: "Any that apply. A conversation that already sent its details is not asked again.",
+    beforeFirst: "Before the first message",
+    beforeFirstModes: { off: "No", optional: "Yes, the visitor may skip it", required: "Yes, required before the visitor can write" } as Record<string, string>,
+    afterMessages: "After this many visitor messages",
+    afterMessagesHint: "Once per conversation. 0: never.",
+    whenAsked: "When the visitor asks to be contacted",
+    whenAskedHint: "e.g. “Can someone call me back?”, in English, French or Arabic.",
+    whenUnanswered: "When the assistant does not know",
+    whenUnansweredHint: "Offered under an answer that found nothing in the knowledge.",
+    emailOwner: "E-mail me each lead",
+    emailOwnerHint: (max: number) => `To your account's address; at most ${max} e-mails an hour.`,
+    save: "Save lead form",
+    saved: "Lead form saved.",
+    saveFailed: "The lead form could not be saved.",
+    unsaved: "Unsaved changes",
+    preview: "Preview",
+    previewHint: "As a visitor sees it in the chat.",
+    previewRequired: "required",
+    previewSend: "Send",
+    previewNotNow: "Not now",
+    previewDefaultIntro: "Leave your details and we will get back to you.",
+    previewOff: "The form is off: visitors do not see it.",
+  },
+  /** Insights: leads per day, beside conversations and messages. */
+  insights: {
+    leads: "Leads",
+    chartLabel: (days: number, leads: number) => `Leads over the last ${days} days: ${leads}.`,
+  },
+} as const;
+
+/** The owner's Webhooks tab (dashboard): endpoints, their secrets and deliveries (schemas/webhooks.ts). Chosen for Tala. */
+export const webhooksUi = {
+  tab: "Webhooks",
+  title: "Webhooks",
+  intro: "Send what happens in this assistant's conversations to your own systems (a CRM, Zapier, Make, n8n) as it happens. Every request is signed with the endpoint's secret.",
+  loadFailed: "The webhooks could not be loaded.",
+  listLabel: "Webhook endpoints",
+  add: "Add endpoint",
+  addFull: (max: number) => `An assistant has at most ${max} endpoints.`,
+  emptyTitle: "No endpoint yet",
+  emptyText: "Add the address of a server that accepts POST requests, and choose the events it receives.",
+  /** One line per event type (webhookLimits.events, and the test event). */
+  events: {
+    "conversation.started": "A visitor starts a conversation.",
+    "message.answered": "The assistant answered a visitor's message (both texts, once the reply is saved).",
+    "lead.created": "A visitor left their details in the lead form.",
+    "feedback.created": "A visitor rated an answer.",
+    "handoff.requested": "A visitor asked to talk to a person.",
+    "webhook.test": "A test event sent from this page.",
+  } as Record<string, string>,
+  state: { on: "On", off: "Off", disabled: "Disabled" },
+  failingSince: (when: string) => `Failing since ${when}`,
+  lastDelivery: "Last delivery",
+  lastOk: (status: string, when: string) => `${status} · ${when}`,
+  lastFailed: (status: string, when: string) => `Failed (${status}) · ${when}`,
+  noDelivery: "No delivery yet",
+  noStatus: "no response",
+  secretHint: (hint: string) => `Secret ${hint}`,
+  actionsOf: (url: string) => `Actions for ${url}`,
+  edit: "Edit",
+  turnOn: "Turn on",
+  turnOff: "Turn off",
+  turnedOn: "Endpoint turned on.",
+  turnedOff: "Endpoint turned off.",
+  toggleFailed: "The endpoint could not be changed.",
+  test: "Send test event",
+  testSent: "Test event sent: it appears in the deliveries.",
+  testFailed: "The test event could not be sent.",
+  rotate: "Rotate secret",
+  rotateTitle: "Rotate the signing secret?",
+  rotateConfirm: (url: string) => `The current secret of ${url} stops working at once: update your server with the new one.`,
+  rotateFailed: "The secret could not be rotated.",
+  delete: "Delete",
+  deleteTitle: "Delete this endpoint?",
+  deleteConfirm: (url: string) => `Tala stops sending events to ${url} and forgets its deliveries. This cannot be undone.`,
+  deleted: "Endpoint deleted.",
+  deleteFailed: "The endpoint could not be deleted.",
+  cancel: "Cancel",
+  form: {
+    addTitle: "Add endpoint",
+    editTitle: "Edit endpoint",
+    url: "Endpoint URL",
+    urlPlaceholder: "https://example.com/hooks/tala",
+    urlHint: "An https:// address of your server that accepts POST requests.",
+    description: "Description",
+    descriptionHint: "Optional: what this endpoint is for.",
+    events: "Events",
+    create: "Add endpoint",
+    save: "Save changes",
+    saved: "Endpoint saved.",
+    createFailed: "The endpoint could not be added.",
+    saveFailed: "The endpoint could not be saved.",
+  },
+  secret: {
+    createdTitle: "Endpoint added: its signing secret",
+    rotatedTitle: "The new signing secret",
+    label: "Signing secret",
+    note: "Copy it now and keep it on your server: you will not see it again. Your server checks each request's Tala-Signature with it.",
+    copy: "Copy",
+    copyLabel: "Copy the signing secret",
+    copied: "Secret copied.",
+    done: "I have copied it",
+  },
+  deliveries: {
+    show: "Deliveries",
+    showOf: (url: string) => `Deliveries of ${url}`,
+    title: "Recent deliveries",
+    refresh: "Refresh deliveries",
+    loadFailed: "The deliveries could not be loaded.",
+    empty: "No delivery yet. Send a test event to try the endpoint.",
+    columns: { event: "Event", status: "Status", http: "HTTP", duration: "Duration", attempts: "Attempts", time: "Time" },
+    statuses: { pending: "Pending", retrying: "Retrying", delivered: "Delivered", failed: "Failed" } as Record<string, string>,
+    noResponse: "—",
+    durationMs: (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`),
+    attempts: (n: number) => (n === 1 ? "1 attempt" : `${n} attempts`),
+    nextAttempt: (when: string) => `Next attempt ${when}`,
+    details: "Details",
+    detailsOf: (type: string, when: string) => `Details of ${type} at ${when}`,
+    response: (bytes: number) => `Response (first ${Math.round(bytes / 1024)} KB)`,
+    emptyResponse: "Empty response.",
+    error: "Error",
+    eventId: "Event id",
+    resend: "Resend",
+    resent: "Delivery queued again.",
+    resendFailed: "The delivery could not be resent.",
+  },
+  verify: {
+    title: "Verify signatures",
+    text: (header: string, idHeader: string, toleranceSeconds: number) =>
+      `Each request carries ${header}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>. Compute it over the raw body, compare in constant time, refuse a t more than ${Math.round(toleranceSeconds / 60)} minutes away from your clock, and skip any ${idHeader} you already handled: retries and resends keep it.`,
+    readme: "Examples in Node and Python: Tala's README, section “Webhooks”.",
+  },
+} as const;
+
 /** Lead capture (schemas/leads.ts): validation of the owner's form and of a visitor's submission, the owner's e-mail. Chosen for Tala. */
 export const leadMessages = {
   formMustBeObject: "Lead form must be an object.",
@@ -1553,6 +1846,10 @@ export const webhookMessages = {
   tooManyRedirects: (max: number) => `The endpoint redirected more than ${max} times.`,
   /** On the endpoint's row and in the e-mail. */
   disabledReason: (hours: number) => `Disabled: every delivery failed for ${hours} hours.`,
+  /** `data.message` of the `webhook.test` event. */
+  testEventMessage: "A test event from Tala: your endpoint received it.",
+  /** A delivery's error when it was dropped because its endpoint was deleted or turned off before it went. */
+  endpointOff: "The endpoint was turned off before this delivery was sent.",
   disabledEmailSubject: (assistantName: string) => `A webhook of ${assistantName} was disabled`,
   disabledEmailBody: (assistantName: string, url: string, hours: number, link: string) =>
     `Every delivery to ${url} failed for ${hours} hours, so Tala stopped sending to it.\n\nFix the endpoint, then turn it on again in ${assistantName}'s Webhooks: ${link}`,

@@ -1,6 +1,6 @@
 import type { VectorizeLike } from "./knowledge";
 import type { WorkersAiBinding } from "./models/workers-ai";
-import type { CrawlQueueMessage, IngestQueueMessage } from "./queues/messages";
+import type { CrawlQueueMessage, IngestQueueMessage, WebhookQueueMessage } from "./queues/messages";
 
 /** Cloudflare's Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`): whether one more call under `key` passes. */
 export interface RateLimitBinding {
@@ -37,6 +37,8 @@ export interface Env {
   AI?: WorkersAiBinding;
   /** Queue `tala-ingest`: knowledge files waiting for embeddings, and website sources' crawl runs (consumed by worker/queues/ingest.ts). */
   INGEST_QUEUE?: Queue<IngestQueueMessage | CrawlQueueMessage>;
+  /** Queue `tala-webhooks`: webhook deliveries, one attempt a message (the assistant's object sends them; consumed by worker/queues/webhooks.ts). */
+  WEBHOOK_QUEUE?: Queue<WebhookQueueMessage>;
   /** Vectorize index for knowledge vectors, in production only (no local emulation); D1 holds them otherwise. */
   VECTORIZE?: VectorizeLike;
 

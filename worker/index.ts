@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { applyD1Latency } from "./db/latency";
 import { lastResortResponse } from "./http/last-resort";
 import { handleIngestBatch } from "./queues/ingest";
+import { handleWebhookBatch } from "./queues/webhooks";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { ChatRoom } from "./durable-objects/chat-room";
@@ -20,5 +21,6 @@ export default {
       return lastResortResponse(request, error);
     }
   },
-  queue: handleIngestBatch,
+  // One handler per queue, by name: webhook deliveries, and the ingest queue (embeddings, crawls).
+  queue: (batch, env) => (batch.queue.startsWith("tala-webhooks") ? handleWebhookBatch(batch, env) : handleIngestBatch(batch, env)),
 } satisfies ExportedHandler<import("./env").Env>;

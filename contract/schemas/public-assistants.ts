@@ -15,6 +15,7 @@ import {
   widgetThemes,
 } from "../constants";
 import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
+import { emptyOnboardingRecord, onboardingRecordSchema } from "./first-hour";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
 import { agentAuthorSchema, conversationHandoffSchema, defaultHandoffSettings, handoffSettingsInput, handoffSettingsSchema } from "./handoff";
 import { defaultLeadForm, leadFormSchema } from "./leads";
@@ -187,6 +188,8 @@ export const assistantConfigSchema = z.object({
   handoff: handoffSettingsSchema.default(defaultHandoffSettings),
   /** Lead capture (schemas/leads.ts), changed only by PUT …/lead-form; off for a config stored before it. */
   leadForm: leadFormSchema.default(defaultLeadForm),
+  /** The first-hour checklist's record (schemas/first-hour.ts), written by the server only; empty for a config stored before it. */
+  onboarding: onboardingRecordSchema.default(emptyOnboardingRecord),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 

@@ -147,6 +147,8 @@ export const widgetMessageSchema = chatMessageSchema.extend({
   offersHandoff: z.boolean().optional(),
   /** The widget shows the owner's lead form under it: the visitor asked to be contacted, or the assistant did not know (schemas/leads.ts). */
   offersLeadForm: z.boolean().optional(),
+  /** Why it offers the form: the visitor asked to be contacted, or the assistant did not know (the lead's `trigger`). */
+  leadTrigger: z.enum(["asked", "unanswered"]).optional(),
 });
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 

@@ -13,6 +13,8 @@ import {
   publicAssistantResponse,
   inboxUi,
   insightsUi,
+  leadsUi,
+  webhooksUi,
   chatHistoryResponse,
   playgroundUi,
   publicAssistantDefaults,
@@ -49,7 +51,7 @@ test("an owner manages an assistant on its own page: tabs, upload, Playground, a
   await expect(page.getByRole("heading", { level: 1, name: "Riad Concierge" })).toBeVisible();
   await expect(page.getByText(publicAssistantUi.card.active, { exact: true })).toBeVisible();
   const tabs = page.getByRole("tablist", { name: P.tabsLabel });
-  await expect(tabs.getByRole("tab")).toHaveText([P.tabs.playground, P.tabs.knowledge, P.tabs.settings, P.tabs.code, inboxUi.tab, P.tabs.history, insightsUi.title]);
+  await expect(tabs.getByRole("tab")).toHaveText([P.tabs.playground, P.tabs.knowledge, P.tabs.settings, P.tabs.code, inboxUi.tab, P.tabs.history, leadsUi.tab, insightsUi.title, webhooksUi.tab]);
   await expect(tabs.getByRole("tab", { name: P.tabs.knowledge })).toHaveAttribute("aria-selected", "true");
 
   // Upload in place, as the Upload Documents dialog does.
@@ -148,8 +150,7 @@ test("the Settings tab's preview is the real widget following the form's unsaved
   await expect(widget(defaults.headerText).locator(".h")).toHaveCSS("background-color", "rgb(41, 98, 255)");
   await expect(page.getByRole("heading", { name: playgroundUi.previewTitle, exact: true })).toBeVisible();
 
-  // Typing changes the widget at once, unsaved.
-  await page.getByRole("tab", { name: F.limits }).click();
+  // Typing changes the widget at once, unsaved (every setting is on screen: the form is in sections).
   await page.getByLabel(F.headerText, { exact: true }).fill("Desert help");
   await page.getByLabel(F.primaryColor, { exact: true }).fill("#0F766E");
   await page.getByLabel(F.welcomeMessage, { exact: true }).fill("Salam! Ask about our camel treks.");
@@ -157,14 +158,12 @@ test("the Settings tab's preview is the real widget following the form's unsaved
   await expect(widget("Desert help")).toContainText("Salam! Ask about our camel treks.");
   await expect(page.getByRole("heading", { name: playgroundUi.previewUnsaved })).toBeVisible();
   // The corner too: top left puts the launcher in the frame's top-left corner.
-  await page.getByRole("tab", { name: F.widget }).click();
   await page.getByRole("radio", { name: F.positions["top-left"] }).check();
   const launcher = preview.locator("tala-widget").getByRole("button", { name: widgetStrings.en.closeChat, expanded: true });
   const [frame, button] = await Promise.all([preview.boundingBox(), launcher.boundingBox()]);
   expect(button!.x - frame!.x).toBeLessThan(frame!.width / 3);
   expect(button!.y - frame!.y).toBeLessThan(frame!.height / 3);
   // Attachments: the widget offers them at once; the Playground takes files only once saved.
-  await page.getByRole("tab", { name: F.limits }).click();
   await page.getByRole("switch", { name: F.allowAttachments }).click();
   await expect(preview.locator("tala-widget").getByRole("button", { name: widgetStrings.en.attach })).toBeVisible();
   await expect(page.getByText(playgroundUi.attachmentsNotSaved)).toBeVisible();

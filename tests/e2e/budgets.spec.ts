@@ -61,10 +61,9 @@ test("an owner sees a paused assistant's banner, sets the all-assistants budget,
   await control.getByRole("button", { name: budgetUi.save }).click();
   await expect(control).toContainText(budgetUi.ownerUsage(1, 10));
 
-  // The assistant's own page shows its banner; its Limits tab has the budget controls.
+  // The assistant's own page shows its banner; its Settings tab's limits have the budget controls.
   await page.goto(appRoutes.publicAssistant(assistant._id, "settings"));
   await expect(page.getByRole("alert").filter({ hasText: budgetUi.bannerPaused("Riad Concierge", 1) })).toBeVisible();
-  await page.getByRole("tab", { name: publicAssistantUi.form.limits }).click();
   await expect(page.getByLabel(budgetUi.monthlyBudget)).toHaveValue("1");
   await expect(page.getByRole("group", { name: budgetUi.budgetAction }).getByLabel(budgetUi.budgetActions.pause)).toBeChecked();
   await expect(page.getByRole("group", { name: budgetUi.botDefence }).getByLabel(budgetUi.botDefenceModes.auto)).toBeChecked();
@@ -132,7 +131,6 @@ for (const size of [
       // The page's own header (its name, badge and key).
       const header = page.locator("main header").first();
       await expect(header.getByText(publicAssistantUi.card.pausedBudget, { exact: true })).toBeVisible();
-      await page.getByRole("tab", { name: publicAssistantUi.form.limits }).click();
       const budgetField = page.getByLabel(budgetUi.monthlyBudget);
       await budgetField.fill("50");
       await page.getByRole("button", { name: publicAssistantUi.form.save }).click();

@@ -65,7 +65,7 @@ for (const size of sizes) {
       appRoutes.projects,
       appRoutes.publicAssistants,
       appRoutes.settings,
-      ...["playground", "knowledge", "settings", "code", "history", "insights"].map((tab) => appRoutes.publicAssistant(assistantId, tab)),
+      ...["playground", "knowledge", "settings", "code", "history", "leads", "insights", "webhooks"].map((tab) => appRoutes.publicAssistant(assistantId, tab)),
     ];
     for (const scheme of ["light", "dark"] as const) {
       const { context, page } = await signedInPage(browser, baseURL, size, token, scheme);

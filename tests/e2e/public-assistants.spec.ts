@@ -1,4 +1,4 @@
-import { confirmations, publicAssistantDefaults, publicAssistantUi, successMessages } from "../../contract";
+import { assistantLifecycleUi, confirmations, onboardingUi, publicAssistantDefaults, publicAssistantUi, successMessages } from "../../contract";
 import { makeDocx, makePdf, makeWorkbook } from "../fixtures/knowledge-files";
 import { expect, test, uniqueEmail } from "./fixtures";
 
@@ -28,6 +28,10 @@ test("an owner creates, edits, feeds, shares, rotates and deletes a public assis
   await expect(create.getByLabel("Welcome message")).toHaveValue(publicAssistantDefaults.config.customization.welcomeMessage);
   await create.getByRole("button", { name: "Create Assistant" }).click();
   await expect(toast).toContainText(successMessages.assistantCreated);
+  // Created: on its own page, with the first-hour checklist; back to the list for the card.
+  await expect(page).toHaveURL(/\/app\/public-assistants\/[^/?]+/);
+  await expect(page.getByRole("region", { name: onboardingUi.title })).toContainText(onboardingUi.progress(0, 5));
+  await page.getByRole("link", { name: publicAssistantUi.page.back }).click();
   const card = page.getByRole("article", { name: "Riad Support" });
   await expect(card).toBeVisible();
   await expect(card).toContainText("Active");
@@ -108,6 +112,10 @@ test("an owner creates, edits, feeds, shares, rotates and deletes a public assis
   await card.getByRole("button", { name: "Delete", exact: true }).click();
   const confirmAssistant = page.getByRole("alertdialog", { name: confirmations.deleteAssistant.title });
   await expect(confirmAssistant).toContainText(confirmations.deleteAssistant.description);
+  // It names the assistant and what goes with it; no conversation yet, so no name to type.
+  await expect(confirmAssistant).toContainText(assistantLifecycleUi.deleteTitle("Riad Support"));
+  await expect(confirmAssistant).toContainText(assistantLifecycleUi.deleteDocuments(2));
+  await expect(confirmAssistant).toContainText(assistantLifecycleUi.deleteConversations(0));
   await confirmAssistant.getByRole("button", { name: "Delete" }).click();
   await expect(toast).toContainText(successMessages.assistantDeleted);
   await expect(page.getByRole("heading", { name: "No Public Assistants Yet" })).toBeVisible();

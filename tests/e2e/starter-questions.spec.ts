@@ -80,7 +80,6 @@ test("the owner writes one starter question and takes one from the top questions
   await page.goto("/login");
   await page.evaluate((t) => localStorage.setItem("token", t), token);
   await page.goto(appRoutes.publicAssistant(id, "settings"));
-  await page.getByRole("tab", { name: F.limits }).click();
 
   const first = page.getByLabel(F.starterQuestion(1), { exact: true });
   await first.fill(SHIPPING);

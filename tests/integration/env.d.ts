@@ -14,6 +14,8 @@ declare global {
       TEST_FIREBASE_PRIVATE_JWK: string;
       /** Origin of tests/test-site (started by global-setup.ts), the website the crawler's tests read. */
       TEST_SITE_URL: string;
+      /** Origin of tests/webhook-receiver (started by global-setup.ts): records webhook deliveries. */
+      WEBHOOK_RECEIVER_URL: string;
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { startMockModel } from "../mock-model/server.mjs";
 import { startTestSite } from "../test-site/server.mjs";
+import { startWebhookReceiver } from "../webhook-receiver/server.mjs";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -8,6 +9,8 @@ declare module "vitest" {
     mockModelUrl: string;
     /** Origin of the small website the crawler's tests read (tests/test-site). */
     testSiteUrl: string;
+    /** Origin of the webhook receiver (tests/webhook-receiver): records deliveries, answers scripted steps. */
+    webhookReceiverUrl: string;
   }
 }
 
@@ -15,10 +18,13 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const mock = await startMockModel();
   const site = await startTestSite();
+  const receiver = await startWebhookReceiver();
   project.provide("mockModelUrl", mock.url);
   project.provide("testSiteUrl", site.url);
+  project.provide("webhookReceiverUrl", receiver.url);
   return async () => {
     await mock.close();
     await site.close();
+    await receiver.close();
   };
 }

@@ -177,9 +177,9 @@ describe("the turn offers the form", () => {
     const frames = await visitorSays(key, sessionId, text);
     // The mock model fails on [[fail:500]]: no error means no model was called.
     expect(frames.some((f) => f.event === "message-error")).toBe(false);
-    expect(replyOf(frames)).toMatchObject({ content: { data: leadMessages.offerReply[language] }, offersLeadForm: true });
+    expect(replyOf(frames)).toMatchObject({ content: { data: leadMessages.offerReply[language] }, offersLeadForm: true, leadTrigger: "asked" });
     expect(replyOf(frames)?.offersHandoff).toBeUndefined();
-    expect((await visitorView(key, sessionId)).messages[1]?.offersLeadForm).toBe(true);
+    expect((await visitorView(key, sessionId)).messages[1]).toMatchObject({ offersLeadForm: true, leadTrigger: "asked" });
   });
 
   it("over the socket too", async () => {
@@ -215,7 +215,7 @@ describe("the turn offers the form", () => {
     const gap = replyOf(await visitorSays(key, sessionId, "Do you sell purple umbrellas for giraffes?"));
     expect(gap?.content.data.length).toBeGreaterThan(0);
     expect(gap?.content.data).not.toBe(leadMessages.offerReply.en);
-    expect(gap?.offersLeadForm).toBe(true);
+    expect(gap).toMatchObject({ offersLeadForm: true, leadTrigger: "unanswered" });
     const view = await visitorView(key, sessionId);
     expect(view.messages.map((m) => m.offersLeadForm ?? false)).toEqual([false, false, false, true]);
   });

@@ -15,6 +15,7 @@ import { HubSockets } from "./hub-sockets";
 import { retrieveNearIndex, retrieveWithCurated, type BudgetStep } from "./hub-visitor-turn";
 import { exactLexicalMatch, HubQa } from "./hub-qa";
 import { HubIdentity } from "./identity-secrets";
+import { HubWebhooks } from "./hub-webhooks";
 import type { VisitorSessionRow, VisitorStore } from "./visitor-store";
 import { WebSourceStore } from "./web-source-store";
 
@@ -28,7 +29,7 @@ export const ASSISTANT_ID_KEY = "assistant-id";
 const CARRIED_OVER_KEY = "carried-over";
 
 /** The named alarms of an assistant's object. */
-export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace" | "handoff-idle";
+export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace" | "handoff-idle" | "webhook-outbox";
 
 /**
  * What an assistant's own object (AssistantHub) is made of, shared by its turn methods and its
@@ -44,6 +45,8 @@ export class HubCore {
   readonly sockets: HubSockets;
   /** A person taking over: the inbox's watchers, the relays, the takeovers the object ends itself (hub-handoff.ts). */
   readonly handoff: HubHandoff;
+  /** Signed webhooks: the recorder (`record`), the outbox's alarm job, the delivery decisions (hub-webhooks.ts). */
+  readonly webhooks: HubWebhooks;
   readonly alarms: AlarmScheduler<HubAlarm>;
   private readonly ownerReports: OwnerBudgetReports;
 
@@ -63,7 +66,9 @@ export class HubCore {
       "web-sources": (now) => this.sourcesDue(now),
       "identity-grace": () => this.identityGraceEnded(),
       "handoff-idle": (now) => this.handoffIdle(now),
+      "webhook-outbox": (now) => this.webhookOutbox(now),
     });
+    this.webhooks = new HubWebhooks(assistantId, ctx.storage, env, (at) => this.alarms.schedule("webhook-outbox", at));
   }
 
   get storage(): DurableObjectStorage {
@@ -81,6 +86,7 @@ export class HubCore {
     // Kept for a wake that comes without the object's name (a local alarm after a restart).
     if (this.storage.kv.get(ASSISTANT_ID_KEY) !== this.assistantId) this.storage.kv.put(ASSISTANT_ID_KEY, this.assistantId);
     if (this.storage.kv.get(CARRIED_OVER_KEY) === undefined) await this.carryOver();
+    this.webhooks.load();
   }
 
   /**
@@ -223,6 +229,11 @@ export class HubCore {
     if (this.gate.erased()) return;
     const taken = this.storage.sql.exec("SELECT 1 FROM visitor_sessions WHERE handoff_state = 'taken' LIMIT 1").toArray().length > 0;
     if (taken) await this.alarms.schedule("handoff-idle", now + 1000);
+  }
+
+  /** Recorded webhook events go to the queue (hub-webhooks.ts `flush`); an erased assistant's object has none. */
+  private async webhookOutbox(now: number) {
+    if (await this.open()) await this.webhooks.flush(now);
   }
 
   /** Takeovers idle past the owner's `idleEndMinutes` end; the visitor and the owner are told (hub-handoff.ts). */

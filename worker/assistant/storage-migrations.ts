@@ -411,6 +411,66 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       ALTER TABLE insight_days ADD COLUMN leads INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // Signed webhooks (webhook-store.ts, hub-webhooks.ts): the owner's endpoints (the secret
+    // sealed, its hint, the failing streak, why the server turned one off, the newest outcome);
+    // the outbox of recorded events not yet fanned out to deliveries (bounded, oldest dropped);
+    // the events' bodies the deliveries send (kept while a delivery refers to them); each
+    // delivery's attempts and its last response (at most webhookLimits.deliveriesKept per endpoint).
+    id: "0017_webhooks",
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        events TEXT NOT NULL,
+        secret_sealed TEXT NOT NULL,
+        secret_hint TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        disabled_reason TEXT,
+        failing_since INTEGER,
+        last_at INTEGER,
+        last_ok INTEGER,
+        last_status INTEGER,
+        disabled_emailed_at INTEGER,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE webhook_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        endpoints TEXT NOT NULL
+      );
+      CREATE TABLE webhook_events (
+        event_id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE TABLE webhook_deliveries (
+        id TEXT PRIMARY KEY,
+        endpoint_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        queued INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        first_attempt_at INTEGER,
+        last_attempt_at INTEGER,
+        next_attempt_at INTEGER,
+        response_status INTEGER,
+        duration_ms INTEGER,
+        response TEXT NOT NULL DEFAULT '',
+        error TEXT
+      );
+      CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at);
+      CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id);
+      CREATE INDEX webhook_deliveries_unqueued_idx ON webhook_deliveries (queued) WHERE queued = 0;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

@@ -54,8 +54,9 @@ export type VisitorMessageRow = Omit<typeof visitorMessages.$inferSelect, "role"
   rating?: FeedbackRating;
   author?: AgentAuthor;
   offersHandoff?: boolean;
-  /** The reply offered the lead form (0016_leads). */
+  /** The reply offered the lead form (0016_leads), and why (column offers_lead_form: 1 the knowledge had nothing, 2 the visitor asked to be contacted). */
   offersLeadForm?: boolean;
+  leadTrigger?: "asked" | "unanswered";
 };
 type Row = Record<string, SqlStorageValue>;
 
@@ -142,7 +143,7 @@ function toMessageRow(r: Row): VisitorMessageRow {
     ...(r.rating === "up" || r.rating === "down" ? { rating: r.rating } : {}),
     ...(author ? { author } : {}),
     ...(r.offers_handoff ? { offersHandoff: true } : {}),
-    ...(r.offers_lead_form ? { offersLeadForm: true } : {}),
+    ...(r.offers_lead_form ? { offersLeadForm: true, leadTrigger: r.offers_lead_form === 2 ? ("asked" as const) : ("unanswered" as const) } : {}),
   };
 }
 
@@ -240,6 +241,7 @@ export class VisitorStore {
     author?: AgentAuthor;
     offersHandoff?: boolean;
     offersLeadForm?: boolean;
+    leadTrigger?: "asked" | "unanswered" | undefined;
   }): VisitorMessageRow {
     const row: VisitorMessageRow = {
       id: input.id ?? crypto.randomUUID(),
@@ -252,7 +254,7 @@ export class VisitorStore {
       createdAt: input.at,
       ...(input.author ? { author: input.author } : {}),
       ...(input.offersHandoff ? { offersHandoff: true } : {}),
-      ...(input.offersLeadForm ? { offersLeadForm: true } : {}),
+      ...(input.offersLeadForm ? { offersLeadForm: true, leadTrigger: input.leadTrigger === "asked" ? ("asked" as const) : ("unanswered" as const) } : {}),
     };
     this.storage.transactionSync(() => {
       this.sql.exec(
@@ -267,7 +269,7 @@ export class VisitorStore {
         row.createdAt,
         input.author ? JSON.stringify(input.author) : null,
         input.offersHandoff ? 1 : 0,
-        input.offersLeadForm ? 1 : 0,
+        input.offersLeadForm ? (input.leadTrigger === "asked" ? 2 : 1) : 0,
       );
       this.sql.exec(
         "UPDATE visitor_sessions SET message_count = message_count + 1, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?",

@@ -12,6 +12,7 @@ import { VisitorsFacet } from "../assistant/facets/visitors";
 import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { HandoffFacet } from "../assistant/facets/handoff";
 import { LeadsFacet } from "../assistant/facets/leads";
+import { WebhooksFacet } from "../assistant/facets/webhooks";
 import { gone, type Gone } from "../assistant/gone";
 import type { InboxRelay } from "../assistant/hub-handoff";
 import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
@@ -33,6 +34,7 @@ export interface FinishTurnInput {
   askedAt: number;
   offersHandoff?: boolean | undefined;
   offersLeadForm?: boolean | undefined;
+  leadTrigger?: "asked" | "unanswered" | undefined;
 }
 
 /** A visitor turn's request: the object knows its own assistant. */
@@ -65,7 +67,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`, `webhooks()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -109,7 +111,9 @@ export class AssistantHub extends DurableObject<Env> {
       at: Math.max(Date.now(), input.askedAt + 1),
       offersHandoff: input.offersHandoff === true,
       offersLeadForm: input.offersLeadForm === true,
+      leadTrigger: input.leadTrigger,
     });
+    await this.core.webhooks.recordAnswer(opened.store, input.sessionId, reply, input.sources, { handoff: input.offersHandoff === true, leadForm: input.offersLeadForm === true });
     return { message: toWidgetMessage(reply, opened.assistant.record.showSources), inbox: this.core.handoff.messageRelay(opened, input.sessionId, reply) };
   }
 
@@ -211,6 +215,7 @@ export class AssistantHub extends DurableObject<Env> {
     this.core.alarms.forget();
     this.core.sockets.forget();
     this.core.handoff.watchers.forget();
+    this.core.webhooks.forget();
     return closed;
   }
 
@@ -255,6 +260,9 @@ export class AssistantHub extends DurableObject<Env> {
   }
   leads(): LeadsFacet {
     return new LeadsFacet(this.core);
+  }
+  webhooks(): WebhooksFacet {
+    return new WebhooksFacet(this.core);
   }
 
   /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */

@@ -1,5 +1,7 @@
 import type { Context, Next } from "hono";
 import {
+  assistantAvatar,
+  avatarMessages,
   knowledgeMessages,
   knowledgeTextLimits,
   knowledgeUpload,
@@ -38,18 +40,23 @@ const chatAttachmentCap: BodyCap = {
   bytes: upload.maxFileBytes + MULTIPART_SLACK_BYTES,
   error: () => new AppError("PAYLOAD_TOO_LARGE", knowledgeMessages.fileTooLarge("This file")),
 };
+const avatarCap: BodyCap = {
+  bytes: assistantAvatar.maxBytes + MULTIPART_SLACK_BYTES,
+  error: () => new AppError("PAYLOAD_TOO_LARGE", avatarMessages.tooLarge(Math.round(assistantAvatar.maxBytes / 1024))),
+};
 
 /**
  * The cap of a request's body, by its path under /api, whatever its declared content type: a
  * route reads its body whatever the client declared (a JSON route sent `multipart/form-data`, a
  * CORS-safelisted type, still parses it as JSON), so the type never lifts a cap. Only the two
- * upload routes and the curated answers' CSV import get larger caps (contract `knowledgeUpload`, `upload`, `qaLimits`); the widget's messages and
+ * upload routes, the curated answers' CSV import and the avatar get larger caps (contract `knowledgeUpload`, `upload`, `qaLimits`); the widget's messages and
  * the owner's Playground the widget's.
  */
 export function bodyCapFor(method: string, path: string): BodyCap {
   if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/files\/?$/.test(path)) return knowledgeUploadCap;
   if (method === "POST" && /^\/api\/chat\/attachments\/?$/.test(path)) return chatAttachmentCap;
   if (method === "POST" && /^\/api\/public-assistants\/[^/]+\/qa\/import\/?$/.test(path)) return qaImportCap;
+  if (method === "PUT" && /^\/api\/public-assistants\/[^/]+\/avatar\/?$/.test(path)) return avatarCap;
   // A widget message carries its attachments' text; the owner's Playground sends the same message plus its earlier turns.
   if (path.startsWith("/api/widget/") || (method === "POST" && /^\/api\/public-assistants\/[^/]+\/playground\/?$/.test(path))) {
     return jsonCap(requestBodyLimits.widgetBytes);

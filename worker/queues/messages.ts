@@ -13,3 +13,9 @@ export interface CrawlQueueMessage {
   sourceId: string;
   syncId: string;
 }
+
+/** The messages of the `tala-webhooks` queue (consumed by queues/webhooks.ts): one attempt of one delivery, asked of the assistant's object. */
+export interface WebhookQueueMessage {
+  assistantId: string;
+  deliveryId: string;
+}

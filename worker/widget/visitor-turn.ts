@@ -29,6 +29,9 @@ export interface AnswerTurn extends Pick<AdmittedTurn, "assistant" | "session" |
   offersLeadForm?: boolean | undefined;
 }
 
+/** Why a reply offers the lead form: the visitor asked to be contacted, or the knowledge had nothing. */
+export type LeadOfferTrigger = "asked" | "unanswered";
+
 /** A visitor's admitted turn, ending with what is left of the session's and the day's messages. */
 export const visitorTurn = (begun: AdmittedTurn): AnswerTurn => ({ ...begun, remaining: remainingFrame(begun.remaining, begun.assistant.config) });
 
@@ -42,7 +45,7 @@ export interface VisitorTurnDeps {
   /** Aborted by `stop`: the answer keeps its text so far (status stopped). */
   signal: AbortSignal;
   /** Saves the answer in the assistant's object (AssistantHub.finishTurn); null when the session is gone. */
-  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number; offersHandoff?: boolean; offersLeadForm?: boolean }) => Promise<WidgetMessage | null>;
+  finish: (answer: { messageId: string; content: string; sources: WidgetSource[]; askedAt: number; offersHandoff?: boolean; offersLeadForm?: boolean; leadTrigger?: LeadOfferTrigger }) => Promise<WidgetMessage | null>;
   now?: () => number;
 }
 
@@ -99,7 +102,8 @@ export async function runVisitorTurn(deps: VisitorTurnDeps, turn: AnswerTurn, me
       return;
     }
     // Sources are always kept for the owner's history; the visitor sees them when the owner chose so.
-    const offers = { ...(turn.offer ? { offersHandoff: true } : {}), ...(turn.offersLeadForm ? { offersLeadForm: true } : {}) };
+    const leadTrigger: LeadOfferTrigger = turn.leadOffer ? "asked" : "unanswered";
+    const offers = { ...(turn.offer ? { offersHandoff: true } : {}), ...(turn.offersLeadForm ? { offersLeadForm: true, leadTrigger } : {}) };
     const reply = await deps.finish({ messageId, content: answer.text, sources: answer.sources, askedAt: turn.saved.timestamp, ...offers });
     if (!reply) throw new Error("visitor session gone before the answer was saved");
     const final = { ...reply, status: answer.outcome.status };

@@ -7,6 +7,11 @@
 import { z } from "zod";
 import {
   apiKeyResponse,
+  assistantAvatar,
+  assistantAvatarResponse,
+  onboardingResponse,
+  type OnboardingEvent,
+  type OnboardingRecord,
   chatHistory,
   chatHistoryExport,
   chatHistoryResponse,
@@ -136,6 +141,16 @@ export function createPublicAssistantsApi(client: ApiClient, basePath: string = 
     update: async (id: string, body: PublicAssistantBody): Promise<PublicAssistant> =>
       (await client.put(path(id), body, { schema: publicAssistantResponse })).assistant,
     remove: (id: string) => client.delete(path(id)),
+    /** PUT …/avatar (the image in the form field `file`): the server types it by its bytes. Not retried. */
+    setAvatar: async (id: string, file: Blob): Promise<string> => {
+      const form = new FormData();
+      form.append(assistantAvatar.fieldName, file);
+      return (await client.put(path(id, "/avatar"), form, { schema: assistantAvatarResponse, retry: false })).avatarUrl;
+    },
+    removeAvatar: async (id: string): Promise<string> => (await client.delete(path(id, "/avatar"), { schema: assistantAvatarResponse })).avatarUrl,
+    /** POST …/onboarding: what only the dashboard sees (the snippet copied, the checklist hidden or shown). */
+    onboarding: async (id: string, event: OnboardingEvent): Promise<OnboardingRecord> =>
+      (await client.post(path(id, "/onboarding"), { event }, { schema: onboardingResponse })).onboarding,
     rawApiKey: async (id: string): Promise<string> => (await client.get(path(id, "/raw-api-key"), { schema: apiKeyResponse })).apiKey,
     regenerateKey: async (id: string): Promise<string> =>
       (await client.post(path(id, "/regenerate-key"), undefined, { schema: apiKeyResponse })).apiKey,

@@ -8,6 +8,7 @@ import type { HubCore } from "../hub-core";
 import type { OpenedHub } from "../hub-gate";
 import type { HandoffTelling, InboxRelay } from "../hub-handoff";
 import { InsightsStore } from "../insights-store";
+import { eventVisitor } from "../hub-webhooks";
 import { whenOpen } from "./run";
 import { visitorCheck, type IdentityRefusal } from "./visitors";
 
@@ -174,6 +175,10 @@ export class HandoffFacet extends RpcTarget {
       const store = this.#core.handoff.store(opened);
       const asked = store.request(checked.row, { email: input.email, now });
       if (asked.changed) countSafely(this.#core, () => new InsightsStore(this.#core.storage).countHandoff(now, "requested"));
+      if (asked.changed) {
+        const data = { sessionId: asked.session.id, requestedAt: now, question: lastVisitorMessage(opened, asked.session.id), emailLeft: Boolean(handoffOf(asked.session).contactEmail) };
+        await this.#core.webhooks.record("handoff.requested", { ...data, ...(asked.session.visitorSub ? { visitor: eventVisitor(asked.session) } : {}) }, now);
+      }
       const { record } = opened.assistant;
       const email =
         asked.changed && settings.emailOwner && store.reserveOwnerEmail(asked.session, now)

@@ -37,10 +37,13 @@ export class InsightsFacet extends RpcTarget {
       return row ? await visitorCheck(this.#core, row, input.visitorToken) : null;
     });
     if (checked) return checked;
-    return guarded(this.#core, "rateAnswer", ({ store }): RateAnswerResult => {
+    return guarded(this.#core, "rateAnswer", async ({ store }): Promise<RateAnswerResult> => {
       if (!store.openSession(input.sessionId)) return { ok: false, reason: "no-session" };
-      const outcome = new InsightsStore(this.#core.storage).rate({ sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, at: Date.now() });
-      return outcome === "rated" ? { ok: true, messageId: input.messageId, rating: input.rating } : { ok: false, reason: outcome };
+      const at = Date.now();
+      const outcome = new InsightsStore(this.#core.storage).rate({ sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, at });
+      if (outcome !== "rated") return { ok: false, reason: outcome };
+      await this.#core.webhooks.record("feedback.created", { sessionId: input.sessionId, messageId: input.messageId, rating: input.rating, createdAt: at }, at);
+      return { ok: true, messageId: input.messageId, rating: input.rating };
     });
   }
 

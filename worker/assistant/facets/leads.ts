@@ -65,6 +65,7 @@ export class LeadsFacet extends RpcTarget {
       const told = this.#leaveEmailForPerson(opened, session, checked.values);
       const { record } = opened.assistant;
       const email = form.emailOwner && leads.reserveOwnerEmail(lead.id, now) ? { userId: record.userId, assistantName: record.name } : null;
+      await this.#core.webhooks.recordLead(lead);
       return { ok: true, lead, email, told };
     });
   }

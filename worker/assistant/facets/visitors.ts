@@ -9,6 +9,7 @@ import type { Gone } from "../gone";
 import { conversationHandoff, everHandedOff } from "../handoff-store";
 import type { HubCore } from "../hub-core";
 import type { OpenedHub } from "../hub-gate";
+import { eventVisitor } from "../hub-webhooks";
 import { LeadStore } from "../lead-store";
 import { sessionVisitor, type VisitorSessionRow, type VisitorStore } from "../visitor-store";
 import { whenOpen } from "./run";
@@ -93,6 +94,11 @@ export class VisitorsFacet extends RpcTarget {
         startedAt: Date.now(),
       };
       store.createSession(row, visitor);
+      await this.#core.webhooks.record(
+        "conversation.started",
+        { sessionId: row.id, startedAt: row.startedAt, origin: row.origin, referrer: row.referrer, locale: row.locale, ...(visitor ? { visitor: eventVisitor(store.session(row.id)!) } : {}) },
+        row.startedAt,
+      );
       return { ok: true, created: true, session: widgetSession(this.#core.storage, store, opened.assistant, store.session(row.id)!) };
     });
   }

@@ -6,6 +6,7 @@ import { chatRoutes } from "./chats";
 import { createPublicAssistantRoute } from "./create";
 import { deletePublicAssistantRoute } from "./delete";
 import { fileRoutes } from "./files";
+import { firstHourRoutes } from "./first-hour";
 import { identitySecretRoutes } from "./identity-secret";
 import { inboxRoutes } from "./inbox";
 import { insightsRoute } from "./insights";
@@ -18,10 +19,11 @@ import { secretKeyRoutes } from "./secret-keys";
 import { sourceRoutes } from "./sources";
 import { textRoutes } from "./texts";
 import { updatePublicAssistantRoute } from "./update";
+import { webhookRoutes } from "./webhooks";
 
 /**
  * /api/public-assistants: an owner's embeddable assistants, their knowledge files, API keys (the
- * snippet's publishable key; secret keys for servers) and visitor history. Signed-in users only;
+ * snippet's publishable key; secret keys for servers), visitor history and signed webhooks. Signed-in users only;
  * another owner's assistant, file or session is a 404.
  */
 export function publicAssistantRoutes() {
@@ -43,5 +45,7 @@ export function publicAssistantRoutes() {
     .route("/", playgroundRoute)
     .route("/", insightsRoute)
     .route("/", qaRoutes)
-    .route("/", leadRoutes);
+    .route("/", leadRoutes)
+    .route("/", webhookRoutes)
+    .route("/", firstHourRoutes);
 }

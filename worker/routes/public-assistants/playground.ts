@@ -3,6 +3,8 @@ import { playgroundMessageBody } from "../../../contract";
 import type { AppEnv } from "../../http/context";
 import { serviceContext } from "../../http/service-context";
 import { jsonBody } from "../../http/validate";
+import { afterResponse } from "../../services/context";
+import { markPlaygroundUsed } from "../../services/first-hour/onboarding";
 import { beginPlaygroundTurn } from "../../services/public-assistants/begin-playground-turn";
 import { runVisitorTurn } from "../../widget/visitor-turn";
 import { widgetEventStream } from "../widget/event-stream";
@@ -17,9 +19,14 @@ import { widgetEventStream } from "../widget/event-stream";
  */
 export const playgroundRoute = new Hono<AppEnv>().post("/:id/playground", jsonBody(playgroundMessageBody), async (c) => {
   const message = c.req.valid("json");
+  const ctx = serviceContext(c);
   const { turn, finish } = await beginPlaygroundTurn({
-    ctx: serviceContext(c),
+    ctx,
     input: { userId: c.var.user.id, assistantId: c.req.param("id"), message },
   });
+  // The first-hour checklist's "tried in the Playground": once, off the answer's path.
+  if (turn.assistant.config.onboarding.playgroundAt === null) {
+    await afterResponse(ctx, "onboarding-playground-failed", () => markPlaygroundUsed({ ctx, input: { userId: c.var.user.id, assistantId: turn.assistant.id } }));
+  }
   return widgetEventStream(c, (emit, signal) => runVisitorTurn({ env: c.env, emit, signal, finish }, turn, message), { stopWhenGone: true });
 });

@@ -4,7 +4,8 @@ import type { AppEnv } from "../../http/context";
 import { keyHeader, widgetCaller } from "./caller";
 
 /**
- * GET /config → what the widget needs to draw itself: looks, starter questions, limits, whether it
+ * GET /config → what the widget needs to draw itself: looks (colour, theme, language, avatar,
+ * availability line), the contact line, starter questions, limits, whether it
  * shows sources and takes files. All from the assistant's row the key check already read.
  */
 export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => {
@@ -21,6 +22,11 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
       size: assistant.integration.widgetSize,
       allowAttachments: assistant.config.allowAttachments,
       showSources: assistant.showSources,
+      theme: assistant.config.customization.theme,
+      language: assistant.config.customization.language,
+      availabilityLine: assistant.config.customization.availabilityLine,
+      avatarUrl: assistant.config.customization.avatarUrl,
+      contactLine: assistant.config.customization.contactLine,
       handoff: {
         visitorAction: assistant.config.handoff.visitorAction,
         businessHours: assistant.config.handoff.businessHours,

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
+import { widgetAvatarRoute } from "./avatar";
 import { widgetConfigRoute } from "./config";
 import { widgetCors } from "./cors";
 import { widgetEventRoutes } from "./events";
@@ -17,6 +18,7 @@ export function widgetRoutes() {
   return new Hono<AppEnv>()
     .use("*", widgetCors)
     .route("/", widgetConfigRoute)
+    .route("/", widgetAvatarRoute)
     .route("/", widgetSessionRoutes)
     .route("/", widgetMessageRoutes)
     .route("/", widgetEventRoutes)

@@ -20,14 +20,15 @@ export interface HubTurnsResult {
   refused: number;
   wallMs: number;
   turnsPerSecond: number;
-  beginTurnMs: { p50: number; p99: number; max: number };
-  finishTurnMs: { p50: number; p99: number; max: number };
+  beginTurnMs: { p50: number; p95: number; p99: number; max: number; mean: number };
+  finishTurnMs: { p50: number; p95: number; p99: number; max: number; mean: number };
 }
 
 const percentiles = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-  return { p50: at(50), p99: at(99), max: sorted.at(-1) ?? 0 };
+  const mean = sorted.length ? Math.round((sorted.reduce((x, y) => x + y, 0) / sorted.length) * 100) / 100 : 0;
+  return { p50: at(50), p95: at(95), p99: at(99), max: sorted.at(-1) ?? 0, mean };
 };
 
 /**

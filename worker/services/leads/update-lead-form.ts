@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { LeadForm, LeadFormResponse, leadFormInput } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
@@ -29,7 +29,8 @@ export async function updateLeadForm({
   const token = await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
-    .set({ config: JSON.stringify({ ...config, leadForm }), updatedAt: nextUpdatedAt() })
+    // Only the form's key: a settings save or an avatar upload at the same moment keeps its own change.
+    .set({ config: sql`json_set(${publicAssistants.config}, '$.leadForm', json(${JSON.stringify(leadForm)}))`, updatedAt: nextUpdatedAt() })
     .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
     .returning({ id: publicAssistants.id });
   // Deleted between the read and the write.

@@ -65,6 +65,8 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     handoff: { ...base.handoff, ...definedFields(changes?.handoff) },
     // Changed only by PUT …/lead-form (services/leads), never by the assistant's own update.
     leadForm: base.leadForm,
+    // Written by the server only (services/public-assistants/onboarding.ts).
+    onboarding: base.onboarding,
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,

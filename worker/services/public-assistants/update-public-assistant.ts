@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
+import { publicAssistantServerMessages, widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { AppError, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
-import { requirePublicAssistant } from "./find-public-assistant";
+import { findPublicAssistant, requirePublicAssistant } from "./find-public-assistant";
 import { getPublicAssistant } from "./get-public-assistant";
-import { mergeConfig, mergeIntegration, nextUpdatedAt, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
+import { type PublicAssistantRow, mergeConfig, mergeIntegration, nextUpdatedAt, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
  * Merges the body over the assistant's current settings (config, customization and integration
@@ -21,7 +21,28 @@ export async function updatePublicAssistant({
   ctx: ServiceContext;
   input: { userId: string; assistantId: string; changes: PublicAssistantChanges };
 }): Promise<PublicAssistant> {
-  const current = await requirePublicAssistant({ ctx, input });
+  // The config is read, merged and written whole: the write only lands on the config it was merged
+  // over, so a write of another key at the same moment (an avatar upload, the lead form, the
+  // checklist's record) is read again and kept rather than overwritten.
+  let current = await requirePublicAssistant({ ctx, input });
+  for (let attempt = 1; ; attempt++) {
+    const written = await writeOnce(ctx, input, current);
+    if (written.ok) return written.result;
+    const again = await findPublicAssistant({ ctx, input });
+    if (!again) throw notFound();
+    if (attempt >= CONFIG_WRITE_ATTEMPTS) throw new AppError("CONFLICT", publicAssistantServerMessages.changedMeanwhile);
+    current = again;
+  }
+}
+
+/** Tries before a save that keeps meeting another write of the config gives up (409). */
+const CONFIG_WRITE_ATTEMPTS = 3;
+
+async function writeOnce(
+  ctx: ServiceContext,
+  input: { userId: string; assistantId: string; changes: PublicAssistantChanges },
+  current: PublicAssistantRow,
+): Promise<{ ok: true; result: PublicAssistant } | { ok: false }> {
   const { changes } = input;
   const set: SQLiteUpdateSetSource<typeof publicAssistants> = { updatedAt: nextUpdatedAt() };
   if (changes.name !== undefined) set.name = changes.name;
@@ -39,10 +60,19 @@ export async function updatePublicAssistant({
   const updated = await ctx.db
     .update(publicAssistants)
     .set(set)
-    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
+    .where(
+      and(
+        eq(publicAssistants.id, input.assistantId),
+        eq(publicAssistants.userId, input.userId),
+        ...(changes.config !== undefined ? [eq(publicAssistants.config, current.config)] : []),
+      ),
+    )
     .returning({ id: publicAssistants.id });
-  // Deleted between the read and the write.
-  if (updated.length === 0) throw notFound();
+  // Deleted between the read and the write, or its config changed meanwhile: the caller reads again.
+  if (updated.length === 0) {
+    await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token } });
+    return { ok: false };
+  }
   const { assistantId } = input;
   if (changes.isActive === false && current.isActive) {
     await revokeWidgetSockets({ ctx, input: { assistantId, token, close: widgetSocketClose.unavailable } });
@@ -52,7 +82,7 @@ export async function updatePublicAssistant({
     // Every other change only refreshes the assistant's copy (settings, instructions, limits).
     await revokeWidgetSockets({ ctx, input: { assistantId, token } });
   }
-  return getPublicAssistant({ ctx, input });
+  return { ok: true, result: await getPublicAssistant({ ctx, input }) };
 }
 
 /** True when a socket allowed under `before` may be refused under `after` (an empty list allows every origin). */

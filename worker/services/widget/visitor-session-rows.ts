@@ -28,6 +28,6 @@ export function toWidgetMessage(row: VisitorMessageRow, showSources: boolean): W
     ...(stored.rating ? { rating: stored.rating } : {}),
     ...(row.role === "agent" && row.author ? { author: row.author } : {}),
     ...(row.offersHandoff ? { offersHandoff: true } : {}),
-    ...(row.offersLeadForm ? { offersLeadForm: true } : {}),
+    ...(row.offersLeadForm ? { offersLeadForm: true, ...(row.leadTrigger ? { leadTrigger: row.leadTrigger } : {}) } : {}),
   };
 }

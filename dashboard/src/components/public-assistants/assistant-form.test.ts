@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { publicAssistantBody, publicAssistantDefaults } from "../../../../contract";
 import { testAssistant } from "../../test/assistant-fixture";
-import { defaultFormValues, formFieldOf, formValuesFrom, mapFieldErrors, parseOrigins, pickerColor, toRequestBody } from "./assistant-form";
+import { checkFormValues, defaultFormValues, formFieldOf, formValuesFrom, mapFieldErrors, parseOrigins, pickerColor, tabOfFirstError, toRequestBody } from "./assistant-form";
 
 const assistant = testAssistant({
   description: "Answers from the docs",
@@ -21,7 +21,8 @@ describe("assistant form values", () => {
         maxMessagesPerSession: 10,
         dailyLimit: 100,
         allowAttachments: false,
-        customization: publicAssistantDefaults.config.customization,
+        // The avatar is uploaded on its own (PUT …/avatar), never sent with the form.
+        customization: (({ avatarUrl: _avatar, ...rest }) => rest)(publicAssistantDefaults.config.customization),
       },
       integration: { widgetPosition: "bottom-right", widgetSize: "medium" },
       allowedOrigins: [],
@@ -33,7 +34,10 @@ describe("assistant form values", () => {
   it("preload everything of an assistant being edited, and send it back unchanged", () => {
     const body = toRequestBody(formValuesFrom(assistant));
     // "Talk to a person" is saved by its own section (handoff-settings.tsx): the form leaves it as stored.
-    const { handoff: _handoff, ...config } = assistant.config;
+    // The avatar (uploaded on its own) and the onboarding record (the server's) are not the form's either.
+    const { handoff: _handoff, onboarding: _onboarding, leadForm: _leadForm, ...rest } = assistant.config;
+    const { avatarUrl: _avatar, ...customization } = rest.customization;
+    const config = { ...rest, customization };
     expect(body.config).not.toHaveProperty("handoff");
     expect(body).toEqual({
       name: assistant.name,
@@ -85,5 +89,20 @@ describe("assistant form values", () => {
       tab: "limits",
     });
     expect(mapFieldErrors({ "allowedOrigins.0": "bad" }).tab).toBe("widget");
+  });
+});
+
+describe("the form's own checks", () => {
+  const messages = { nameRequired: "Give your assistant a name.", colorInvalid: (v: string) => `"${v}" is not a colour.` };
+  it("asks for a name and refuses a colour that is not #RRGGBB, naming what was typed", () => {
+    expect(checkFormValues({ ...defaultFormValues, name: "  ", primaryColor: "teal-ish" }, messages)).toEqual({
+      name: "Give your assistant a name.",
+      primaryColor: '"teal-ish" is not a colour.',
+    });
+    expect(tabOfFirstError({ primaryColor: "x" })).toBe("limits");
+    expect(tabOfFirstError({ name: "x", primaryColor: "x" })).toBe("basic");
+  });
+  it("lets a named assistant with a real colour through", () => {
+    expect(checkFormValues({ ...defaultFormValues, name: "Shop", primaryColor: " #0f766e " }, messages)).toEqual({});
   });
 });

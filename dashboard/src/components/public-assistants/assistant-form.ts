@@ -13,6 +13,8 @@ import {
   type VisitorLimitScope,
   type WidgetPosition,
   type WidgetSize,
+  type widgetLanguages,
+  type widgetThemes,
 } from "../../../../contract";
 
 export interface AssistantFormValues {
@@ -26,6 +28,10 @@ export interface AssistantFormValues {
   welcomeMessage: string;
   /** How visitors reach the owner when the documents do not cover a question ("" for none). */
   contactLine: string;
+  theme: (typeof widgetThemes)[number];
+  language: (typeof widgetLanguages)[number];
+  /** Under the name in the widget's header ("" for none). */
+  availabilityLine: string;
   /** As typed, one per field (blank fields included; the server drops them). */
   starterQuestions: string[];
   allowAttachments: boolean;
@@ -56,6 +62,9 @@ export const defaultFormValues: AssistantFormValues = {
   headerText: D.config.customization.headerText,
   welcomeMessage: D.config.customization.welcomeMessage,
   contactLine: D.config.customization.contactLine,
+  theme: D.config.customization.theme,
+  language: D.config.customization.language,
+  availabilityLine: D.config.customization.availabilityLine,
   starterQuestions: [...D.config.customization.starterQuestions],
   allowAttachments: D.config.allowAttachments,
   monthlyBudget: "",
@@ -83,6 +92,9 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     headerText: config.customization.headerText,
     welcomeMessage: config.customization.welcomeMessage,
     contactLine: config.customization.contactLine,
+    theme: config.customization.theme,
+    language: config.customization.language,
+    availabilityLine: config.customization.availabilityLine,
     starterQuestions: [...config.customization.starterQuestions],
     allowAttachments: config.allowAttachments,
     monthlyBudget: config.monthlyBudget === null ? "" : String(config.monthlyBudget),
@@ -109,9 +121,29 @@ export function parseOrigins(text: string): string[] {
     .filter(Boolean);
 }
 
+/** `#` and six hex digits: what the server takes as a colour. */
+export const isHexColor = (value: string) => /^#[0-9a-f]{6}$/i.test(value.trim());
+
+/**
+ * The form's own checks before it is sent: what the owner must give (a name) and what would be
+ * refused anyway (a colour that is not one), each with its sentence. Empty: send it.
+ */
+export function checkFormValues(v: AssistantFormValues, messages: { nameRequired: string; colorInvalid: (value: string) => string }): Partial<Record<keyof AssistantFormValues, string>> {
+  const errors: Partial<Record<keyof AssistantFormValues, string>> = {};
+  if (!v.name.trim()) errors.name = messages.nameRequired;
+  if (!isHexColor(v.primaryColor)) errors.primaryColor = messages.colorInvalid(v.primaryColor.trim());
+  return errors;
+}
+
+/** The tab of the first field with an error (`mapFieldErrors`' order). */
+export function tabOfFirstError(errors: Partial<Record<keyof AssistantFormValues, string>>): AssistantFormTab | null {
+  const first = (Object.keys(tabOfField) as (keyof AssistantFormValues)[]).find((k) => errors[k]);
+  return first ? tabOfField[first] : null;
+}
+
 /** A colour the native picker can show (#rrggbb), else the default. */
 export function pickerColor(value: string): string {
-  return /^#[0-9a-f]{6}$/i.test(value.trim()) ? value.trim().toLowerCase() : D.config.customization.primaryColor.toLowerCase();
+  return isHexColor(value) ? value.trim().toLowerCase() : D.config.customization.primaryColor.toLowerCase();
 }
 
 /** The POST/PUT body: every field the dialog shows. */
@@ -129,7 +161,16 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       botDefence: v.botDefence,
       visitorLimitScope: v.visitorLimitScope,
       qaStrictness: v.qaStrictness,
-      customization: { primaryColor: v.primaryColor.trim(), headerText: v.headerText, welcomeMessage: v.welcomeMessage, contactLine: v.contactLine, starterQuestions: v.starterQuestions },
+      customization: {
+        primaryColor: v.primaryColor.trim(),
+        headerText: v.headerText,
+        welcomeMessage: v.welcomeMessage,
+        contactLine: v.contactLine,
+        starterQuestions: v.starterQuestions,
+        theme: v.theme,
+        language: v.language,
+        availabilityLine: v.availabilityLine,
+      },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
     instructions: v.instructions,
@@ -164,6 +205,9 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   headerText: "limits",
   welcomeMessage: "limits",
   contactLine: "limits",
+  theme: "limits",
+  language: "limits",
+  availabilityLine: "limits",
   starterQuestions: "limits",
   allowAttachments: "limits",
   instructions: "limits",

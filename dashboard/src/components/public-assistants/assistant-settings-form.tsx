@@ -1,41 +1,45 @@
 /**
- * The Create/Edit Assistant form (spec sections 2 and 4), shared by the dialog and the assistant
- * page's Settings tab: tabs Basic Settings, Limits & Customization and Widget Configuration. Create
- * starts from the contract's defaults; edit preloads everything. Saving toasts, and hands the
- * saved assistant to `onSaved`; a refusal shows the server's field messages on their tab.
+ * The Create/Edit Assistant form (spec sections 2 and 4), shared by the dialog (tabs Basic
+ * Settings, Limits & Customization, Widget Configuration) and the assistant page's Settings tab
+ * (sections; the groups are assistant-form-groups.tsx). Create starts from the contract's defaults;
+ * edit preloads everything. A missing name or a colour that is not one is said on its field before
+ * anything is sent; saving toasts and hands the saved assistant to `onSaved`; a refusal shows the
+ * server's field messages on their tab.
  */
-import { Fragment, useState, type FormEvent } from "react";
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from "react";
 import {
-  botDefence,
-  budgets,
-  budgetUi,
-  publicAssistantFieldLimits as F,
-  publicAssistantLimits as LIM,
+  assistantLifecycleUi,
   publicAssistantMessages,
   publicAssistantUi,
   successMessages,
-  visitorIdentity,
-  widgetPositions,
-  widgetSizes,
+  widgetLookUi,
   type PublicAssistant,
 } from "../../../../contract";
 import { ApiError, errorMessage } from "../../lib/api";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
 import { toast } from "../../stores/toast";
-import { TextField } from "../ui/field";
-import { Switch } from "../ui/switch";
 import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
 import {
+  checkFormValues,
   formValuesFrom,
   mapFieldErrors,
   pickerColor,
+  tabOfFirstError,
   toRequestBody,
   type AssistantFormTab,
   type AssistantFormValues,
 } from "./assistant-form";
-import { CornerVisual, RadioCards, SizeVisual, TextAreaField } from "./form-fields";
+import {
+  BasicFields,
+  BehaviourFields,
+  FormSection,
+  GreetingFields,
+  LimitFields,
+  LookFields,
+  OriginsField,
+  PlacementFields,
+} from "./assistant-form-groups";
 import { cleanStarterQuestions } from "./starter-questions";
-import { StarterQuestionsField } from "./starter-questions-field";
 
 const L = publicAssistantUi.form;
 type Errors = Partial<Record<keyof AssistantFormValues, string>>;
@@ -96,10 +100,19 @@ export function useAssistantForm(assistant: PublicAssistant | null, onSaved: (sa
     setValues((v) => ({ ...v, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
   };
+  const setError = (key: keyof AssistantFormValues, message: string) => setErrors((e) => ({ ...e, [key]: message }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
+    // What is missing or would be refused is said here, on its field, before anything is sent.
+    const own = checkFormValues(values, { nameRequired: assistantLifecycleUi.nameRequired, colorInvalid: widgetLookUi.colorInvalid });
+    if (Object.keys(own).length) {
+      setErrors(own);
+      const first = tabOfFirstError(own);
+      if (first) setTab(first);
+      return;
+    }
     setSaving(true);
     setErrors({});
     try {
@@ -120,15 +133,16 @@ export function useAssistantForm(assistant: PublicAssistant | null, onSaved: (sa
     }
   };
 
-  return { editing, assistantId: assistant?._id ?? null, values, set, tab, setTab, errors, saving, submit };
+  return { editing, assistantId: assistant?._id ?? null, values, set, setError, tab, setTab, errors, saving, submit };
 }
 
 export type AssistantForm = ReturnType<typeof useAssistantForm>;
 
 /**
- * The form itself; its submit buttons live with the caller (`form={formId}`). In a dialog its
- * tabs keep the tallest one's height (`fixedHeight`: the dialog does not jump); on a page each
- * tab takes its own.
+ * The form itself; its submit buttons live with the caller (`form={formId}`). `layout="tabs"` (the
+ * dialog): the spec's three tabs, which keep the tallest one's height (`fixedHeight`: the dialog
+ * does not jump). `layout="sections"` (the Settings tab): titled sections, every appearance setting
+ * together and apart from limits and behaviour, with `avatar` (uploaded at once) among them.
  */
 export function AssistantFormFields({
   form,
@@ -136,6 +150,8 @@ export function AssistantFormFields({
   label,
   fixedHeight = true,
   mockPreview = true,
+  layout = "tabs",
+  avatar,
 }: {
   form: AssistantForm;
   formId: string;
@@ -143,16 +159,39 @@ export function AssistantFormFields({
   fixedHeight?: boolean;
   /** The drawn preview under the colour fields; the Settings tab shows the real widget beside the form instead. */
   mockPreview?: boolean;
+  layout?: "tabs" | "sections";
+  avatar?: ReactNode;
 }) {
   const ids = useTabIds();
+  const sectionId = useId();
   const Panels = fixedHeight ? TabPanels : Fragment;
   const panel = (key: AssistantFormTab) => (fixedHeight ? { inactive: tab !== key } : { hidden: tab !== key });
-  const { values, set, tab, setTab, errors, submit } = form;
-  const text = (key: keyof AssistantFormValues) => ({
-    value: values[key] as string,
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value as never),
-    error: errors[key],
-  });
+  const { values, tab, setTab, submit } = form;
+
+  if (layout === "sections") {
+    return (
+      <form id={formId} noValidate aria-label={label} onSubmit={(e) => void submit(e)} className="space-y-6">
+        <FormSection id={`${sectionId}-basic`} title={L.basic}>
+          <BasicFields form={form} />
+        </FormSection>
+        <FormSection id={`${sectionId}-look`} title={widgetLookUi.appearanceTitle} text={widgetLookUi.appearanceText}>
+          <GreetingFields form={form} />
+          {avatar}
+          <LookFields form={form} />
+          <PlacementFields form={form} />
+        </FormSection>
+        <FormSection id={`${sectionId}-limits`} title={widgetLookUi.limitsTitle}>
+          <LimitFields form={form} />
+        </FormSection>
+        <FormSection id={`${sectionId}-behaviour`} title={widgetLookUi.behaviourTitle}>
+          <BehaviourFields form={form} />
+        </FormSection>
+        <FormSection id={`${sectionId}-origins`} title={widgetLookUi.installTitle}>
+          <OriginsField form={form} />
+        </FormSection>
+      </form>
+    );
+  }
 
   return (
     <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
@@ -160,118 +199,14 @@ export function AssistantFormFields({
 
       <Panels>
         <TabPanel tabKey="basic" ids={ids} {...panel("basic")} className="space-y-4">
-          <TextField label={L.name} name="name" autoComplete="off" placeholder={L.namePlaceholder} maxLength={F.maxNameChars} {...text("name")} />
-          <TextAreaField
-            label={L.description}
-            name="description"
-            rows={3}
-            placeholder={L.descriptionPlaceholder}
-            maxLength={F.maxDescriptionChars}
-            {...text("description")}
-          />
-          <div className="rounded-lg border border-line p-3">
-            <Switch label={L.active} checked={values.isActive} onChange={(v) => set("isActive", v)} hint={L.activeHint} />
-          </div>
+          <BasicFields form={form} />
         </TabPanel>
 
         <TabPanel tabKey="limits" ids={ids} {...panel("limits")} className="space-y-6">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              label={L.maxMessagesPerSession}
-              name="maxMessagesPerSession"
-              type="number"
-              inputMode="numeric"
-              step={1}
-              min={LIM.maxMessagesPerSession.min}
-              max={LIM.maxMessagesPerSession.max}
-              hint={L.rangeHint(LIM.maxMessagesPerSession.min, LIM.maxMessagesPerSession.max)}
-              {...text("maxMessagesPerSession")}
-            />
-            <TextField
-              label={L.dailyLimit}
-              name="dailyLimit"
-              type="number"
-              inputMode="numeric"
-              step={1}
-              min={LIM.dailyLimit.min}
-              max={LIM.dailyLimit.max}
-              hint={L.rangeHint(LIM.dailyLimit.min, LIM.dailyLimit.max)}
-              {...text("dailyLimit")}
-            />
-          </div>
-
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              label={budgetUi.monthlyBudget}
-              name="monthlyBudget"
-              type="number"
-              inputMode="numeric"
-              step={1}
-              min={budgets.min}
-              max={budgets.max}
-              hint={budgetUi.monthlyBudgetHint(budgets.min, budgets.max)}
-              {...text("monthlyBudget")}
-            />
-            <RadioCards
-              legend={budgetUi.budgetAction}
-              value={values.budgetAction}
-              onChange={(v) => set("budgetAction", v)}
-              error={errors.budgetAction}
-              columns="grid-cols-1"
-              options={budgets.actions.map((a) => ({ value: a, label: budgetUi.budgetActions[a] }))}
-            />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <RadioCards
-              legend={budgetUi.botDefence}
-              value={values.botDefence}
-              onChange={(v) => set("botDefence", v)}
-              error={errors.botDefence}
-              columns="grid-cols-1"
-              hint={budgetUi.botDefenceHint}
-              options={botDefence.modes.map((m) => ({ value: m, label: budgetUi.botDefenceModes[m] }))}
-            />
-            <RadioCards
-              legend={budgetUi.visitorLimitScope}
-              value={values.visitorLimitScope}
-              onChange={(v) => set("visitorLimitScope", v)}
-              error={errors.visitorLimitScope}
-              columns="grid-cols-1"
-              hint={budgetUi.visitorLimitScopeHint}
-              options={visitorIdentity.limitScopes.map((s) => ({ value: s, label: budgetUi.visitorLimitScopes[s] }))}
-            />
-          </div>
-
+          <LimitFields form={form} />
           <div className="grid gap-5 sm:grid-cols-[1fr_220px]">
             <div className="space-y-4">
-              <div className="flex items-end gap-2">
-                <input
-                  type="color"
-                  aria-label={L.colorPicker}
-                  value={pickerColor(values.primaryColor)}
-                  onChange={(e) => set("primaryColor", e.target.value.toUpperCase())}
-                  className="h-10 w-12 shrink-0 cursor-pointer rounded-lg border border-line-strong bg-surface p-1"
-                />
-                <TextField
-                  label={L.primaryColor}
-                  name="primaryColor"
-                  autoComplete="off"
-                  spellCheck={false}
-                  maxLength={7}
-                  placeholder="#2962FF"
-                  className="flex-1"
-                  {...text("primaryColor")}
-                />
-              </div>
-              <TextField label={L.headerText} name="headerText" maxLength={F.maxHeaderTextChars} {...text("headerText")} />
-              <TextAreaField label={L.welcomeMessage} name="welcomeMessage" rows={2} maxLength={F.maxWelcomeMessageChars} {...text("welcomeMessage")} />
-              <TextField label={L.contactLine} name="contactLine" maxLength={F.maxContactLineChars} hint={L.contactLineHint} {...text("contactLine")} />
-              <StarterQuestionsField
-                assistantId={form.assistantId}
-                value={values.starterQuestions}
-                onChange={(questions) => set("starterQuestions", questions)}
-                error={errors.starterQuestions}
-              />
+              <GreetingFields form={form} />
             </div>
             {mockPreview && (
               <div>
@@ -280,49 +215,13 @@ export function AssistantFormFields({
               </div>
             )}
           </div>
-
-          <TextAreaField
-            label={L.instructions}
-            name="instructions"
-            rows={4}
-            placeholder={L.instructionsPlaceholder}
-            hint={L.instructionsHint}
-            maxLength={F.maxInstructionsChars}
-            {...text("instructions")}
-          />
-          <div className="space-y-3 rounded-lg border border-line p-3">
-            <Switch label={L.allowAttachments} checked={values.allowAttachments} onChange={(v) => set("allowAttachments", v)} hint={L.allowAttachmentsHint} />
-            <div className="border-t border-line" />
-            <Switch label={L.showSources} checked={values.showSources} onChange={(v) => set("showSources", v)} hint={L.showSourcesHint} />
-          </div>
+          <LookFields form={form} />
+          <BehaviourFields form={form} />
         </TabPanel>
 
         <TabPanel tabKey="widget" ids={ids} {...panel("widget")} className="space-y-5">
-          <RadioCards
-            legend={L.widgetPosition}
-            value={values.widgetPosition}
-            onChange={(v) => set("widgetPosition", v)}
-            error={errors.widgetPosition}
-            options={widgetPositions.map((p) => ({ value: p, label: L.positions[p], visual: <CornerVisual corner={p} active={values.widgetPosition === p} /> }))}
-          />
-          <RadioCards
-            legend={L.widgetSize}
-            value={values.widgetSize}
-            onChange={(v) => set("widgetSize", v)}
-            error={errors.widgetSize}
-            columns="grid-cols-3"
-            options={widgetSizes.map((s) => ({ value: s, label: L.sizes[s], visual: <SizeVisual size={s} active={values.widgetSize === s} /> }))}
-          />
-          <TextAreaField
-            label={L.allowedOrigins}
-            name="allowedOrigins"
-            rows={4}
-            spellCheck={false}
-            placeholder={"https://example.com\nhttps://www.example.com"}
-            hint={L.allowedOriginsHint}
-            mono
-            {...text("allowedOrigins")}
-          />
+          <PlacementFields form={form} />
+          <OriginsField form={form} />
         </TabPanel>
       </Panels>
     </form>

@@ -16,6 +16,7 @@ import { publicAssistantsApi } from "../../lib/public-assistants-api";
 import { failureToast, usePublicAssistants } from "../../stores/public-assistants";
 import { toast } from "../../stores/toast";
 import { ConfirmDialog } from "../ui/dialog";
+import { DeleteAssistantDetails, useDeleteAssistantDetails } from "./delete-assistant-details";
 import { deleteFileFailureText } from "./failure-text";
 
 export type PendingConfirmation =
@@ -73,16 +74,50 @@ export function ConfirmActions({
         ? { title: C.regenerate.title, description: C.regenerate.description, confirm: C.regenerate.confirm }
         : { ...confirmations.deleteFile, confirm: C.delete };
 
+  const dialog = { title: text.title, description: text.description, confirmLabel: text.confirm, busy, run, onDone };
+  return pending.kind === "delete" ? <DeleteAssistantQuestion assistant={pending.assistant} {...dialog} /> : <Question {...dialog} />;
+}
+
+interface QuestionProps {
+  title: string;
+  description: string;
+  confirmLabel: string;
+  busy: boolean;
+  run: () => Promise<void>;
+  onDone: () => void;
+}
+
+function Question({ title, description, confirmLabel, busy, run, onDone }: QuestionProps) {
   return (
     <ConfirmDialog
       open
       onOpenChange={(open) => (open ? undefined : onDone())}
-      title={text.title}
-      description={text.description}
-      confirmLabel={text.confirm}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
       cancelLabel={C.cancel}
       busy={busy}
       onConfirm={run}
     />
+  );
+}
+
+/** The spec's question, then the assistant's name and what goes with it; its name typed when it has had conversations. */
+function DeleteAssistantQuestion({ assistant, title, description, confirmLabel, busy, run, onDone }: QuestionProps & { assistant: PublicAssistant }) {
+  const details = useDeleteAssistantDetails(assistant);
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onDone())}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      cancelLabel={C.cancel}
+      busy={busy}
+      confirmDisabled={!details.ready}
+      onConfirm={run}
+    >
+      <DeleteAssistantDetails assistant={assistant} details={details} />
+    </ConfirmDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartBox, chartShapes, niceMax, ratingShare, shortDate, totals, yTicks, handoffTotals } from "./insights-chart";
+import { chartBox, chartShapes, niceMax, ratingShare, shortDate, totals, yTicks, handoffTotals, leadsLine, leadsPerDay } from "./insights-chart";
 
 const day = (date: string, conversations: number, messages: number) => ({ date, conversations, messages });
 
@@ -90,5 +90,29 @@ describe("handoffTotals", () => {
   it("has no reply time when no day had one", () => {
     expect(handoffTotals([day("2026-01-01", 2, 0, null)])).toEqual({ requested: 2, taken: 0, medianFirstReplyMs: null });
     expect(handoffTotals([])).toEqual({ requested: 0, taken: 0, medianFirstReplyMs: null });
+  });
+});
+
+describe("leads per day", () => {
+  const box = { width: 130, height: 120, left: 10, right: 0, top: 10, bottom: 10 };
+  const daily = [day("2026-11-22", 1, 4), day("2026-11-23", 0, 0), day("2026-11-24", 3, 10)];
+
+  it("lines the server's days up with the chart's (a missing day is 0, a day outside the period left out)", () => {
+    expect(leadsPerDay(daily, [{ date: "2026-11-24", count: 2 }, { date: "2026-11-22", count: 1 }, { date: "2026-10-01", count: 9 }])).toEqual([1, 0, 2]);
+    expect(leadsPerDay(daily, [])).toEqual([0, 0, 0]);
+  });
+
+  it("puts the leads on the same axis, which grows when they outnumber the messages", () => {
+    expect(chartShapes(daily, box, [0, 0, 30]).max).toBe(50);
+    const max = chartShapes(daily, box, [1, 0, 2]).max;
+    expect(max).toBe(10);
+    expect(leadsLine([1, 0, 2], max, box)).toEqual({
+      points: [
+        { x: 30, y: 100 },
+        { x: 70, y: 110 },
+        { x: 110, y: 90 },
+      ],
+      line: "30,100 70,110 110,90",
+    });
   });
 });

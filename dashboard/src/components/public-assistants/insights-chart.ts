@@ -46,12 +46,13 @@ export interface ChartShapes {
 
 /**
  * Where each day's messages bar and conversations point sit in `box`: one slot per day, bars
- * scaled to the larger of the two series (rounded up by `niceMax`), so both share one axis.
+ * scaled to the largest of the series (messages, conversations, and the leads when given; rounded up
+ * by `niceMax`), so all share one axis.
  */
-export function chartShapes(daily: readonly DailyRow[], box: ChartBox = chartBox): ChartShapes {
+export function chartShapes(daily: readonly DailyRow[], box: ChartBox = chartBox, leads: readonly number[] = []): ChartShapes {
   const plotWidth = box.width - box.left - box.right;
   const plotHeight = box.height - box.top - box.bottom;
-  const max = niceMax(Math.max(0, ...daily.map((d) => Math.max(d.messages, d.conversations))));
+  const max = niceMax(Math.max(0, ...daily.map((d) => Math.max(d.messages, d.conversations)), ...leads));
   const slot = daily.length ? plotWidth / daily.length : plotWidth;
   const gap = Math.min(4, slot * 0.25);
   const yOf = (value: number) => box.top + plotHeight - (Math.max(0, value) / max) * plotHeight;
@@ -75,6 +76,31 @@ export function chartShapes(daily: readonly DailyRow[], box: ChartBox = chartBox
       anchor: i === 0 ? "start" : i === last ? "end" : "middle",
     })),
   };
+}
+
+export type LeadsDay = NonNullable<InsightsResponse["leads"]>[number];
+
+/**
+ * Each day's leads, in the order of `daily` (a day the server did not list counts 0; a day outside
+ * the period is left out): the chart's third series and the table's column.
+ */
+export function leadsPerDay(daily: readonly DailyRow[], leads: readonly LeadsDay[]): number[] {
+  const byDate = new Map<string, number>();
+  for (const l of leads) byDate.set(l.date, (byDate.get(l.date) ?? 0) + Math.max(0, l.count));
+  return daily.map((d) => byDate.get(d.date) ?? 0);
+}
+
+/** The leads' line on the chart's axis (`max` from chartShapes): SVG points, one per day. */
+export function leadsLine(counts: readonly number[], max: number, box: ChartBox = chartBox): { line: string; points: { x: number; y: number }[] } {
+  const plotWidth = box.width - box.left - box.right;
+  const plotHeight = box.height - box.top - box.bottom;
+  const slot = counts.length ? plotWidth / counts.length : plotWidth;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const points = counts.map((c, i) => ({
+    x: round(box.left + i * slot + slot / 2),
+    y: round(box.top + plotHeight - (Math.min(Math.max(0, c), max) / max) * plotHeight),
+  }));
+  return { points, line: points.map((p) => `${p.x},${p.y}`).join(" ") };
 }
 
 /** The period's totals (the chart's label). */

@@ -7,7 +7,7 @@
  * conversation" does. The pure logic (scale, shapes, shares) is insights-chart.ts.
  */
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { appMessages, botDefenceUi as D, inboxUi, insightsLimits, insightsUi as L, qaUi, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
+import { appMessages, botDefenceUi as D, inboxUi, insightsLimits, insightsUi as L, leadsUi, qaUi, type InsightQuestion, type InsightsResponse, type RatedAnswer } from "../../../../contract";
 import { errorMessage } from "../../lib/api";
 import { formatTime } from "../../lib/format";
 import { getInsights, type InsightsPeriod } from "../../lib/public-assistants-api";
@@ -18,7 +18,7 @@ import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
 import { CheckIcon, PencilIcon } from "../ui/icons";
-import { chartShapes, chartBox, handoffTotals, ratingShare, shortDate, totals, type DailyRow, type HandoffDay } from "./insights-chart";
+import { chartShapes, chartBox, handoffTotals, leadsLine, leadsPerDay, ratingShare, shortDate, totals, type DailyRow, type HandoffDay, type LeadsDay } from "./insights-chart";
 import { useQaEditor, type QaEditorTarget } from "./qa-editor";
 
 type Load = { state: "loading" } | { state: "error" } | { state: "ready"; data: InsightsResponse };
@@ -97,7 +97,7 @@ function PeriodView({ load, onRetry, onOpenConversation, improve }: { load: Load
   const { data } = load;
   return (
     <div className="space-y-6">
-      <DailyChart days={data.days} daily={data.daily} />
+      <DailyChart days={data.days} daily={data.daily} leads={data.leads} />
       <div className="grid gap-6 md:grid-cols-2">
         <Feedback feedback={data.feedback} />
         <CuratedAnswers counts={data.curatedAnswers} />
@@ -124,12 +124,17 @@ function PeriodView({ load, onRetry, onOpenConversation, improve }: { load: Load
 }
 
 /**
- * Messages as bars, conversations as a line, on one axis; the same numbers in a table for screen
- * readers. Colours are the design tokens (light and dark): bars at 3:1 or more against the card.
+ * Messages as bars, conversations as a line, leads (when the server counts them) as a dashed
+ * line, on one axis; the same numbers in a table for screen readers. Colours are the design
+ * tokens (light and dark): bars at 3:1 or more against the card.
  */
-function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
+function DailyChart({ days, daily, leads }: { days: number; daily: DailyRow[]; leads?: LeadsDay[] }) {
   const sum = totals(daily);
-  const shapes = chartShapes(daily);
+  const leadCounts = leads ? leadsPerDay(daily, leads) : null;
+  const leadTotal = leadCounts?.reduce((a, b) => a + b, 0) ?? 0;
+  const shapes = chartShapes(daily, chartBox, leadCounts ?? []);
+  const leadShapes = leadCounts ? leadsLine(leadCounts, shapes.max) : null;
+  const label = L.chartLabel(days, sum.conversations, sum.messages) + (leadCounts ? ` ${leadsUi.insights.chartLabel(days, leadTotal)}` : "");
   const baseline = chartBox.height - chartBox.bottom;
   return (
     <figure className="relative overflow-hidden rounded-xl border border-line bg-surface p-4">
@@ -142,10 +147,16 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
           <span className="h-0.5 w-3 rounded bg-fg" />
           {L.conversations} <strong className="font-semibold text-fg">{sum.conversations}</strong>
         </span>
+        {leadCounts ? (
+          <span className="inline-flex items-center gap-1.5">
+            <span className="h-0 w-3 border-t-2 border-dashed border-success" />
+            {leadsUi.insights.leads} <strong className="font-semibold text-fg">{leadTotal}</strong>
+          </span>
+        ) : null}
       </div>
       <svg
         role="img"
-        aria-label={L.chartLabel(days, sum.conversations, sum.messages)}
+        aria-label={label}
         viewBox={`0 0 ${chartBox.width} ${chartBox.height}`}
         className="h-auto w-full text-faint"
       >
@@ -162,6 +173,12 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
         ))}
         <polyline points={shapes.line} fill="none" stroke="var(--fg)" strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" />
         {daily.length <= 31 && shapes.points.map((p, i) => <circle key={daily[i]!.date} cx={p.x} cy={p.y} r={3} fill="var(--fg)" stroke="var(--surface)" strokeWidth={1} />)}
+        {leadShapes ? (
+          <polyline points={leadShapes.line} fill="none" stroke="var(--success)" strokeWidth={2} strokeDasharray="5 4" strokeLinejoin="round" strokeLinecap="round" />
+        ) : null}
+        {leadShapes && daily.length <= 31
+          ? leadShapes.points.map((p, i) => <circle key={daily[i]!.date} cx={p.x} cy={p.y} r={2.5} fill="var(--success)" stroke="var(--surface)" strokeWidth={1} />)
+          : null}
         <line x1={chartBox.left} x2={chartBox.width - chartBox.right} y1={baseline} y2={baseline} stroke="var(--line-strong)" strokeWidth={1} />
         {shapes.labels.map((l) => (
           <text key={l.date} x={l.x} y={chartBox.height - 6} textAnchor={l.anchor} fontSize={10} fill="currentColor">
@@ -170,20 +187,22 @@ function DailyChart({ days, daily }: { days: number; daily: DailyRow[] }) {
         ))}
       </svg>
       <table className="sr-only">
-        <caption>{L.chartLabel(days, sum.conversations, sum.messages)}</caption>
+        <caption>{label}</caption>
         <thead>
           <tr>
             <td />
             <th scope="col">{L.conversations}</th>
             <th scope="col">{L.messages}</th>
+            {leadCounts ? <th scope="col">{leadsUi.insights.leads}</th> : null}
           </tr>
         </thead>
         <tbody>
-          {daily.map((d) => (
+          {daily.map((d, i) => (
             <tr key={d.date}>
               <th scope="row">{d.date}</th>
               <td>{d.conversations}</td>
               <td>{d.messages}</td>
+              {leadCounts ? <td>{leadCounts[i]}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -42,7 +42,8 @@ function PackageSamples({ snippet }: { snippet: string }) {
   );
 }
 
-export function IntegrationCodePanel({ assistant }: { assistant: PublicAssistant }) {
+/** `onCopied`: after the first copy was recorded (the page re-reads the assistant for its checklist). */
+export function IntegrationCodePanel({ assistant, onCopied }: { assistant: PublicAssistant; onCopied?: () => void }) {
   const fullKey = usePublicAssistants((s) => s.fullKeys[assistant._id]);
   const setFullKey = usePublicAssistants((s) => s.setFullKey);
   const [state, setState] = useState<CodeState>({ kind: "loading" });
@@ -78,6 +79,10 @@ export function IntegrationCodePanel({ assistant }: { assistant: PublicAssistant
     try {
       await copyText(snippet);
       toast({ variant: "success", description: successMessages.contentCopied });
+      // The first-hour checklist's "install" step: the server keeps the first copy.
+      if (assistant.config.onboarding.snippetCopiedAt === null) {
+        void publicAssistantsApi.onboarding(assistant._id, "snippetCopied").then(() => onCopied?.(), () => {});
+      }
     } catch {
       toast({ variant: "destructive", title: publicAssistantMessages.copyFailed });
     }

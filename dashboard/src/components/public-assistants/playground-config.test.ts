@@ -20,6 +20,11 @@ describe("the embedded widget's config", () => {
       size: "large",
       allowAttachments: true,
       showSources: false,
+      theme: "auto",
+      language: "auto",
+      availabilityLine: "",
+      avatarUrl: "",
+      contactLine: "",
     });
   });
 

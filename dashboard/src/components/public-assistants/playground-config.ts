@@ -22,11 +22,16 @@ export function widgetConfigOf(assistant: PublicAssistant): PlaygroundConfig {
     size: integration.widgetSize,
     allowAttachments: config.allowAttachments,
     showSources: assistant.showSources,
+    theme: config.customization.theme,
+    language: config.customization.language,
+    availabilityLine: config.customization.availabilityLine,
+    avatarUrl: config.customization.avatarUrl,
+    contactLine: config.customization.contactLine,
   };
 }
 
 /** The form's current values, unsaved (the widget falls back to its default colour for an invalid one, as on a visitor's page). */
-export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues): PlaygroundConfig {
+export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues, saved: { avatarUrl: string } = { avatarUrl: "" }): PlaygroundConfig {
   return {
     id: assistantId,
     name: v.name,
@@ -38,6 +43,12 @@ export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues
     size: v.widgetSize,
     allowAttachments: v.allowAttachments,
     showSources: v.showSources,
+    theme: v.theme,
+    language: v.language,
+    availabilityLine: v.availabilityLine,
+    // Uploaded at once (not a form value): the saved one.
+    avatarUrl: saved.avatarUrl,
+    contactLine: v.contactLine,
   };
 }
 

@@ -14,7 +14,9 @@ import { WidgetStage } from "./widget-stage";
 
 const L = publicAssistantUi.page.playground;
 
-export function PlaygroundPanel({ assistant }: { assistant: PublicAssistant }) {
+/** `onAnswered`: after the first answer while the checklist's Playground step is not ticked (the page re-reads the assistant). */
+export function PlaygroundPanel({ assistant, onAnswered }: { assistant: PublicAssistant; onAnswered?: () => void }) {
+  const untried = assistant.config.onboarding.playgroundAt === null;
   const [left, setLeft] = useState<number | null>(null);
   // A new object only when a setting the widget shows changed (the page re-reads the assistant often).
   const key = JSON.stringify(widgetConfigOf(assistant));
@@ -23,7 +25,12 @@ export function PlaygroundPanel({ assistant }: { assistant: PublicAssistant }) {
   return (
     <section className="space-y-3">
       <p className="max-w-2xl text-sm text-muted">{L.description}</p>
-      <WidgetStage config={config} label={playgroundUi.stageLabel} focus onRemaining={(remaining) => setLeft(remaining)} />
+      {/* No focus on its own: opening the tab must not scroll the page (nor open a phone's keyboard). */}
+      <WidgetStage config={config} label={playgroundUi.stageLabel} onRemaining={(remaining) => {
+          setLeft(remaining);
+          if (untried) onAnswered?.();
+        }}
+      />
       {left !== null && <p className="text-center text-xs text-faint">{L.left(left)}</p>}
     </section>
   );

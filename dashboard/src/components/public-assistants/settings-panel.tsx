@@ -1,14 +1,16 @@
 /**
- * The Settings tab of an assistant's page: the Edit form (the dialog's, with its Save button here),
- * beside it (below it on phones) the real widget fed by the form's unsaved values,
- * Regenerate Key, and Delete. Both ask first, with the spec's
- * confirmations (the page runs them: `onConfirm`).
+ * The Settings tab of an assistant's page: the Edit form in sections (appearance apart from limits
+ * and behaviour; the avatar uploaded at once), its Save button; beside it on wide screens, sticky
+ * while the form scrolls, the real widget fed by the form's unsaved values (on a phone behind a
+ * "Show preview" toggle at the top); Regenerate Key, and Delete. Both ask first (the page runs
+ * them: `onConfirm`). The preview never takes focus.
  */
-import { useId, useMemo } from "react";
-import { playgroundUi, publicAssistantUi, type PublicAssistant } from "../../../../contract";
+import { useId, useMemo, useState } from "react";
+import { playgroundUi, publicAssistantUi, widgetLookUi, type PublicAssistant } from "../../../../contract";
 import { Button } from "../ui/button";
 import { KeyIcon, TrashIcon } from "../ui/icons";
 import { AssistantFormFields, useAssistantForm } from "./assistant-settings-form";
+import { AvatarField } from "./avatar-field";
 import { HandoffSettingsSection } from "./handoff-settings";
 import type { AssistantFormValues } from "./assistant-form";
 import { useBudgetLoweringGuard } from "./budget-lowering";
@@ -31,19 +33,27 @@ export function SettingsPanel({
 }) {
   const formId = useId();
   const deleteId = useId();
+  const previewId = useId();
+  const [showPreview, setShowPreview] = useState(false);
   const { form, dialog: lowerBudgetDialog } = useBudgetLoweringGuard(useAssistantForm(assistant, onSaved), assistant);
+  const avatar = <AvatarField assistantId={assistant._id} avatarUrl={assistant.config.customization.avatarUrl} onChanged={onSaved} />;
   return (
     <div className="space-y-8">
-      <div className="grid items-start gap-6 2xl:grid-cols-[minmax(0,1fr)_30rem]">
-        <section className="rounded-xl border border-line bg-surface p-4 sm:p-5">
-          <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} mockPreview={false} />
-          <div className="mt-5 flex justify-end border-t border-line pt-4">
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem] xl:grid-cols-[minmax(0,1fr)_28rem]">
+        <div className="lg:hidden">
+          <Button variant="secondary" size="sm" aria-expanded={showPreview} aria-controls={previewId} onClick={() => setShowPreview((v) => !v)}>
+            {showPreview ? widgetLookUi.hidePreview : widgetLookUi.showPreview}
+          </Button>
+        </div>
+        <LivePreview id={previewId} assistant={assistant} values={form.values} className={`${showPreview ? "" : "max-lg:hidden"} lg:col-start-2 lg:row-start-1 lg:row-span-2`} />
+        <section className="rounded-xl border border-line bg-surface p-4 sm:p-5 lg:col-start-1 lg:row-start-1">
+          <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} mockPreview={false} layout="sections" avatar={avatar} />
+          <div className="sticky bottom-0 -mx-4 mt-5 flex justify-end border-t border-line bg-surface px-4 py-3 sm:-mx-5 sm:px-5">
             <Button type="submit" form={formId} busy={form.saving}>
               {L.save}
             </Button>
           </div>
         </section>
-        <LivePreview assistant={assistant} values={form.values} />
       </div>
       {lowerBudgetDialog}
 
@@ -75,23 +85,24 @@ export function SettingsPanel({
  * size, attachments and sources follow each keystroke, unsaved. It chats through the Playground
  * (the saved instructions and knowledge answer).
  */
-function LivePreview({ assistant, values }: { assistant: PublicAssistant; values: AssistantFormValues }) {
+function LivePreview({ id, assistant, values, className }: { id: string; assistant: PublicAssistant; values: AssistantFormValues; className: string }) {
   const titleId = useId();
-  const next = widgetConfigFromForm(assistant._id, values);
+  const next = widgetConfigFromForm(assistant._id, values, { avatarUrl: assistant.config.customization.avatarUrl });
   const key = JSON.stringify(next);
   const config = useMemo(() => JSON.parse(key) as typeof next, [key]);
   const saved = widgetConfigOf(assistant);
   const unsaved = widgetConfigDiffers(config, saved);
   return (
-    <aside aria-labelledby={titleId} className="space-y-2 2xl:sticky 2xl:top-4">
+    <aside id={id} aria-labelledby={titleId} className={`space-y-2 lg:sticky lg:top-[4.5rem] ${className}`}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <h2 id={titleId} className={`text-sm font-semibold ${unsaved ? "text-accent-text" : "text-fg"}`} aria-live="polite">
           {unsaved ? playgroundUi.previewUnsaved : playgroundUi.previewTitle}
         </h2>
       </div>
-      <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
       {config.allowAttachments && !saved.allowAttachments && <p className="text-xs text-muted">{playgroundUi.attachmentsNotSaved}</p>}
-      <WidgetStage config={config} label={playgroundUi.previewLabel} />
+      <WidgetStage config={config} label={playgroundUi.previewLabel} fitScreen />
+      {/* Under the frame: beside the form the frame itself must fit the window. */}
+      <p className="text-xs text-muted">{playgroundUi.previewHint}</p>
     </aside>
   );
 }

@@ -15,6 +15,7 @@ import {
 import { errorMessage, ApiError } from "../../lib/api";
 import { formatDay } from "../../lib/format";
 import { publicAssistantsApi } from "../../lib/public-assistants-api";
+import { withScheme } from "./web-source-url";
 import { toast } from "../../stores/toast";
 import { FormAlert } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -139,7 +140,7 @@ function AddSourceForm({ assistantId, disabled, onAdded }: { assistantId: string
     try {
       const pages = Number(maxPages);
       const source = await publicAssistantsApi.addSource(assistantId, {
-        url: url.trim(),
+        url: withScheme(url),
         scope,
         ...(scope === "site" ? { maxPages: Number.isFinite(pages) ? pages : -1 } : {}),
         schedule,
@@ -148,8 +149,11 @@ function AddSourceForm({ assistantId, disabled, onAdded }: { assistantId: string
       setUrl("");
       toast({ title: L.added, variant: "success" });
     } catch (err) {
-      if (err instanceof ApiError && err.fields) setFieldErrors(err.fields);
-      setError(errorMessage(err, L.add));
+      // A field's error is said once, under its field; the alert is for the rest.
+      const fields = err instanceof ApiError && err.fields ? err.fields : {};
+      setFieldErrors(fields);
+      const message = errorMessage(err, L.add);
+      setError(Object.values(fields).includes(message) ? null : message);
     } finally {
       setBusy(false);
     }
@@ -169,17 +173,24 @@ function AddSourceForm({ assistantId, disabled, onAdded }: { assistantId: string
         </label>
         <input
           id={`${id}-url`}
-          type="url"
+          type="text"
           inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
           required
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           placeholder={L.urlPlaceholder}
           maxLength={webSources.maxUrlChars}
           aria-invalid={fieldErrors.url ? true : undefined}
+          aria-describedby={fieldErrors.url ? `${id}-url-error` : undefined}
           className={`${selectClasses} text-base sm:text-sm`}
         />
-        {fieldErrors.url ? <p className="mt-1 text-xs text-danger">{fieldErrors.url}</p> : null}
+        {fieldErrors.url ? (
+          <p id={`${id}-url-error`} className="mt-1 text-xs text-danger">
+            {fieldErrors.url}
+          </p>
+        ) : null}
       </div>
       <fieldset className="sm:col-span-2">
         <legend className="mb-1.5 text-sm font-medium text-fg">{L.scopeLabel}</legend>

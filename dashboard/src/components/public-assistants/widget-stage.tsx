@@ -12,13 +12,14 @@ import { playgroundUi } from "../../../../contract";
 import { mountPlaygroundWidget, type PlaygroundConfig, type PlaygroundWidget } from "../../../../widget-sdk/src/core/playground";
 import { authorizationHeader } from "../../lib/api";
 import { playgroundUrl, stageHeight } from "./playground-config";
+import { guardStageFocus } from "./stage-focus-guard";
 
 export interface WidgetStageProps {
   config: PlaygroundConfig;
   /** The stage's accessible name. */
   label: string;
-  /** Move focus into the message box once mounted (the Playground; not a preview beside a form). */
-  focus?: boolean;
+  /** Beside a form on a wide screen: at most the window's height less the top bar (the sticky preview stays whole). */
+  fitScreen?: boolean;
   /** The owner's playground messages left this minute, after each answer. */
   onRemaining?: (remaining: number, limit: number) => void;
 }
@@ -52,7 +53,7 @@ function FakePage() {
   );
 }
 
-export function WidgetStage({ config, label, focus = false, onRemaining }: WidgetStageProps) {
+export function WidgetStage({ config, label, fitScreen = false, onRemaining }: WidgetStageProps) {
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<PlaygroundWidget | null>(null);
   // The mount reads these once; later values reach it through the refs.
@@ -63,20 +64,23 @@ export function WidgetStage({ config, label, focus = false, onRemaining }: Widge
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const unguard = guardStageFocus(el);
     const mounted = mountPlaygroundWidget(el, {
       config: latest.current.config,
       url: playgroundUrl(assistantId),
       authorization: () => authorizationHeader(),
       onRemaining: (remaining, limit) => latest.current.onRemaining?.(remaining, limit),
-      focus,
+      // Never on its own: the owner opened a tab, not the widget's text box (the page must not scroll).
+      focus: false,
     });
     widget.current = mounted;
     return () => {
+      unguard();
       mounted.destroy();
       widget.current = null;
     };
     // One widget per assistant and stage; the settings follow below.
-  }, [assistantId, focus]);
+  }, [assistantId]);
 
   useEffect(() => widget.current?.update(config), [config]);
 
@@ -89,7 +93,10 @@ export function WidgetStage({ config, label, focus = false, onRemaining }: Widge
         <span className="size-2.5 rounded-full bg-line-strong" />
         <span className="ml-2 min-w-0 flex-1 truncate rounded-md bg-surface px-3 py-0.5 text-center text-xs text-faint">{playgroundUi.siteAddress}</span>
       </div>
-      <div className="relative h-(--stage-h) overflow-hidden bg-canvas max-[480px]:h-[75dvh]" style={style}>
+      <div
+        className={`relative h-(--stage-h) overflow-hidden bg-canvas max-[480px]:h-[75dvh] ${fitScreen ? "lg:h-[min(var(--stage-h),calc(100dvh_-_9.5rem))]" : ""}`}
+        style={style}
+      >
         <FakePage />
         {/* The transform makes this box the containing block of the widget's fixed launcher and panel. */}
         <div ref={box} className="absolute inset-0 [transform:translateZ(0)]" />

@@ -97,10 +97,14 @@ export interface ConfirmDialogProps {
   cancelLabel: string;
   onConfirm: () => void | Promise<void>;
   busy?: boolean;
+  /** More of the question under the description (what goes with it, a typed confirmation). */
+  children?: ReactNode;
+  /** The confirm button waits for something (a typed name). */
+  confirmDisabled?: boolean;
 }
 
 /** A question with Cancel and a (destructive) confirm button; Cancel has the focus first. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel, onConfirm, busy = false }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel, onConfirm, busy = false, children, confirmDisabled = false }: ConfirmDialogProps) {
   const focus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
@@ -114,6 +118,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
         >
           <Dialog.Title className="text-lg font-semibold tracking-tight">{title}</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-muted">{description}</Dialog.Description>
+          {children}
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Dialog.Close asChild>
               <Button variant="secondary" disabled={busy}>
@@ -123,6 +128,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
             <Button
               variant="destructive"
               busy={busy}
+              disabled={confirmDisabled}
               onClick={() => void onConfirm()}
             >
               {confirmLabel}

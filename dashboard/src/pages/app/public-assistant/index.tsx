@@ -13,6 +13,7 @@ import { StatusBadge } from "../../../components/public-assistants/assistant-car
 import { assistantStatus } from "../../../components/public-assistants/budget-alerts";
 import { BudgetBanners, useBudgets } from "../../../components/public-assistants/budget-panel";
 import { ConfirmActions, type PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
+import { OnboardingChecklist } from "../../../components/public-assistants/onboarding-checklist";
 import { useProcessingPoll } from "../../../components/public-assistants/use-processing-poll";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { AlertIcon, ArrowLeftIcon, BotIcon } from "../../../components/ui/icons";
@@ -156,6 +157,11 @@ export default function PublicAssistantPage() {
       {back}
       <Header assistant={assistant} budgets={budgetData} />
       <BudgetBanners data={budgetData} assistantId={assistant._id} className="mt-4" />
+      <OnboardingChecklist
+        assistant={assistant}
+        onOpenTab={(key) => navigate(assistantPageHref(id, { tab: assistantTabKeys.find((k) => k === key) ?? defaultAssistantTab }))}
+        onChanged={reload}
+      />
       <TabList
         items={tabItems}
         value={tab}

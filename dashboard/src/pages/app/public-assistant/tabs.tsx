@@ -5,15 +5,17 @@
  * Sections of the Knowledge tab are entries of `knowledgeSections` (components/public-assistants/knowledge-panel.tsx).
  */
 import type { ReactNode } from "react";
-import { inboxUi, insightsUi, publicAssistantUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import { inboxUi, insightsUi, leadsUi, publicAssistantUi, webhooksUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
 import { ChatHistoryPanel } from "../../../components/public-assistants/chat-history-panel";
 import type { PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { InboxPanel } from "../../../components/public-assistants/inbox/inbox-panel";
 import { InsightsPanel } from "../../../components/public-assistants/insights-panel";
 import { IntegrationCodePanel } from "../../../components/public-assistants/integration-code-panel";
 import { KnowledgePanel } from "../../../components/public-assistants/knowledge-panel";
+import { LeadsPanel } from "../../../components/public-assistants/leads/leads-panel";
 import { PlaygroundPanel } from "../../../components/public-assistants/playground-panel";
 import { SettingsPanel } from "../../../components/public-assistants/settings-panel";
+import { WebhooksPanel } from "../../../components/public-assistants/webhooks/webhooks-panel";
 
 const T = publicAssistantUi.page.tabs;
 
@@ -42,7 +44,7 @@ export interface AssistantTab {
 }
 
 export const assistantTabs = [
-  { key: "playground", label: T.playground, render: ({ assistant }) => <PlaygroundPanel assistant={assistant} /> },
+  { key: "playground", label: T.playground, render: ({ assistant, reload }) => <PlaygroundPanel assistant={assistant} onAnswered={reload} /> },
   {
     key: "knowledge",
     label: T.knowledge,
@@ -55,10 +57,10 @@ export const assistantTabs = [
     key: "code",
     label: T.code,
     // The panel's sections are h3s (as in the Get Code dialog, under its h2 title): the page gives them their h2.
-    render: ({ assistant }) => (
+    render: ({ assistant, reload }) => (
       <>
         <h2 className="sr-only">{T.code}</h2>
-        <IntegrationCodePanel assistant={assistant} />
+        <IntegrationCodePanel assistant={assistant} onCopied={reload} />
       </>
     ),
   },
@@ -76,11 +78,13 @@ export const assistantTabs = [
       <ChatHistoryPanel assistant={assistant} selectedId={tab === "history" ? session : null} onSelect={selectSession} />
     ),
   },
+  { key: "leads", label: leadsUi.tab, render: ({ assistant }) => <LeadsPanel assistant={assistant} /> },
   {
     key: "insights",
     label: insightsUi.title,
     render: ({ assistant, openConversation }) => <InsightsPanel assistantId={assistant._id} onOpenConversation={openConversation} />,
   },
+  { key: "webhooks", label: webhooksUi.tab, render: ({ assistant }) => <WebhooksPanel assistant={assistant} /> },
 ] as const satisfies readonly AssistantTab[];
 
 export type AssistantTabKey = (typeof assistantTabs)[number]["key"];

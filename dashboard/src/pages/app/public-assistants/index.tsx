@@ -5,7 +5,7 @@
  * assistant's own page (../public-assistant/), where the same panels sit in tabs.
  */
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import { appMessages, appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../../contract";
 import { AssistantCard, type CardAction } from "../../../components/public-assistants/assistant-card";
 import { AssistantFormDialog } from "../../../components/public-assistants/assistant-form-dialog";
@@ -38,6 +38,7 @@ type OpenDialog =
   | null;
 
 export default function PublicAssistantsPage() {
+  const [, navigate] = useLocation();
   const ids = useTabIds();
   const [tab, setTab] = useState<Tab>("mine");
   const [dialog, setDialog] = useState<OpenDialog>(null);
@@ -129,9 +130,11 @@ export default function PublicAssistantsPage() {
           open
           assistant={dialog.assistant}
           onOpenChange={(open) => (open ? undefined : close())}
-          onSaved={() => {
+          onSaved={(saved) => {
             close();
-            reload();
+            // A new assistant: straight to its page, where the first-hour checklist waits.
+            if (!dialog.assistant) navigate(appRoutes.publicAssistant(saved._id));
+            else reload();
           }}
         />
       )}

@@ -1,0 +1,98 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { webhookLimits as L, webhooksResponse } from "../../contract";
+import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
+import { getAssistantHub } from "../../worker/durable-objects/stubs";
+import { WebhookStore } from "../../worker/assistant/webhook-store";
+import { call, expectError, json } from "./helpers";
+import { hubRows } from "./public-assistants-helpers";
+import { consume, deliveriesOf, hookedAssistant, hooksPath, receiver } from "./webhooks-helpers";
+import { startSession } from "./widget-helpers";
+import { serverMessages } from "../../contract";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("webhooks: ownership, secrets, bounds", () => {
+  it("another owner's assistant or webhook ids answer 404 on every route, and change nothing", async () => {
+    const a = await hookedAssistant(["conversation.started"]);
+    const b = await hookedAssistant(["conversation.started"]);
+    const [delivery] = await (async () => {
+      await call(hooksPath(a.assistant._id, `/${a.webhook.id}/test`), { token: a.token, method: "POST" });
+      return deliveriesOf(a.token, a.assistant._id, a.webhook.id);
+    })();
+    const routes: [string, string, unknown?][] = [
+      ["GET", ""],
+      ["POST", "", { url: receiver().url, events: ["lead.created"] }],
+      ["PATCH", `/${a.webhook.id}`, { enabled: false }],
+      ["DELETE", `/${a.webhook.id}`],
+      ["POST", `/${a.webhook.id}/test`],
+      ["GET", `/${a.webhook.id}/deliveries`],
+      ["POST", `/${a.webhook.id}/deliveries/${delivery!.id}/resend`],
+      ["POST", `/${a.webhook.id}/rotate-secret`],
+    ];
+    for (const [method, path, body] of routes) {
+      const res = await call(hooksPath(a.assistant._id, path), { token: b.token, method, ...(body ? { json: body } : {}) });
+      await expectError(res, 404, serverMessages.notFound);
+    }
+    // b's own assistant does not know a's webhook either.
+    const res = await call(hooksPath(b.assistant._id, `/${a.webhook.id}`), { token: b.token, method: "DELETE" });
+    expect(res.status).toBe(404);
+    const list = await json(await call(hooksPath(a.assistant._id), { token: a.token }), webhooksResponse);
+    expect(list.webhooks).toMatchObject([{ id: a.webhook.id, enabled: true }]);
+  });
+
+  it("the secret is shown once: never in the list, the deliveries, the logs or the stored row", async () => {
+    const logged: string[] = [];
+    for (const level of ["log", "warn", "error", "info"] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    const t = await hookedAssistant(["conversation.started"]);
+    await startSession(t.key);
+    await t.hook.waitFor(1);
+    const list = await (await call(hooksPath(t.assistant._id), { token: t.token })).text();
+    const deliveries = JSON.stringify(await deliveriesOf(t.token, t.assistant._id, t.webhook.id));
+    const stored = JSON.stringify(await hubRows(t.assistant._id, "SELECT * FROM webhook_endpoints"));
+    const body = t.secret.slice(L.secretPrefix.length);
+    for (const text of [list, deliveries, stored, ...logged]) expect(text).not.toContain(body);
+    expect(JSON.parse(list).webhooks[0].secretHint).toBe(`${t.secret.slice(0, L.secretPrefix.length + 4)}…`);
+    expect(logged.some((line) => line.includes("tala-webhooks"))).toBe(true);
+  });
+
+  it("the outbox is bounded: past its size the oldest events go", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await runInDurableObject(getAssistantHub(env, t.assistant._id), async (instance, state) => {
+      await (instance as unknown as AssistantHub).history().count();
+      const store = new WebhookStore(state.storage);
+      // The alarm may have moved some out already: measured from what is there now.
+      state.storage.sql.exec("DELETE FROM webhook_outbox");
+      let dropped = 0;
+      for (let i = 0; i < 12; i++) dropped += store.addToOutbox({ eventId: `evt_${i}`, type: "conversation.started", createdAt: i, body: "{}" }, [t.webhook.id], 5);
+      expect(store.outboxSize()).toBe(5);
+      expect(dropped).toBe(7);
+      const kept = state.storage.sql.exec("SELECT event_id FROM webhook_outbox ORDER BY seq").toArray().map((r) => r.event_id);
+      expect(kept).toEqual(["evt_7", "evt_8", "evt_9", "evt_10", "evt_11"]);
+    });
+  });
+
+  it("a deleted assistant's waiting delivery is acked and sends nothing", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 503 }]);
+    const res = await call(hooksPath(t.assistant._id, `/${t.webhook.id}/test`), { token: t.token, method: "POST" });
+    const { delivery } = (await res.json()) as { delivery: { id: string } };
+    await t.hook.waitFor(1);
+    // Failed once: a retry is waiting in the queue when the assistant goes.
+    for (let i = 0; i < 100 && (await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]?.status !== "retrying"; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]?.status).toBe("retrying");
+    expect((await call(`/api/public-assistants/${t.assistant._id}`, { token: t.token, method: "DELETE" })).status).toBe(204);
+    expect(await consume(t.assistant._id, delivery.id)).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(1);
+  });
+
+  it("a redirect is followed locally with the address checked again, and the event id kept", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    const target = receiver();
+    await t.hook.script([{ redirect: target.url, status: 307 }]);
+    await startSession(t.key);
+    const [got] = await target.waitFor(1);
+    expect(got!.method).toBe("POST");
+    expect(got!.headers[L.eventIdHeader.toLowerCase()]).toBe(JSON.parse(got!.body).id);
+  });
+});
