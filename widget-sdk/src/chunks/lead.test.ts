@@ -376,6 +376,23 @@ describe("the lead form", () => {
     expect(posts[1]!.body).not.toHaveProperty("trigger");
   });
 
+  it("under an answer that says why it offers it (leadTrigger): that trigger is sent, whatever the owner's choices; an unknown one falls back to them", async () => {
+    config.leadForm = form({ whenUnanswered: true });
+    const w = await openWidget();
+    await exchange(w, "What is your return policy?", 1, { offersLeadForm: true, leadTrigger: "unanswered" });
+    w.type("email", "ann@shop.example");
+    await w.submit();
+    await vi.waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]!.body).toEqual({ fields: { email: "ann@shop.example" }, trigger: "unanswered" });
+    // Both on and nothing the widget knows said: none sent.
+    w.c.newConversation();
+    await exchange(w, "Contact me?", 2, { offersLeadForm: true, leadTrigger: "maybe" });
+    w.type("email", "ann@shop.example");
+    await w.submit();
+    await vi.waitFor(() => expect(posts).toHaveLength(2));
+    expect(posts[1]!.body).not.toHaveProperty("trigger");
+  });
+
   it("a returning visitor's conversation, while it is resumed: the form before the first message waits for it, and never shows once it has messages", async () => {
     config.leadForm = form({ beforeFirstMessage: "required" });
     session = { messages: [msg("u0", "user", "Hi"), msg("a0", "assistant", "Hello")] };

@@ -32,6 +32,8 @@ interface Form {
   sid: string | null;
   /** Why the form shows ("offer": under an answer offering it; "": it does not). */
   why: LeadTrigger | "offer" | "";
+  /** Under an answer offering it: why that answer offered it, as the server said (`leadTrigger`), when it said. */
+  said?: LeadTrigger;
   /** What showed it in this conversation already (a trigger, or an offering answer's id): each once. */
   seen: string[];
   sent: boolean;
@@ -64,10 +66,11 @@ const formOf = (c: Controller) => c.state.config?.leadForm as WidgetLeadForm | u
 const users = (c: Controller) => c.state.messages.filter((m) => m.role === "user");
 /**
  * The trigger sent with the lead. Under an answer offering the form, the visitor asked to be
- * contacted or the assistant did not know: which one, only the owner's choice tells (both on: none sent).
+ * contacted or the assistant did not know: the answer's `leadTrigger` says which; without it, only
+ * the owner's choice tells (both on: none sent).
  */
-const triggerOf = (f: WidgetLeadForm, why: Form["why"]): LeadTrigger | undefined =>
-  why !== "offer" ? why || undefined : f.whenAsked === f.whenUnanswered ? undefined : f.whenAsked ? "asked" : "unanswered";
+const triggerOf = (f: WidgetLeadForm, s: Form): LeadTrigger | undefined =>
+  s.why !== "offer" ? s.why || undefined : s.said || (f.whenAsked === f.whenUnanswered ? undefined : f.whenAsked ? "asked" : "unanswered");
 
 /** A signed visitor's token's claims, read without verifying them (the server verifies the token on every call); none for anyone else. */
 function claims(c: Controller): Record<string, unknown> {
@@ -133,6 +136,9 @@ function sync(c: Controller, s: Form) {
     if (why && !s.seen.includes(why)) {
       s.seen.push(why);
       show(c, s, why === last?.id ? "offer" : (why as LeadTrigger));
+      // The server's reason for the offer, when it is one of the two it may give (anything else: none).
+      const said = last?.leadTrigger;
+      s.said = why === last?.id && (said === "asked" || said === "unanswered") ? said : undefined;
       // Required before the first message: the visitor starts there (the composer is disabled).
       s.jump = f.beforeFirstMessage === "required" && why === "before-first-message";
     }
@@ -180,7 +186,7 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
   let body: { error?: unknown; fields?: unknown } | null = null;
   if (sid) {
     try {
-      const res = await request(c.srvHost, c.srvKey, `${sessionPath(sid)}/lead`, { fields, trigger: triggerOf(f, s.why) }, AbortSignal.timeout(C.timeoutMs), c.visTok);
+      const res = await request(c.srvHost, c.srvKey, `${sessionPath(sid)}/lead`, { fields, trigger: triggerOf(f, s) }, AbortSignal.timeout(C.timeoutMs), c.visTok);
       status = res.status;
       body = (await res.json().catch(() => null)) as { error?: unknown; fields?: unknown } | null;
     } catch {

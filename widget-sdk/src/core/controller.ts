@@ -27,8 +27,9 @@ export interface UiMessage {
   author?: AgentAuthor;
   /** The assistant offers a person here: "Talk to a person" under it (when the owner offers it). */
   offersHandoff?: boolean;
-  /** The assistant offers the owner's lead form here (the lead chunk shows it). */
+  /** The assistant offers the owner's lead form here (the lead chunk shows it), and why (the lead's trigger). */
   offersLeadForm?: boolean;
+  leadTrigger?: "asked" | "unanswered";
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
