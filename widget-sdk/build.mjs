@@ -182,7 +182,7 @@ const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "ass
 const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew", "collect", "ensure", "view", "byHandoff", "why", "seen", "sent", "count", "vals", "errs", "line", "jump", "lede", "mine", "sid", "langs"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
-INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said");
+INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer");
 INTERNAL.push("state", "props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
 async function mangledNames() {
   const names = new Set(INTERNAL);

@@ -2,7 +2,7 @@ import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions, TalaTokenRefresh } from "../types";
-import { call, configPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure, type Result } from "./api";
+import { call, configPath, feedbackPath, reasonOf, sessionsPath, type Failure, type Result } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
 import { isConfig, isSession, toFrame } from "./frames";
@@ -325,11 +325,11 @@ export class Controller {
     });
     let res = await call(this.srvHost, this.srvKey, sessionsPath, body());
     if (await this.renewed(res)) res = await call(this.srvHost, this.srvKey, sessionsPath, body());
-    // Past 24 bits (16 normally, 18 in a spike) a page should not spend the visitor's battery: the server's text shows.
-    for (let tries = 0; !res.ok && res.challenge && res.challenge.difficulty <= 24 && tries < 2 && epoch === this.epoch; tries++) {
-      const proof = await this.#prove(res.challenge);
-      if (!proof) return false;
-      res = await call(this.srvHost, this.srvKey, sessionsPath, { ...body(), proof });
+    // A proof-of-work asked for: the lazily loaded solver answers it (null when it did not load: the visitor was told, with a retry).
+    if (!res.ok && res.challenge) {
+      const pow = await this.part("pow", () => this.retry());
+      if (!pow) return false;
+      res = await pow.answer(this, res, (proof) => call(this.srvHost, this.srvKey, sessionsPath, { ...body(), proof }), epoch);
     }
     if (this.#destroyed || epoch !== this.epoch) return false;
     if (!res.ok || !isSession(res.data)) {
@@ -367,11 +367,6 @@ export class Controller {
   /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
   refusal(f: Pick<Failure, "status" | "error" | "reason">) {
     return f.status === 401 && this.visTok ? "identity-invalid" : f.reason;
-  }
-
-  /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
-  async #prove(ch: Challenge) {
-    return (await this.part("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
