@@ -93,7 +93,8 @@ const minifyCss = {
  * core): option hooks (no preact/hooks, devtools or debug), context, legacy and derived-state
  * lifecycles, shouldComponentUpdate, Suspense and hydration markers, MathML, <template>,
  * <progress>, popover, dangerouslySetInnerHTML (the widget never sets HTML), a document as the
- * render root, callback refs and string styles. Each cut is an exact text of preact's minified file that must occur once: a new
+ * render root, callback refs (a chunk's ref is an object, whose `current` setter may act), string
+ * styles, moveBefore. Each cut is an exact text of preact's minified file that must occur once: a new
  * Preact version fails the build here until the list is reviewed (the version it was written for
  * is checked too). Only the widget's own bundles: the dashboard's Playground keeps the whole Preact.
  */
@@ -146,6 +147,9 @@ const PREACT_TRIMS = [
   ["M.__P&&(s=l,f=(t=M.__P).namespaceURI,c=o=null,u.props&&u.props.__P!=t&&(u.__k.some(function(n){n&&J(n,n)}),u.__k=null),l=u.__k?S(u,0):null),", ""],
   ["M.__P&&(r.__e=null,l=s),", ""],
   ["\"function\"!=typeof t.type||u&&!t.props.__P", "\"function\"!=typeof t.type||u"],
+  // moveBefore (a move that keeps an element's state, where the browser has it): the widget's lists
+  // keep their order (messages are appended, chips removed), so a plain insertBefore as Preact 10 did
+  ["(!u&&r.moveBefore&&o.parentNode?r.moveBefore(o,t):r.insertBefore(o,t||null))", "r.insertBefore(o,t||null)"],
   ["M=a.ownerDocument||document,", "M=document,"],
   ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
   ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],

@@ -109,7 +109,8 @@ export class Controller {
   /** The server, the assistant's key (the handoff chunk's calls read them too). */
   srvHost: string;
   srvKey: string;
-  #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
+  /** The config's limits (a remaining count names the one it counts down). */
+  #limits?: { maxMessagesPerSession: number; dailyLimit: number };
   /** The open session (the handoff chunk and the playground subclass read or set it). */
   currentSession: string | null = null;
   #opening: Promise<boolean> | null = null;
@@ -451,7 +452,7 @@ export class Controller {
       case "remaining-messages":
         this.#setRemaining(
           f.data.remaining,
-          f.data.limit === this.#limits.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
+          f.data.limit === this.#limits?.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
         );
         return;
       default:

@@ -28,7 +28,8 @@ const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { re
 const CLOSE = "m6 6 12 12M18 6 6 18";
 
 const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
-const SIZE = { small: "s", medium: "m", large: "lg" } as const;
+// Medium is the default's class ("m", which no rule needs).
+const SIZE: Record<string, string> = { small: "s", large: "lg" };
 
 /**
  * One message: the visitor's as plain text, answers and a person's messages as safe markdown (a
