@@ -187,7 +187,7 @@ const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
 INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer");
-INTERNAL.push("state", "props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
+INTERNAL.push("props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
 async function mangledNames() {
   const names = new Set(INTERNAL);
   for (const file of ["src/core/contract.ts", "../contract/widget-strings.ts"]) {

@@ -8,7 +8,7 @@
 import type { h as preactH, VNode } from "preact";
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetServerFrame } from "../../../contract/schemas/widget";
-import { enHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import { enHandoffStrings } from "../../../contract/widget-strings";
 import { eventsPath, handoffPath, sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
@@ -24,7 +24,7 @@ export interface HandoffChunk {
   /** POST …/handoff: asks for a person in the open conversation. */
   ask(c: Controller): Promise<void>;
   /** Above the composer: the person's typing, the waiting card (hours, reply time, back to the assistant, the e-mail ask). */
-  bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null;
+  bar(h: H, c: Controller): VNode[] | null;
   /**
    * A person's message (their photo or initials and name over it, the text as an answer's: safe
    * markdown, no rating) or a note of the conversation (a person joined, handed back, an address was left).
@@ -324,7 +324,8 @@ function avatar(h: H, a: AgentAuthor) {
 const row = { display: "flex", alignItems: "center", gap: "6px" };
 const toInput = (e: Event) => (e.currentTarget as HTMLElement | null)?.closest(".p")?.querySelector("textarea")?.focus();
 
-function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
+function bar(h: H, c: Controller): VNode[] | null {
+  const t = c.t;
   const s = all.get(c);
   const hd = c.state.handoff;
   if (!s || !hd || !c.state.handing) return null;

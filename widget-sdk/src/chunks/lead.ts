@@ -6,7 +6,7 @@
 // of the conversation (the core's one slot), styled with the core's classes.
 import type { h as preactH, VNode } from "preact";
 import type { LeadField, LeadTrigger, WidgetLeadForm } from "../../../contract/schemas/leads";
-import { enLeadStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import { enLeadStrings } from "../../../contract/widget-strings";
 import { request, sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
@@ -21,7 +21,7 @@ export interface LeadChunk {
   /** Starts following `c` (once): shows the form when one of the owner's triggers is due. */
   on(c: Controller): void;
   /** The form while it shows, else nothing (the core's slot at the end of the conversation). */
-  view(h: H, c: Controller, t: WidgetStrings): VNode | null;
+  view(h: H, c: Controller): VNode | null;
   /** The handoff's e-mail ask: the form instead, under `intro`, sent with trigger "handoff". */
   byHandoff(c: Controller, intro: string): void;
 }
@@ -220,7 +220,8 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
 const box = { display: "block", width: "100%", margin: "2px 0 6px", padding: "6px 8px", border: "1px solid var(--bd)", borderRadius: "8px" };
 const toInput = (e: Event) => (e.currentTarget as HTMLElement | null)?.closest(".p")?.querySelector("textarea")?.focus();
 
-function view(h: H, c: Controller, t: WidgetStrings): VNode | null {
+function view(h: H, c: Controller): VNode | null {
+  const t = c.t;
   const s = all.get(c);
   const f = formOf(c);
   if (!s?.why || !f) return null;
