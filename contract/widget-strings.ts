@@ -4,7 +4,7 @@
  * no copy of a message lives in the widget. Imports only plain-data modules: the widget bundle
  * imports this file directly and must not pull in zod.
  */
-import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, publicAssistantMessages as P, widgetMessages as W } from "./messages";
+import { botDefenceMessages as B, budgetMessages as G, handoffMessages as H, leadMessages as L, publicAssistantMessages as P, widgetMessages as W } from "./messages";
 
 /** What the SDK's `error` event says when it cannot start (for the host page's developer). */
 export const widgetSdkMessages = {
@@ -40,19 +40,13 @@ export interface WidgetStrings {
   notHelpful: string;
   stopped: string;
   remaining: (n: number) => string;
-  sessionLimitReached: string;
-  dailyLimitReached: string;
   loadFailed: string;
   sendFailed: string;
   messageTooLong: (max: number) => string;
   /** A verified visitor's earlier conversations (header button and the list's title). */
   conversations: string;
-  /** The list is empty. */
-  noConversations: string;
   /** A part of the widget loaded on demand (a language, the list, the browser check) did not load. */
   partFailed: string;
-  /** Proof-of-work taking more than a second: the quiet status line. */
-  challengeRequired: string;
   /** The owner's starter questions offered as chips before the first message (their group's name). */
   suggested: string;
   /** The "Talk to a person" action (header and under a reply that offers it), when the owner turns it on. */
@@ -84,15 +78,11 @@ export const enWidgetStrings: WidgetStrings = {
   notHelpful: "Not helpful",
   stopped: "Stopped",
   remaining: (n) => (n === 1 ? "1 message left" : `${n} messages left`),
-  sessionLimitReached: W.sessionLimitReached,
-  dailyLimitReached: W.dailyLimitReached,
   loadFailed: "The chat could not load. Please try again later.",
   sendFailed: "Your message could not be sent. Check your connection and try again.",
   messageTooLong: W.messageTooLong,
   conversations: "Conversations",
-  noConversations: "No earlier conversations.",
   partFailed: "Part of the chat could not load. Check your connection and try again.",
-  challengeRequired: B.challengeRequired,
   suggested: "Suggested questions",
   talkToPerson: "Talk to a person",
 };
@@ -118,15 +108,11 @@ export const frWidgetStrings: WidgetStrings = {
   notHelpful: "Pas utile",
   stopped: "Arrêté",
   remaining: (n) => (n <= 1 ? `${n} message restant` : `${n} messages restants`),
-  sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
-  dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
   loadFailed: "Le chat n'a pas pu se charger. Veuillez réessayer plus tard.",
   sendFailed: "Votre message n'a pas pu être envoyé. Vérifiez votre connexion et réessayez.",
   messageTooLong: (max) => `Un message peut contenir au plus ${max} caractères.`,
   conversations: "Conversations",
-  noConversations: "Aucune conversation précédente.",
   partFailed: "Une partie du chat n'a pas pu se charger. Vérifiez votre connexion et réessayez.",
-  challengeRequired: "Vérification de votre navigateur avant le début de la conversation…",
   suggested: "Questions suggérées",
   talkToPerson: "Parler à une personne",
 };
@@ -152,15 +138,11 @@ export const arWidgetStrings: WidgetStrings = {
   notHelpful: "غير مفيد",
   stopped: "تم الإيقاف",
   remaining: (n) => `الرسائل المتبقية: ${n}`,
-  sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
-  dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
   loadFailed: "تعذر تحميل المحادثة. يرجى المحاولة لاحقًا.",
   sendFailed: "تعذر إرسال رسالتك. تحقق من اتصالك وحاول مرة أخرى.",
   messageTooLong: (max) => `يمكن أن تحتوي الرسالة على ${max} حرف على الأكثر.`,
   conversations: "المحادثات",
-  noConversations: "لا توجد محادثات سابقة.",
   partFailed: "تعذر تحميل جزء من المحادثة. تحقق من اتصالك وحاول مرة أخرى.",
-  challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…",
   suggested: "أسئلة مقترحة",
   talkToPerson: "التحدث إلى شخص",
 };
@@ -193,16 +175,39 @@ export const widgetBlockedStrings: Record<WidgetLocale, WidgetBlockedStrings> = 
     tokenExpired: "Veuillez actualiser la page pour continuer la conversation.",
     unavailable: "Cet assistant n'est pas disponible pour le moment.",
     budgetReached: "Cet assistant a répondu à tous les messages possibles ce mois-ci. Veuillez réessayer plus tard.",
-    dailyLimitReached: frWidgetStrings.dailyLimitReached,
-    sessionLimitReached: frWidgetStrings.sessionLimitReached,
+    dailyLimitReached: "Cet assistant a atteint sa limite quotidienne de messages. Veuillez réessayer demain.",
+    sessionLimitReached: "Vous avez atteint la limite de messages de cette conversation. Commencez une nouvelle conversation pour continuer.",
   },
   ar: {
     tokenExpired: "يرجى تحديث الصفحة لمتابعة المحادثة.",
     unavailable: "هذا المساعد غير متاح الآن.",
     budgetReached: "أجاب هذا المساعد على كل الرسائل الممكنة هذا الشهر. يرجى المحاولة لاحقًا.",
-    dailyLimitReached: arWidgetStrings.dailyLimitReached,
-    sessionLimitReached: arWidgetStrings.sessionLimitReached,
+    dailyLimitReached: "بلغ هذا المساعد حده اليومي من الرسائل. يرجى المحاولة غدًا.",
+    sessionLimitReached: "لقد بلغت الحد الأقصى للرسائل في هذه المحادثة. ابدأ محادثة جديدة للمتابعة.",
   },
+};
+
+/** The proof-of-work's quiet status line, past a second (the pow chunk carries it, in every language: few visitors are asked for a proof). */
+export interface WidgetPowStrings {
+  challengeRequired: string;
+}
+
+export const widgetPowStrings: Record<WidgetLocale, WidgetPowStrings> = {
+  en: { challengeRequired: B.challengeRequired },
+  fr: { challengeRequired: "Vérification de votre navigateur avant le début de la conversation…" },
+  ar: { challengeRequired: "جارٍ التحقق من متصفحك قبل بدء المحادثة…" },
+};
+
+/** A verified visitor's Conversations view (the visitor chunk carries it, in every language). */
+export interface WidgetVisitorStrings {
+  /** The list is empty. */
+  noConversations: string;
+}
+
+export const widgetVisitorStrings: Record<WidgetLocale, WidgetVisitorStrings> = {
+  en: { noConversations: "No earlier conversations." },
+  fr: { noConversations: "Aucune conversation précédente." },
+  ar: { noConversations: "لا توجد محادثات سابقة." },
 };
 
 /** What reading an attachment may say: only the attachments chunk (sites that allow them) carries these, in every language. */
@@ -232,8 +237,8 @@ export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
 
 /**
  * A person taking over (contract/schemas/handoff.ts): the handoff chunk carries the English ones
- * (loaded when the visitor asks for a person, or a person writes), the fr and ar chunks their
- * language's (loaded anyway for those visitors). "Talk to a person"
+ * (loaded when the visitor asks for a person, or a person writes), the handoff-fr and handoff-ar
+ * chunks their language's (the handoff chunk loads them for those visitors). "Talk to a person"
  * itself is in WidgetStrings: the core shows it before the chunk loads. The widget's build shortens
  * these keys everywhere: none may be a name the wire or the DOM uses (`typing`, `left`…).
  */
@@ -303,9 +308,82 @@ export const arHandoffStrings: WidgetHandoffStrings = {
 
 export const widgetHandoffStrings: Record<WidgetLocale, WidgetHandoffStrings> = { en: enHandoffStrings, fr: frHandoffStrings, ar: arHandoffStrings };
 
+/**
+ * The owner's lead form (contract/schemas/leads.ts): the lead chunk carries the English ones
+ * (loaded when the form is to show), the fr and ar chunks their language's. The owner's own
+ * texts (labels, intro, thank-you line) come first; these are the defaults. The widget's build
+ * shortens these keys everywhere, so each starts with `lead`: none may be a name the wire or the
+ * DOM uses (`intro`, `thanks`, `required`, `label`…). `leadKinds` is read by a field's kind.
+ */
+export interface WidgetLeadStrings {
+  /** A known kind's label when the owner gave none (a `text` field always has the owner's). */
+  leadKinds: { name: string; email: string; phone: string; company: string };
+  /** After a required field's label, in brackets: required is said in text, not only by colour. */
+  leadRequired: string;
+  /** Dismisses the form (not offered when it is required before the first message). */
+  leadNotNow: string;
+  /** The form's intro and its thank-you line when the owner wrote none. */
+  leadIntro: string;
+  leadThanks: string;
+  /** Above the disabled composer while a required form waits. */
+  leadFirst: string;
+  /** Checks before sending, as the server's (leadMessages). */
+  leadMissing: (label: string) => string;
+  leadEmail: string;
+  leadPhone: string;
+  /** The announced summary when a field needs fixing. */
+  leadFix: string;
+  /** Sending failed without the server's text (offline, a 5xx). */
+  leadFailed: string;
+}
+
+export const enLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "Name", email: "E-mail", phone: "Phone", company: "Company" },
+  leadRequired: "required",
+  leadNotNow: "Not now",
+  leadIntro: "Leave your details and we'll get back to you.",
+  leadThanks: "Thank you! We'll be in touch soon.",
+  leadFirst: "Leave your details above to start the conversation.",
+  leadMissing: L.valueRequired,
+  leadEmail: L.emailInvalid,
+  leadPhone: L.phoneInvalid,
+  leadFix: "Please check the details you entered.",
+  leadFailed: "Your details could not be sent. Check your connection and try again.",
+};
+
+export const frLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "Nom", email: "E-mail", phone: "Téléphone", company: "Entreprise" },
+  leadRequired: "obligatoire",
+  leadNotNow: "Plus tard",
+  leadIntro: "Laissez vos coordonnées et nous vous recontacterons.",
+  leadThanks: "Merci ! Nous vous recontacterons bientôt.",
+  leadFirst: "Laissez vos coordonnées ci-dessus pour commencer la conversation.",
+  leadMissing: (label) => `Le champ « ${label} » est obligatoire.`,
+  leadEmail: "Saisissez une adresse e-mail valide.",
+  leadPhone: "Saisissez un numéro de téléphone valide.",
+  leadFix: "Vérifiez les informations saisies.",
+  leadFailed: "Vos coordonnées n'ont pas pu être envoyées. Vérifiez votre connexion et réessayez.",
+};
+
+export const arLeadStrings: WidgetLeadStrings = {
+  leadKinds: { name: "الاسم", email: "البريد الإلكتروني", phone: "الهاتف", company: "الشركة" },
+  leadRequired: "مطلوب",
+  leadNotNow: "ليس الآن",
+  leadIntro: "اترك بياناتك وسنعاود التواصل معك.",
+  leadThanks: "شكرًا لك! سنتواصل معك قريبًا.",
+  leadFirst: "اترك بياناتك أعلاه لبدء المحادثة.",
+  leadMissing: (label) => `الحقل «${label}» مطلوب.`,
+  leadEmail: "أدخل بريدًا إلكترونيًا صالحًا.",
+  leadPhone: "أدخل رقم هاتف صالحًا.",
+  leadFix: "يرجى التحقق من البيانات التي أدخلتها.",
+  leadFailed: "تعذر إرسال بياناتك. تحقق من اتصالك وحاول مرة أخرى.",
+};
+
+export const widgetLeadStrings: Record<WidgetLocale, WidgetLeadStrings> = { en: enLeadStrings, fr: frLeadStrings, ar: arLeadStrings };
+
 /** Every string of a language (the tests and the E2E suite read them here). */
-export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings> = {
-  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en },
-  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr },
-  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar },
+export const widgetStrings: Record<WidgetLocale, WidgetStrings & WidgetFileStrings & WidgetHandoffStrings & WidgetBlockedStrings & WidgetLeadStrings & WidgetPowStrings & WidgetVisitorStrings> = {
+  en: { ...enWidgetStrings, ...widgetFileStrings.en, ...widgetHandoffStrings.en, ...widgetBlockedStrings.en, ...widgetLeadStrings.en, ...widgetPowStrings.en, ...widgetVisitorStrings.en },
+  fr: { ...frWidgetStrings, ...widgetFileStrings.fr, ...widgetHandoffStrings.fr, ...widgetBlockedStrings.fr, ...widgetLeadStrings.fr, ...widgetPowStrings.fr, ...widgetVisitorStrings.fr },
+  ar: { ...arWidgetStrings, ...widgetFileStrings.ar, ...widgetHandoffStrings.ar, ...widgetBlockedStrings.ar, ...widgetLeadStrings.ar, ...widgetPowStrings.ar, ...widgetVisitorStrings.ar },
 };

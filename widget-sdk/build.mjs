@@ -2,7 +2,8 @@
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
 //   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
-//                               fr, ar, sse, pow, visitor, files, handoff, blocked), each a classic script
+//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead, lead-fr, lead-ar,
+//                               handoff-fr, handoff-ar), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
 // Usage: node widget-sdk/build.mjs [--public | --package] [--out <dir>] (default: both; out = dist/public).
@@ -56,7 +57,7 @@ function source(value) {
 export const inlineContract = {
   name: "inline-contract",
   setup(b) {
-    b.onLoad({ filter: /(widget-sdk[\\/]src[\\/]core[\\/]contract|contract[\\/]widget-strings)\.ts$/ }, async ({ path }) => {
+    b.onLoad({ filter: /(widget-sdk[\\/]src[\\/](core[\\/]contract|chunks[\\/]lead-contract)|contract[\\/]widget-strings)\.ts$/ }, async ({ path }) => {
       const bundled = await build({ entryPoints: [path], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
       const code = bundled.outputFiles[0].text;
       const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
@@ -92,7 +93,8 @@ const minifyCss = {
  * core): option hooks (no preact/hooks, devtools or debug), context, legacy and derived-state
  * lifecycles, shouldComponentUpdate, Suspense and hydration markers, MathML, <template>,
  * <progress>, popover, dangerouslySetInnerHTML (the widget never sets HTML), a document as the
- * render root, callback refs and string styles. Each cut is an exact text of preact's minified file that must occur once: a new
+ * render root, callback refs (a chunk's ref is an object, whose `current` setter may act), string
+ * styles, moveBefore. Each cut is an exact text of preact's minified file that must occur once: a new
  * Preact version fails the build here until the list is reviewed (the version it was written for
  * is checked too). Only the widget's own bundles: the dashboard's Playground keeps the whole Preact.
  */
@@ -145,6 +147,9 @@ const PREACT_TRIMS = [
   ["M.__P&&(s=l,f=(t=M.__P).namespaceURI,c=o=null,u.props&&u.props.__P!=t&&(u.__k.some(function(n){n&&J(n,n)}),u.__k=null),l=u.__k?S(u,0):null),", ""],
   ["M.__P&&(r.__e=null,l=s),", ""],
   ["\"function\"!=typeof t.type||u&&!t.props.__P", "\"function\"!=typeof t.type||u"],
+  // moveBefore (a move that keeps an element's state, where the browser has it): the widget's lists
+  // keep their order (messages are appended, chips removed), so a plain insertBefore as Preact 10 did
+  ["(!u&&r.moveBefore&&o.parentNode?r.moveBefore(o,t):r.insertBefore(o,t||null))", "r.insertBefore(o,t||null)"],
   ["M=a.ownerDocument||document,", "M=document,"],
   ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
   ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],
@@ -178,9 +183,11 @@ export const trimPreact = {
  * fields, DOM attributes, the loader's calls, the host's events (those are listed in KEEP).
  */
 const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "assistant", "remaining", "title", "open", "close", "toggle", "setLocale", "destroy", "identify", "logout", "conversations"]);
-const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "isList", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew"];
+const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew", "collect", "ensure", "view", "byHandoff", "why", "seen", "sent", "count", "vals", "errs", "line", "jump", "lede", "mine", "sid", "langs"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
+INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer");
+INTERNAL.push("props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
 async function mangledNames() {
   const names = new Set(INTERNAL);
   for (const file of ["src/core/contract.ts", "../contract/widget-strings.ts"]) {
@@ -211,7 +218,7 @@ async function iife(entry, define = {}, mangleProps, mangleCache) {
 }
 
 /** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
-export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked"];
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead", "lead-fr", "lead-ar", "handoff-fr", "handoff-ar"];
 
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });

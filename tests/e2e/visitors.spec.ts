@@ -106,7 +106,7 @@ test("a signed-in visitor finds their conversation on a second device; a token t
   const history = await (await request.get(`/api/public-assistants/${id}/chats?user=member-42`, { headers: auth() })).json();
   expect(JSON.stringify(history)).toContain("Amina");
 
-  // A token signed with another secret: the widget says so and starts nothing anonymously.
+  // A token signed with another secret: the widget says so (in plain words, never the server's technical ones) and starts nothing anonymously.
   const stranger = await browser.newContext();
   const third = await stranger.newPage();
   const starts: number[] = [];
@@ -116,7 +116,8 @@ test("a signed-in visitor finds their conversation on a second device; a token t
   await third.goto(hostPage(baseURL!, key, signVisitor("tala_vs_not-this-assistants-secret-at-all-000000", { sub: "member-42" })));
   await launcher(third).click();
   await ask(third, "Hello?");
-  await expect(third.getByRole("dialog")).toContainText(visitorIdentityMessages.tokenInvalid);
+  await expect(third.getByRole("dialog")).toContainText(widgetStrings.en.tokenExpired);
+  await expect(third.getByRole("dialog")).not.toContainText(visitorIdentityMessages.tokenInvalid);
   expect(starts.length).toBeGreaterThan(0);
   expect(starts.every((s) => s === 401)).toBe(true);
   await stranger.close();

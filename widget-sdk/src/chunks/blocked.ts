@@ -26,7 +26,8 @@ function say(c: Controller, error: string | null, reason?: string) {
   const t = widgetBlockedStrings[c.state.locale];
   if (reason === "identity-invalid") return t.tokenExpired;
   const known = (Object.keys(en) as (keyof WidgetBlockedStrings)[]).find((k) => en[k] === error);
-  return known ? t[known] : error;
+  // A limit reached without the server's text (the remaining count came to 0): its sentence by its reason.
+  return known ? t[known] : (reason === "session-limit" ? t.sessionLimitReached : reason === "daily-limit" ? t.dailyLimitReached : error);
 }
 
 async function renew(c: Controller) {

@@ -11,6 +11,7 @@ import { Controller, type UiMessage } from "../core/controller";
 import { App } from "../core/view";
 // The chunks the core would load as scripts register themselves when imported.
 import "./ar";
+import "./handoff-ar";
 import "./handoff";
 import "./sse";
 

@@ -1,6 +1,6 @@
 // widget-chunks/handoff.{hash}.js: a person of the site's team taking over the visitor's
-// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic come with
-// their locale's chunk). Loaded when
+// conversation (contract/schemas/handoff.ts), with its English texts (French and Arabic are the
+// handoff-fr / handoff-ar chunks, which it loads for those visitors). Loaded when
 // the visitor presses "Talk to a person", when the conversation opened has a handoff, or when a
 // handoff or typing frame arrives. It makes its own calls and reads its own event stream, so the
 // core carries only the hooks. Preact's `h` comes from the core, as in the other view chunks;
@@ -8,7 +8,7 @@
 import type { h as preactH, VNode } from "preact";
 import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas/handoff";
 import type { WidgetServerFrame } from "../../../contract/schemas/widget";
-import { enHandoffStrings, type WidgetStrings } from "../../../contract/widget-strings";
+import { enHandoffStrings } from "../../../contract/widget-strings";
 import { eventsPath, handoffPath, sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as C from "../core/contract";
@@ -24,7 +24,7 @@ export interface HandoffChunk {
   /** POST …/handoff: asks for a person in the open conversation. */
   ask(c: Controller): Promise<void>;
   /** Above the composer: the person's typing, the waiting card (hours, reply time, back to the assistant, the e-mail ask). */
-  bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null;
+  bar(h: H, c: Controller): VNode[] | null;
   /**
    * A person's message (their photo or initials and name over it, the text as an answer's: safe
    * markdown, no rating) or a note of the conversation (a person joined, handed back, an address was left).
@@ -55,15 +55,17 @@ interface Follow {
   next: number;
   /** Handoff frames applied: a session read that started before one of them is older than it. */
   changes: number;
-  /** The e-mail ask: "no" (declined) or "done" (left) in this session; the field's value and its error. */
+  /** The e-mail ask: "no" (declined), "done" (left) or "lead" (the owner's lead form asked) in this session; the field's value and its error. */
   email: string;
   value: string;
   error: string;
+  /** The languages whose texts were asked for (once each: a chunk that did not load says so, with its notice). */
+  langs: string[];
 }
 
 const all = new WeakMap<Controller, Follow>();
-/** English, or the visitor's language from its chunk (loaded with the widget: without it the whole panel is English). */
-const strings = (c: Controller) => (c.state.locale !== "en" && chunk(c.state.locale)?.handoff) || enHandoffStrings;
+/** English, or the visitor's language once its texts' chunk (handoff-fr, handoff-ar) has loaded. */
+const strings = (c: Controller) => (c.state.locale !== "en" && chunk(`handoff-${c.state.locale}` as "handoff-fr")) || enHandoffStrings;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** A person as the server sent them: name and initials as text (else none), a photo's address. */
@@ -207,15 +209,22 @@ async function catchUp(c: Controller, s: Follow, sid: string) {
   if (h && changes === s.changes && h.state !== c.state.handoff?.state) c.set({ handoff: h });
 }
 
-/** Whether the e-mail ask shows: requested, its time passed, no address left nor declined, not a signed visitor. */
+/** Whether the e-mail ask is due: requested, its time passed, no address left nor declined, not a signed visitor. */
 const asking = (c: Controller, s: Follow, h: ConversationHandoff) =>
   h.state === "requested" && !!h.askEmailAt && Date.now() >= h.askEmailAt && !h.emailLeft && !c.state.verified && !s.email;
+/** The owner's lead form asks instead (trigger "handoff"): it is on, has an e-mail field, and this conversation sent no lead. */
+const byLead = (c: Controller) => !c.state.leadSent && !!c.state.config?.leadForm?.fields.some((f) => f.kind === "email");
 
 function tick(c: Controller, s: Follow) {
   const h = c.state.handoff;
   if (!c.transport || !c.state.handing || !h) return stop(s);
   if (c.transport.live()?.readyState === 1) s.stream?.abort();
   else if (!s.stream && Date.now() >= s.next) void listen(c, s);
+  // The ask is due and the owner's lead form takes it: shown once (the lead chunk's, which remembers it was dismissed or sent).
+  if (asking(c, s, h) && byLead(c)) {
+    s.email = "lead";
+    void c.part("lead").then((k) => k?.byHandoff(c, strings(c).emailAsk));
+  }
   // Only a change of what shows re-renders: the person's typing ended, the e-mail ask is due.
   const shown = `${s.until > Date.now()}${asking(c, s, h)}`;
   if (shown !== s.shown) {
@@ -235,6 +244,11 @@ function stop(s: Follow) {
 /** On every change of the widget's state: a new session, a live handoff change (a note), the visitor's typing, the tick. */
 function sync(c: Controller, s: Follow) {
   const h = c.state.handoff;
+  const loc = c.state.locale;
+  if (loc !== "en" && !s.langs.includes(loc)) {
+    s.langs.push(loc);
+    void c.part(`handoff-${loc}` as "handoff-fr").then(() => c.set({}));
+  }
   const state = h?.state ?? "none";
   if (c.currentSession !== s.sid) {
     Object.assign(s, { sid: c.currentSession, was: state, email: "", value: "", error: "", fails: 0, next: 0 });
@@ -267,7 +281,7 @@ function on(c: Controller, f?: WidgetServerFrame) {
   let s = all.get(c);
   if (!s) {
     const h = clean(c.state.handoff);
-    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, changes: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "" };
+    s = { sid: c.currentSession, was: h?.state ?? "none", draft: c.state.draft, sent: 0, until: 0, agents: 0, changes: 0, shown: "", stream: null, fails: 0, next: 0, email: "", value: "", error: "", langs: [] };
     all.set(c, s);
     const follow = s;
     c.subscribe(() => sync(c, follow));
@@ -310,7 +324,8 @@ function avatar(h: H, a: AgentAuthor) {
 const row = { display: "flex", alignItems: "center", gap: "6px" };
 const toInput = (e: Event) => (e.currentTarget as HTMLElement | null)?.closest(".p")?.querySelector("textarea")?.focus();
 
-function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
+function bar(h: H, c: Controller): VNode[] | null {
+  const t = c.t;
   const s = all.get(c);
   const hd = c.state.handoff;
   if (!s || !hd || !c.state.handing) return null;
@@ -329,6 +344,7 @@ function bar(h: H, c: Controller, t: WidgetStrings): VNode[] | null {
         hours && h("p", { class: "t", dir: "auto" }, hours),
         reply && h("p", { class: "t", dir: "auto" }, reply),
         asking(c, s, hd) &&
+          !byLead(c) &&
           h(
             "form",
             {

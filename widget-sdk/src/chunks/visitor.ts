@@ -2,7 +2,8 @@
 // they open it. Preact's `h` comes from the core (one Preact on the page, one VNode shape), so the
 // view is written with `h` calls rather than JSX.
 import type { h as preactH, VNode } from "preact";
-import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
+import { widgetVisitorStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import { conversationsPath } from "../core/api";
 import type { Controller } from "../core/controller";
 import { isConversations } from "../core/frames";
 import { register } from "./register";
@@ -13,8 +14,22 @@ export interface VisitorChunk {
    * when it was last written in; choosing one reopens it. `fresh` starts a new conversation.
    */
   list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode;
-  /** Checks GET /api/widget/conversations' answer (here rather than in the core: only this view reads it). */
-  isList: typeof isConversations;
+  /**
+   * GET /api/widget/conversations with the token (renewed once through the host page when refused),
+   * its answer checked, into `c.state.list`; a failure as the core's. A conversation changed meanwhile
+   * (a new one, another visitor) drops the answer.
+   */
+  show(c: Controller): Promise<void>;
+}
+
+async function show(c: Controller) {
+  const epoch = c.epoch;
+  const get = () => c.api(conversationsPath);
+  const first = await get();
+  const res = (await c.renewed(first)) ? await get() : first;
+  if (epoch !== c.epoch) return;
+  if (!res.ok || !isConversations(res.data)) return c.fail((!res.ok && res.error) || c.t.loadFailed, res.ok ? undefined : c.refusal(res));
+  c.set({ list: res.data.conversations, notice: null });
 }
 
 function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: WidgetLocale, fresh: () => void): VNode {
@@ -49,8 +64,8 @@ function list(h: typeof preactH, c: Controller, t: WidgetStrings, locale: Widget
             ),
           ),
         )
-      : h("p", { class: "t" }, t.noConversations),
+      : h("p", { class: "t" }, widgetVisitorStrings[locale].noConversations),
   );
 }
 
-register("visitor", { list, isList: isConversations });
+register("visitor", { list, show });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { widgetApiPaths, widgetRoomPath } from "../../../contract/schemas/widget";
-import { widgetMessages } from "../../../contract/messages";
 import { budgetMessages } from "../../../contract/messages";
 import { call, configPath, eventsPath, failureOf, feedbackPath, handoffPath, messagesPath, reasonOf, sessionPath, sessionsPath, socketPath } from "./api";
 
@@ -16,12 +15,11 @@ describe("api paths", () => {
     expect(eventsPath("a/b c")).toBe(widgetApiPaths.events("a/b c"));
   });
 
-  it("reads refusal reasons from the server's messages and statuses", () => {
-    expect(reasonOf(429, widgetMessages.sessionLimitReached)).toBe("session-limit");
-    expect(reasonOf(429, widgetMessages.dailyLimitReached)).toBe("daily-limit");
-    expect(reasonOf(429, widgetMessages.tooManyMessages)).toBe("rate-limited");
-    expect(reasonOf(403, widgetMessages.unavailable)).toBe("unavailable");
-    expect(reasonOf(500, null)).toBeUndefined();
+  it("reads a refusal's reason from its status when the body names none", () => {
+    expect(reasonOf(429)).toBe("rate-limited");
+    expect(reasonOf(403)).toBe("unavailable");
+    expect(reasonOf(404)).toBe("session-not-found");
+    expect(reasonOf(500)).toBeUndefined();
   });
 });
 

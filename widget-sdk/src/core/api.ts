@@ -1,4 +1,3 @@
-import { enWidgetStrings as en } from "../../../contract/widget-strings";
 import * as C from "./contract";
 
 /**
@@ -25,11 +24,11 @@ export type Challenge = { challenge: string; difficulty: number };
 export type Failure = { ok: false; status: number; error: string | null; reason?: string; challenge?: Challenge; contact?: string };
 export type Result = { ok: true; status: number; data: unknown } | Failure;
 
-/** The refusal reason of an HTTP error (the socket and SSE frames carry it themselves). */
-export function reasonOf(status: number, error: string | null): string | undefined {
-  // The server's texts are the contract's, which the English strings reuse.
-  if (error === en.sessionLimitReached) return "session-limit";
-  if (error === en.dailyLimitReached) return "daily-limit";
+/**
+ * The refusal reason of an HTTP error whose body names none (the server's refusals carry their
+ * `reason`, limits included; the socket and SSE frames carry it themselves): from its status.
+ */
+export function reasonOf(status: number): string | undefined {
   if (status === 403) return "unavailable";
   if (status === 404) return "session-not-found";
   if (status === 429) return "rate-limited";
@@ -77,7 +76,7 @@ export async function call(host: string, key: string, path: string, body?: unkno
       if (res.ok) return { ok: true, status, data: await res.json() };
       if (!C.retryStatuses.includes(status) || attempt >= C.retryDelaysMs.length) {
         const failure = await failureOf(res);
-        return { ok: false, status, ...failure, reason: failure.reason ?? reasonOf(status, failure.error) };
+        return { ok: false, status, ...failure, reason: failure.reason ?? reasonOf(status) };
       }
     } catch {
       return { ok: false, status, error: null };

@@ -1,8 +1,9 @@
-import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
+import { enWidgetStrings, type WidgetHandoffStrings, type WidgetLeadStrings, type WidgetLocale, type WidgetStrings } from "../../../contract/widget-strings";
 import type { BlockedChunk } from "../chunks/blocked";
 import type { SseChunk } from "../chunks/sse";
 import type { FilesChunk } from "../chunks/files";
 import type { HandoffChunk } from "../chunks/handoff";
+import type { LeadChunk } from "../chunks/lead";
 import type { PowChunk } from "../chunks/pow";
 import type { VisitorChunk } from "../chunks/visitor";
 import { CHUNK_GLOBAL } from "../types";
@@ -12,22 +13,29 @@ import { CHUNK_GLOBAL } from "../types";
  * and Arabic strings (English is in the core), the Server-Sent Events reader (only when the socket
  * fails), a verified visitor's conversation list, the proof-of-work solver, the reading of
  * attachments, a person taking over the conversation, what the visitor is told when the chat cannot
- * go on (and a refused token's renewal). Each is a classic
+ * go on (and a refused token's renewal), the owner's lead form. Each is a classic
  * `<script>` (content-hashed names, the core's CSP nonce) that registers itself on
  * `window[CHUNK_GLOBAL]`; the build (build.mjs) stamps their file names here and shortens their
  * property names as the core's. A chunk that does not load resolves `null` (never throws) and may
  * be asked for again: the caller shows `partFailed` with a retry.
  */
 export interface Chunks {
-  /** A locale's strings, and its handoff chunk's (the handoff chunk carries English only). */
-  fr: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
-  ar: { strings: WidgetStrings; handoff: WidgetHandoffStrings };
+  /** A locale's strings. */
+  fr: { strings: WidgetStrings };
+  ar: { strings: WidgetStrings };
   sse: SseChunk;
   pow: PowChunk;
   visitor: VisitorChunk;
   files: FilesChunk;
   handoff: HandoffChunk;
   blocked: BlockedChunk;
+  lead: LeadChunk;
+  /** The lead form's texts in French and Arabic (the lead chunk carries English, and loads these for those visitors). */
+  "lead-fr": WidgetLeadStrings;
+  "lead-ar": WidgetLeadStrings;
+  /** A person taking over's texts in French and Arabic (the handoff chunk carries English, and loads these for those visitors). */
+  "handoff-fr": WidgetHandoffStrings;
+  "handoff-ar": WidgetHandoffStrings;
 }
 export type ChunkName = keyof Chunks;
 

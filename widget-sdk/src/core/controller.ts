@@ -2,7 +2,7 @@ import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions, TalaTokenRefresh } from "../types";
-import { call, configPath, conversationsPath, feedbackPath, reasonOf, sessionsPath, type Challenge, type Failure, type Result } from "./api";
+import { call, configPath, feedbackPath, reasonOf, sessionsPath, type Failure, type Result } from "./api";
 import { loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
 import { isConfig, isSession, toFrame } from "./frames";
@@ -27,6 +27,9 @@ export interface UiMessage {
   author?: AgentAuthor;
   /** The assistant offers a person here: "Talk to a person" under it (when the owner offers it). */
   offersHandoff?: boolean;
+  /** The assistant offers the owner's lead form here (the lead chunk shows it), and why (the lead's trigger). */
+  offersLeadForm?: boolean;
+  leadTrigger?: "asked" | "unanswered";
 }
 /** A line above the input: an error, a limit, a refusal. `blocking` disables the input. */
 export interface Notice {
@@ -74,6 +77,8 @@ export interface State {
    * visitor's messages get no answer from the assistant, and "Talk to a person" is not offered.
    */
   handing?: boolean;
+  /** The open conversation already sent a lead (from its session; set by the lead chunk after one). */
+  leadSent?: boolean;
 }
 
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
@@ -104,12 +109,13 @@ export class Controller {
   /** The server, the assistant's key (the handoff chunk's calls read them too). */
   srvHost: string;
   srvKey: string;
-  #limits = { maxMessagesPerSession: 0, dailyLimit: 0 };
+  /** The config's limits (a remaining count names the one it counts down). */
+  #limits?: { maxMessagesPerSession: number; dailyLimit: number };
   /** The open session (the handoff chunk and the playground subclass read or set it). */
   currentSession: string | null = null;
   #opening: Promise<boolean> | null = null;
   /** Bumped by newConversation(): a session that lands after it belongs to the old conversation. */
-  #epoch = 0;
+  epoch = 0;
   transport: Transport | null = null;
   #lastSent: { text: string; files: { name: string; text: string }[] } | null = null;
   #localeChoice: string | undefined;
@@ -125,6 +131,8 @@ export class Controller {
   #destroyed = false;
   /** Answers whose rating is being sent: one request per answer at a time. */
   #rating = new Set<string>();
+  /** The lead chunk was asked for (collect). */
+  #lead = false;
 
   #emit: CoreEmit;
 
@@ -190,6 +198,21 @@ export class Controller {
     for (const l of this.#listeners) l();
   }
 
+  /**
+   * The lead chunk, when the view finds the owner's form may be due; it follows the widget from
+   * then on. Asked for once: a chunk that did not load is asked again by the notice's Retry only.
+   */
+  async collect() {
+    if (this.#lead) return;
+    this.#lead = true;
+    (await this.part("lead", () => ((this.#lead = false), void this.collect())))?.on(this);
+  }
+
+  /** Opens the conversation if none is (the lead chunk's form needs one to send to). */
+  ensure() {
+    return this.#ensureSession(false);
+  }
+
   /** The handoff chunk, loaded when first needed, given `f` (a handoff, typing or person's message frame). */
   async #hand(f?: WidgetServerFrame) {
     const k = await this.part("handoff", () => void this.#hand(f));
@@ -212,7 +235,7 @@ export class Controller {
     if (!res.ok && res.contact) {
       // Switched off, with the owner's contact line: a panel that says so and how to reach them.
       this.set({ config: { headerText: this.t.assistant, contactLine: res.contact } as State["config"] });
-      return this.#fail(res.error, res.reason);
+      return this.fail(res.error, res.reason);
     }
     if (!res.ok || !isConfig(res.data)) {
       this.set({ hidden: true });
@@ -294,7 +317,7 @@ export class Controller {
    * the same body sent again with `proof`, at most twice; then the server's text shows.
    */
   async #openSession(visitorSessionId?: string): Promise<boolean> {
-    const epoch = this.#epoch;
+    const epoch = this.epoch;
     const body = () => ({
       visitorSessionId,
       referrer: location.href.slice(0, C.maxReferrerChars),
@@ -302,25 +325,25 @@ export class Controller {
       userToken: this.visTok || undefined,
     });
     let res = await call(this.srvHost, this.srvKey, sessionsPath, body());
-    if (await this.#renew(res)) res = await call(this.srvHost, this.srvKey, sessionsPath, body());
-    // Past 24 bits (16 normally, 18 in a spike) a page should not spend the visitor's battery: the server's text shows.
-    for (let tries = 0; !res.ok && res.challenge && res.challenge.difficulty <= 24 && tries < 2 && epoch === this.#epoch; tries++) {
-      const proof = await this.#prove(res.challenge);
-      if (!proof) return false;
-      res = await call(this.srvHost, this.srvKey, sessionsPath, { ...body(), proof });
+    if (await this.renewed(res)) res = await call(this.srvHost, this.srvKey, sessionsPath, body());
+    // A proof-of-work asked for: the lazily loaded solver answers it (null when it did not load: the visitor was told, with a retry).
+    if (!res.ok && res.challenge) {
+      const pow = await this.part("pow", () => this.retry());
+      if (!pow) return false;
+      res = await pow.answer(this, res, (proof) => call(this.srvHost, this.srvKey, sessionsPath, { ...body(), proof }), epoch);
     }
-    if (this.#destroyed || epoch !== this.#epoch) return false;
+    if (this.#destroyed || epoch !== this.epoch) return false;
     if (!res.ok || !isSession(res.data)) {
-      this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res), false);
+      this.fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.refusal(res), false);
       return false;
     }
-    const { sessionId, messages, remaining, handoff } = res.data;
+    const { sessionId, messages, remaining, handoff, leadSent } = res.data;
     this.rnw = false;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
-    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff });
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff, leadSent });
     // A person was asked for (and may have written: a reply written after the visitor left shows now).
     if (handoff) void this.#hand();
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");
@@ -338,34 +361,27 @@ export class Controller {
    * chunk's `renew`), once until the server accepts a call again. True when it gave one: the caller
    * makes its call again; else the refusal stands ("Please refresh the page").
    */
-  async #renew(res: Result) {
-    return !res.ok && this.#reason(res) === "identity-invalid" && !!this.rfr && !this.rnw && !!(await (await this.part("blocked"))?.renew(this));
+  async renewed(res: Result) {
+    return !res.ok && this.refusal(res) === "identity-invalid" && !!this.rfr && !this.rnw && !!(await (await this.part("blocked"))?.renew(this));
   }
 
   /** A refusal's reason; a 401 with a token is the token's (the widget never goes anonymous then). */
-  #reason(f: Pick<Failure, "status" | "error" | "reason">) {
+  refusal(f: Pick<Failure, "status" | "error" | "reason">) {
     return f.status === 401 && this.visTok ? "identity-invalid" : f.reason;
-  }
-
-  /** A proof-of-work from the lazily loaded solver; null when it did not load (the visitor was told, with a retry). */
-  async #prove(ch: Challenge) {
-    return (await this.part("pow", () => this.retry()))?.prove(this, ch) ?? null;
   }
 
   #setRemaining(remaining: number, reason: "session-limit" | "daily-limit") {
     this.set({ remaining });
-    if (remaining === 0 && !this.state.notice?.blocking) {
-      const daily = reason === "daily-limit";
-      this.set({ notice: { text: daily ? this.t.dailyLimitReached : this.t.sessionLimitReached, blocking: true, fresh: !daily } });
-    }
+    // The limit's sentence comes from the blocked chunk, as a refusal's (a new conversation offered past the session's).
+    if (remaining === 0 && !this.state.notice?.blocking) this.fail(null, reason, false);
   }
 
-  #fail(error: string | null, reason?: string, retry = true) {
+  fail(error: string | null, reason?: string, retry = true) {
     const blocking = !!reason && BLOCKING.includes(reason);
-    const epoch = this.#epoch;
+    const epoch = this.epoch;
     const show = (text: string | null | false | undefined) => {
       text ||= this.t.sendFailed;
-      if (epoch !== this.#epoch) return;
+      if (epoch !== this.epoch) return;
       this.set({ notice: { text, blocking, fresh: !!reason && FRESH.includes(reason), retry: retry && !blocking && reason !== "reply-in-progress" } });
       this.#emit("error", { error: text, reason });
     };
@@ -430,13 +446,13 @@ export class Controller {
       case "message-error": {
         const { error, reason, clientMessageId, message } = f.data;
         this.#settle(clientMessageId, "error", message);
-        this.#fail(error, reason);
+        this.fail(error, reason);
         return;
       }
       case "remaining-messages":
         this.#setRemaining(
           f.data.remaining,
-          f.data.limit === this.#limits.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
+          f.data.limit === this.#limits?.dailyLimit && f.data.limit !== this.#limits.maxMessagesPerSession ? "daily-limit" : "session-limit",
         );
         return;
       default:
@@ -459,11 +475,11 @@ export class Controller {
     // No answer awaited any more: it was stopped, or a person is asked for (no answer follows the saved message).
     if (!this.state.busy) return;
     this.#settle(clientMessageId);
-    const failure: Failure = { ok: false, status, error, reason: reason ?? reasonOf(status, error) };
-    const why = status ? this.#reason(failure) : undefined;
+    const failure: Failure = { ok: false, status, error, reason: reason ?? reasonOf(status) };
+    const why = status ? this.refusal(failure) : undefined;
     // A refused token renewed by the host: the message goes again with the new one.
-    if (why === "identity-invalid") void this.#renew(failure).then((renewed) => (renewed ? this.retry() : this.#fail(error, why)));
-    else this.#fail(error, why);
+    if (why === "identity-invalid") void this.renewed(failure).then((renewed) => (renewed ? this.retry() : this.fail(error, why)));
+    else this.fail(error, why);
   }
 
   /** Sends the draft (or `text`, on retry) with the attachments. */
@@ -522,7 +538,7 @@ export class Controller {
     this.#rating.add(id);
     for (let m; (m = shown())?.rating && m.rating !== before; ) {
       const sent = m.rating;
-      if (!(await call(this.srvHost, this.srvKey, feedbackPath(sessionId, id), { rating: sent }, this.visTok)).ok) {
+      if (!(await this.api(feedbackPath(sessionId, id), { rating: sent })).ok) {
         this.#setRating(id, before);
         break;
       }
@@ -542,7 +558,7 @@ export class Controller {
     this.transport = null;
     this.currentSession = null;
     this.#opening = null;
-    this.#epoch++;
+    this.epoch++;
     this.set({ messages: [], notice: null, remaining: null, busy: false, attachments: [], draft: "", list: null, status: null });
   }
 
@@ -551,17 +567,15 @@ export class Controller {
     this.#reset();
   }
 
-  /** The verified visitor's Conversations view, or back to the chat when it shows. */
+  /** The verified visitor's Conversations view (the visitor chunk fetches it), or back to the chat when it shows. */
   async showConversations() {
     if (this.state.list) return this.set({ list: null });
-    if (!this.visTok) return;
-    const epoch = this.#epoch;
-    const list = () => call(this.srvHost, this.srvKey, conversationsPath, undefined, this.visTok);
-    const [view, first] = await Promise.all([this.part("visitor", () => void this.showConversations()), list()]);
-    const res = (await this.#renew(first)) ? await list() : first;
-    if (!view || epoch !== this.#epoch) return;
-    if (!res.ok || !view.isList(res.data)) return this.#fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.#reason(res));
-    this.set({ list: res.data.conversations, notice: null });
+    if (this.visTok) await (await this.part("visitor", () => void this.showConversations()))?.show(this);
+  }
+
+  /** A call with the visitor's token (a rating, the visitor chunk's Conversations). */
+  api(path: string, body?: unknown) {
+    return call(this.srvHost, this.srvKey, path, body, this.visTok);
   }
 
   /** Reopens one of the verified visitor's conversations (POST /sessions with its id and the token). */

@@ -214,6 +214,13 @@ describe("PlaygroundController", () => {
     expect(c.state.messages[0]!.status).toBe("failed");
   });
 
+  it("shows neither Talk to a person nor the lead form: no visitor session to hand over or send a lead to", () => {
+    const handoff = { visitorAction: true, businessHours: "", replyTime: "", emailAfterMinutes: 5 };
+    const leadForm = { fields: [{ key: "email", kind: "email", label: {}, required: true }], intro: {}, thanks: {}, beforeFirstMessage: "required", afterMessages: 0, whenAsked: true, whenUnanswered: true } as const;
+    const c = new PlaygroundController({ url: URL_, authorization: () => null, config: { ...config, handoff, leadForm: { ...leadForm, fields: [...leadForm.fields] } }, fetch: globalThis.fetch });
+    expect(c.state.config).toMatchObject({ handoff: undefined, leadForm: undefined });
+  });
+
   it("says the reply failed when the network is down", async () => {
     const c = new PlaygroundController({ url: URL_, authorization: () => null, config, fetch: (() => Promise.reject(new TypeError("offline"))) as typeof fetch });
     await c.send("hello");

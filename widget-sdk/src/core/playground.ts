@@ -15,6 +15,7 @@
 import { createRef, h, render } from "preact";
 import type { WidgetConfigResponse } from "../../../contract/schemas/widget";
 import type { CoreEmit } from "../types";
+import { widgetMessages } from "../../../contract/messages";
 import { reasonOf } from "./api";
 import { Controller, type Rating } from "./controller";
 import { createPlaygroundTransport, playgroundHistory, type PlaygroundTransportOptions } from "./playground-transport";
@@ -27,6 +28,10 @@ import "../chunks/files";
 import "../chunks/fr";
 import "../chunks/ar";
 import "../chunks/blocked";
+
+/** A limit the playground's endpoint refused by its text (its errors carry no reason): final, as the widget's. */
+const limitOf = (error: string | null) =>
+  error === widgetMessages.sessionLimitReached ? "session-limit" : error === widgetMessages.dailyLimitReached ? "daily-limit" : undefined;
 
 export type PlaygroundConfig = WidgetConfigResponse["assistant"];
 
@@ -52,10 +57,11 @@ export interface PlaygroundWidget {
 const LOCAL_SESSION = "playground";
 
 /**
- * The config without "Talk to a person": the Playground has no visitor session for a person to
- * take over, so the action (in the panel and under an answer offering it) is not shown there.
+ * The config without "Talk to a person" nor the lead form: the Playground has no visitor session
+ * for a person to take over or a lead to be sent to, so neither shows there (the action under an
+ * answer offering it included).
  */
-const withoutHandoff = (config: PlaygroundConfig): PlaygroundConfig => ({ ...config, handoff: undefined });
+const withoutHandoff = (config: PlaygroundConfig): PlaygroundConfig => ({ ...config, handoff: undefined, leadForm: undefined });
 
 /** The widget's controller with the playground transport and no server session. */
 export class PlaygroundController extends Controller {
@@ -87,7 +93,7 @@ export class PlaygroundController extends Controller {
         onLost: (clientMessageId, error, status) =>
           this.apply({
             event: "message-error",
-            data: { error: error ?? "", reason: (status ? reasonOf(status, error) : undefined) as never, clientMessageId },
+            data: { error: error ?? "", reason: (status ? limitOf(error) ?? reasonOf(status) : undefined) as never, clientMessageId },
           }),
       },
     );

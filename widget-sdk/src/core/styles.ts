@@ -17,12 +17,12 @@ button{cursor:pointer}
 .cp{padding:2px 10px;border-radius:99px;border:1px solid var(--p);background:color-mix(in srgb,var(--p) 12%,var(--bg));font-size:12px;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .l,.h,.sd,[aria-pressed=true],[aria-expanded=true]{background:var(--p);color:var(--op)}
 .l,.p{position:fixed;box-shadow:0 8px 32px #0004}
-.l{width:56px;height:56px;border-radius:50%}
+.l{--y:20px;width:56px;height:56px;border-radius:50%}
 .l,.i{display:flex;align-items:center;justify-content:center}
 svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px;height:18px}
 .l svg{width:26px;height:26px}
-.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br>*,.bl>*{bottom:var(--y)}.tr>*,.tl>*{top:var(--y)}.l{--y:20px}.p{--y:88px}
-.p{width:var(--pw,380px);height:var(--ph,560px);max-width:calc(100vw - 40px);max-height:calc(100vh - 108px);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:16px;display:flex;flex-direction:column;overflow:hidden}
+.br>*,.tr>*{right:20px}.bl>*,.tl>*{left:20px}.br>*,.bl>*{bottom:var(--y)}.tr>*,.tl>*{top:var(--y)}
+.p{--y:88px;width:var(--pw,380px);height:var(--ph,560px);max-width:calc(100vw - 40px);max-height:calc(100vh - 108px);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:16px;display:flex;flex-direction:column;overflow:hidden}
 .s{--pw:320px;--ph:460px}.lg{--pw:440px;--ph:680px}
 .h{display:flex;align-items:center;gap:4px;padding:10px 8px;padding-inline-start:16px}
 .h b{flex:1;font-weight:600;font-size:15px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}

@@ -27,8 +27,10 @@ const iconButton = (label: string, d: string, props: ButtonHTMLAttributes & { re
 );
 const CLOSE = "m6 6 12 12M18 6 6 18";
 
-const POS: Record<TalaPosition, string> = { "bottom-right": "br", "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
-const SIZE = { small: "s", medium: "m", large: "lg" } as const;
+// Bottom right is the default's class ("br").
+const POS: Record<string, string> = { "bottom-left": "bl", "top-right": "tr", "top-left": "tl" };
+// Medium is the default's class ("m", which no rule needs).
+const SIZE: Record<string, string> = { small: "s", large: "lg" };
 
 /**
  * One message: the visitor's as plain text, answers and a person's messages as safe markdown (a
@@ -219,6 +221,7 @@ export class App extends Component<AppProps> {
     const dark = cfg.theme === "dark" || (cfg.theme !== "light" && s.dark);
     // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
     const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
+    const lf = cfg.leadForm;
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${dark ? " dk" : ""}`}
@@ -297,9 +300,14 @@ export class App extends Component<AppProps> {
                   <i />
                 </div>
               )}
+              {/* The owner's lead form, at the end of the conversation while it is due (the lead chunk's, which
+                  decides once loaded). Its chunk loads when it may be due: before the first message, after the
+                  visitor's N-th, under an answer offering it. */}
+              {chunk("lead")?.view(h, c) ??
+                (lf && (!s.messages.length ? lf.beforeFirstMessage != "off" : s.messages.filter((m) => m.role == "user").length == lf.afterMessages || last?.offersLeadForm) && void c.collect())}
             </div>
             )}
-            {chunk("handoff")?.bar(h, c, t)}
+            {chunk("handoff")?.bar(h, c)}
             {ask && !listView && (
               <button type="button" class="bt" onClick={ask}>
                 {t.talkToPerson}
