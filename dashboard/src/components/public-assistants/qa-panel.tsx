@@ -14,9 +14,9 @@ import { toast } from "../../stores/toast";
 import { FormAlert, RetryAlert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
-import { inputClasses } from "../ui/field";
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, PencilIcon, PlusIcon, SearchIcon, TrashIcon, UploadIcon } from "../ui/icons";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
+import { ListSearch } from "./list-search";
 import { useQaEditor } from "./qa-editor";
 import { QaStrictnessSetting } from "./qa-strictness";
 
@@ -179,23 +179,7 @@ export function QaPanel({ assistant, reload }: { assistant: PublicAssistant; rel
         </div>
       ) : (
         <div className="space-y-3">
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-            <div className="relative sm:max-w-sm sm:flex-1">
-              <SearchIcon size={15} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-faint" />
-              <input
-                type="search"
-                aria-label={L.searchLabel}
-                placeholder={L.searchPlaceholder}
-                value={query}
-                maxLength={qaLimits.maxSearchChars}
-                onChange={(e) => setQuery(e.target.value)}
-                className={`${inputClasses} border-line-strong pl-9 text-base sm:text-sm`}
-              />
-            </div>
-            <span className="text-xs text-muted tabular-nums sm:ml-auto" aria-live="polite">
-              {loading ? <Spinner size={12} /> : L.count(data.total)}
-            </span>
-          </div>
+          <ListSearch label={L.searchLabel} placeholder={L.searchPlaceholder} value={query} maxLength={qaLimits.maxSearchChars} onChange={setQuery} loading={loading} count={L.count(data.total)} />
           {data.qa.length === 0 ? (
             <p className="rounded-lg bg-subtle px-3 py-3 text-sm text-muted">{L.noMatches(search)}</p>
           ) : (

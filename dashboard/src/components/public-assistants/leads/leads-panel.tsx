@@ -12,9 +12,9 @@ import { useLoaded, type Loaded } from "../../../lib/use-loaded";
 import { toast } from "../../../stores/toast";
 import { RetryAlert } from "../../ui/alert";
 import { Button } from "../../ui/button";
-import { inputClasses } from "../../ui/field";
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MailIcon, RefreshIcon, SearchIcon } from "../../ui/icons";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MailIcon, RefreshIcon } from "../../ui/icons";
 import { Spinner } from "../../ui/spinner";
+import { ListSearch } from "../list-search";
 import { LeadFormEditor } from "./lead-form-editor";
 import { LeadsList } from "./leads-list";
 import { formSummary } from "./leads-model";
@@ -188,23 +188,7 @@ export function LeadsPanel({ assistant }: { assistant: PublicAssistant }) {
           </div>
         ) : (
           <div className="space-y-3">
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <div className="relative sm:max-w-sm sm:flex-1">
-                <SearchIcon size={15} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-faint" />
-                <input
-                  type="search"
-                  aria-label={L.searchLabel}
-                  placeholder={L.searchPlaceholder}
-                  value={query}
-                  maxLength={leadLimits.maxQueryChars}
-                  onChange={(e) => setQuery(e.target.value)}
-                  className={`${inputClasses} border-line-strong pl-9 text-base sm:text-sm`}
-                />
-              </div>
-              <span className="text-xs text-muted tabular-nums sm:ml-auto" aria-live="polite">
-                {loading ? <Spinner size={12} /> : L.count(data.total)}
-              </span>
-            </div>
+            <ListSearch label={L.searchLabel} placeholder={L.searchPlaceholder} value={query} maxLength={leadLimits.maxQueryChars} onChange={setQuery} loading={loading} count={L.count(data.total)} />
             {data.leads.length === 0 ? (
               <p className="rounded-lg bg-subtle px-3 py-3 text-sm text-muted">{L.noMatches(search)}</p>
             ) : (
