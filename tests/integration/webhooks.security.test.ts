@@ -86,6 +86,58 @@ describe("webhooks: ownership, secrets, bounds", () => {
     expect(await t.hook.requests()).toHaveLength(1);
   });
 
+  it("a redelivered message (at-least-once) before its retry is due sends nothing, and is acked", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    expect(retrying).toMatchObject({ status: "retrying", attempts: 1 });
+    // The queue brings the first message back (its ack was lost): the retry's own message is still waiting.
+    expect(await consume(t.assistant._id, retrying!.id)).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(1);
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "retrying", attempts: 1 });
+  });
+
+  it("the same message consumed twice at once sends once; the copy waits for the attempt in flight", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    const later = Date.now() + 60_000;
+    const slow = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return fetch(input, init);
+    }) as typeof fetch;
+    const runs = await Promise.all([1, 2].map(() => consume(t.assistant._id, retrying!.id, { now: () => later, fetcher: slow })));
+    expect(await t.hook.requests()).toHaveLength(2);
+    const outcomes = runs.map((r) => r.outcome);
+    expect(outcomes).toContain("acked");
+    const waited = outcomes.find((o) => typeof o === "object") as unknown as { retried: number };
+    expect(waited.retried).toBeGreaterThan(0);
+    expect(waited.retried).toBeLessThanOrEqual(Math.ceil(L.attemptLeaseMs / 1000));
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "delivered", attempts: 2 });
+    // The copy comes back after the lease: the delivery is done, so it is acked and sends nothing.
+    expect(await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs })).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(2);
+  });
+
+  it("an attempt whose consumer died (no report) is tried again once its lease has passed", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    const later = Date.now() + 60_000;
+    const hub = getAssistantHub(env, t.assistant._id);
+    // A consumer took the attempt and never reported.
+    const taken = await hub.webhooks().attempt({ deliveryId: retrying!.id, now: later });
+    expect(taken).toMatchObject({ attempt: 2 });
+    expect((await consume(t.assistant._id, retrying!.id, { now: () => later + 1000 })).outcome).toEqual({ retried: expect.any(Number) });
+    expect(await t.hook.requests()).toHaveLength(1);
+    expect((await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs + 1000 })).outcome).toBe("acked");
+    expect(await t.hook.requests()).toHaveLength(2);
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "delivered", attempts: 3 });
+  });
+
   it("a redirect is followed locally with the address checked again, and the event id kept", async () => {
     const t = await hookedAssistant(["conversation.started"]);
     const target = receiver();
@@ -96,3 +148,12 @@ describe("webhooks: ownership, secrets, bounds", () => {
     expect(got!.headers[L.eventIdHeader.toLowerCase()]).toBe(JSON.parse(got!.body).id);
   });
 });
+
+async function waitFor(t: { token: string; assistant: { _id: string }; webhook: { id: string } }, ready: (d: Awaited<ReturnType<typeof deliveriesOf>>[number]) => boolean) {
+  const until = Date.now() + 8000;
+  for (;;) {
+    const list = await deliveriesOf(t.token, t.assistant._id, t.webhook.id);
+    if ((list[0] && ready(list[0])) || Date.now() > until) return list;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -323,12 +323,16 @@ export class WebhookStore {
     for (const id of ids) this.sql.exec("UPDATE webhook_deliveries SET queued = 1 WHERE id = ?", id);
   }
 
-  /** An attempt begins: counted, timed. */
-  beginAttempt(id: string, now: number) {
+  /**
+   * An attempt begins: counted, timed, `pending` again and held until `leaseUntil` (its
+   * `next_attempt_at` until the report replaces both): a pending delivery with a next time is in flight.
+   */
+  beginAttempt(id: string, now: number, leaseUntil: number) {
     this.sql.exec(
-      "UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?) WHERE id = ?",
+      "UPDATE webhook_deliveries SET status = 'pending', attempts = attempts + 1, last_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE id = ?",
       now,
       now,
+      leaseUntil,
       id,
     );
   }
