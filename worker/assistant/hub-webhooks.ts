@@ -337,7 +337,8 @@ export class HubWebhooks {
 
   /**
    * The outcome of an attempt: saved on the delivery and the endpoint's row, then the decision.
-   * A streak of failures older than `disableAfterMs` turns the endpoint off (its pending
+   * A delivery given up (its window passed, or a failure no retry changes) while the endpoint's
+   * streak of failures is older than `disableAfterMs` turns the endpoint off (its pending
    * deliveries fail) and asks for the owner's e-mail once. A report of an earlier attempt is `stale`.
    */
   report(input: WebhookReport, owner: { userId: string; assistantName: string }): WebhookReportAnswer {
@@ -357,7 +358,11 @@ export class HubWebhooks {
     const ok = decision.kind === "done";
     store.noteOutcome(delivery.endpointId, ok, input.status, input.now);
     const endpoint = store.endpoint(delivery.endpointId);
-    if (ok || !endpoint || !endpoint.enabled || endpoint.failingSince === null || input.now - endpoint.failingSince < L.disableAfterMs) return { decision, disabled: null };
+    // Only a delivery given up ends the endpoint: a failure that will be retried may yet succeed (a
+    // quiet endpoint's one blip a day after its last failure is not a day of failures).
+    if (ok || decision.kind === "retry" || !endpoint || !endpoint.enabled || endpoint.failingSince === null || input.now - endpoint.failingSince < L.disableAfterMs) {
+      return { decision, disabled: null };
+    }
     const hours = Math.round(L.disableAfterMs / 3_600_000);
     const emailDue = store.disable(endpoint.id, M.disabledReason(hours), input.now);
     this.load();
