@@ -129,8 +129,15 @@ export type LeadFormResponse = z.infer<typeof leadFormResponse>;
 export const leadTriggers = ["before-first-message", "after-messages", "asked", "unanswered", "handoff"] as const;
 export type LeadTrigger = (typeof leadTriggers)[number];
 
+/**
+ * A submitted value as it travels on: text (or null) as sent; anything else (a number, a list, an
+ * object nested however deep) as `false`, which the check against the form refuses naming the
+ * field, so a hostile structure never goes further than the parse.
+ */
+const submittedValue = z.unknown().transform((value): string | null | false => (typeof value === "string" || value === null ? value : false));
+
 export const leadSubmitBody = z.object({
-  fields: z.record(z.string(), z.unknown(), { error: M.fieldsMustBeObject }),
+  fields: z.record(z.string(), submittedValue, { error: M.fieldsMustBeObject }),
   trigger: z.enum(leadTriggers).optional(),
 });
 export type LeadSubmitBody = z.input<typeof leadSubmitBody>;
