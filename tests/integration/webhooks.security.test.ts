@@ -72,6 +72,34 @@ describe("webhooks: ownership, secrets, bounds", () => {
     });
   });
 
+  it("only finished deliveries are pruned past deliveriesKept: a burst (or an endpoint down a while) loses no event waiting to go", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await runInDurableObject(getAssistantHub(env, t.assistant._id), async (instance, state) => {
+      await (instance as unknown as AssistantHub).history().count();
+      const store = new WebhookStore(state.storage);
+      const waiting = L.deliveriesKept + 50;
+      for (let i = 0; i < waiting; i++) {
+        store.putEvent({ eventId: `evt_b${i}`, type: "conversation.started", createdAt: i, body: "{}" });
+        store.insertDelivery({ id: `whd_b${i}`, endpointId: t.webhook.id, eventId: `evt_b${i}`, type: "conversation.started", createdAt: 1_000 + i });
+      }
+      // Every one still waits to be sent, with its body.
+      expect(store.delivery("whd_b0")).toMatchObject({ status: "pending" });
+      expect(store.eventBody("evt_b0")).toBe("{}");
+      // Once sent, the oldest records go at the next insert: the newest deliveriesKept stay.
+      state.storage.sql.exec("UPDATE webhook_deliveries SET status = 'delivered' WHERE id LIKE 'whd_b%'");
+      store.insertDelivery({ id: "whd_last", endpointId: t.webhook.id, eventId: "evt_b0", type: "conversation.started", createdAt: 5_000 });
+      const count = Number(state.storage.sql.exec("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?", t.webhook.id).one().n);
+      expect(count).toBe(L.deliveriesKept);
+      expect(store.delivery("whd_b0")).toBeNull();
+      expect(store.delivery("whd_last")).toMatchObject({ status: "pending" });
+      // Waiting ones are bounded too (the outbox's size): past it the oldest go.
+      state.storage.sql.exec("UPDATE webhook_deliveries SET status = 'pending'");
+      store.insertDelivery({ id: "whd_over", endpointId: t.webhook.id, eventId: "evt_b0", type: "conversation.started", createdAt: 6_000 }, 3);
+      const left = state.storage.sql.exec("SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at", t.webhook.id).toArray().map((r) => r.id);
+      expect(left).toEqual(["whd_b249", "whd_last", "whd_over"]);
+    });
+  });
+
   it("a deleted assistant's waiting delivery is acked and sends nothing", async () => {
     const t = await hookedAssistant(["conversation.started"]);
     await t.hook.script([{ status: 503 }]);
