@@ -861,6 +861,12 @@ export const webhookLimits = {
   /** A delivery's request: this long before it counts as a network error; redirects followed (each re-checked). */
   timeoutMs: 10_000,
   maxRedirects: 3,
+  /**
+   * An attempt taken by the queue's consumer holds its delivery this long (the timeout, the address
+   * checks and the report): another copy of the message (the queue delivers at least once) waits
+   * rather than sending again; a consumer that died leaves the delivery to the next copy after it.
+   */
+  attemptLeaseMs: 30_000,
   /** Retries of network errors, 5xx and 429: exponential from `baseDelaySeconds`, capped per wait, for `retryWindowMs` after the first attempt. */
   baseDelaySeconds: 30,
   maxDelaySeconds: 6 * 60 * 60,

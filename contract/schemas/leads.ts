@@ -17,17 +17,23 @@
 import { z } from "zod";
 import { leadLimits as L, publicAssistantDefaults } from "../constants";
 import { leadMessages as M } from "../messages";
+import { cleanText } from "../text";
 
 const locales = ["en", "fr", "ar"] as const;
 export type LeadLocale = (typeof locales)[number];
 
-const localText = (max: number, tooLong: string) =>
+const asIs = (value: unknown): unknown => value;
+type LocaleText = ReturnType<typeof z.preprocess<unknown, z.ZodString>>;
+/** A text per locale; `oneLine` (a label) has its control and bidirectional characters stripped (`cleanText`) before it is trimmed. */
+const localText = (max: number, tooLong: string, oneLine = false) =>
   z
     .object(
-      Object.fromEntries(locales.map((l) => [l, z.string({ error: tooLong }).trim().max(max, { error: tooLong }).optional()])) as Record<
-        LeadLocale,
-        z.ZodOptional<z.ZodString>
-      >,
+      Object.fromEntries(
+        locales.map((l) => {
+          const text = z.string({ error: tooLong }).trim().max(max, { error: tooLong });
+          return [l, z.preprocess(oneLine ? cleanText : asIs, text).optional()];
+        }),
+      ) as Record<LeadLocale, z.ZodOptional<LocaleText>>,
       { error: tooLong },
     )
     .transform((t) => Object.fromEntries(Object.entries(t).filter(([, v]) => v)) as Partial<Record<LeadLocale, string>>);
@@ -68,7 +74,7 @@ const fieldInput = z
     {
       key: z.string({ error: M.fieldKeyInvalid }).regex(L.keyPattern, { error: M.fieldKeyInvalid }),
       kind: z.enum(L.fieldKinds, { error: M.fieldKindInvalid(L.fieldKinds) }),
-      label: localText(L.maxLabelChars, M.labelTooLong(L.maxLabelChars)).optional().default({}),
+      label: localText(L.maxLabelChars, M.labelTooLong(L.maxLabelChars), true).optional().default({}),
       required: z.boolean({ error: M.mustBeBoolean("required") }).optional().default(false),
     },
     { error: M.fieldKindInvalid(L.fieldKinds) },
@@ -123,8 +129,15 @@ export type LeadFormResponse = z.infer<typeof leadFormResponse>;
 export const leadTriggers = ["before-first-message", "after-messages", "asked", "unanswered", "handoff"] as const;
 export type LeadTrigger = (typeof leadTriggers)[number];
 
+/**
+ * A submitted value as it travels on: text (or null) as sent; anything else (a number, a list, an
+ * object nested however deep) as `false`, which the check against the form refuses naming the
+ * field, so a hostile structure never goes further than the parse.
+ */
+const submittedValue = z.unknown().transform((value): string | null | false => (typeof value === "string" || value === null ? value : false));
+
 export const leadSubmitBody = z.object({
-  fields: z.record(z.string(), z.unknown(), { error: M.fieldsMustBeObject }),
+  fields: z.record(z.string(), submittedValue, { error: M.fieldsMustBeObject }),
   trigger: z.enum(leadTriggers).optional(),
 });
 export type LeadSubmitBody = z.input<typeof leadSubmitBody>;

@@ -1,14 +1,24 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { leadLimits as L, leadMessages as M } from "../../contract";
+import { leadLimits as L, leadMessages as M, widgetApiPaths } from "../../contract";
 import { LeadStore } from "../../worker/assistant/lead-store";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, expectError, outbox } from "./helpers";
 import { emailsTo } from "./handoff-helpers";
 import { exportPath, leadAssistant, leadConversation, leadsOf, parseCsv, submitLead, submittedLead } from "./lead-helpers";
-import { startSession } from "./widget-helpers";
+import { startSession, widgetCall } from "./widget-helpers";
 
 describe("lead bounds", () => {
+  it("a hostile body (a value nested 50,000 deep, 10,000 unknown keys) is a 400 naming the field, and nothing is saved", async () => {
+    const { token, key, assistantId, sessionId } = await leadConversation({ emailOwner: false });
+    const deep = `{"fields":{"email":"ann@example.com","name":${"[".repeat(50_000)}${"]".repeat(50_000)}}}`;
+    const res = await widgetCall(widgetApiPaths.lead(sessionId), { key, method: "POST", headers: { "content-type": "application/json" }, body: deep });
+    await expectError(res, 400, M.valueMustBeText(M.defaultLabels.name));
+    const many = JSON.stringify({ fields: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, "x"])) });
+    await expectError(await widgetCall(widgetApiPaths.lead(sessionId), { key, method: "POST", headers: { "content-type": "application/json" }, body: many }), 400, M.unknownField("k0"));
+    expect((await leadsOf(token, assistantId)).total).toBe(0);
+  });
+
   it(`a conversation sends at most ${L.maxLeadsPerSession} leads (429), another conversation still can`, async () => {
     const { token, key, assistantId, sessionId } = await leadConversation({ emailOwner: false });
     for (let i = 0; i < L.maxLeadsPerSession; i++) await submittedLead(key, sessionId, { email: `v${i}@example.com` });

@@ -60,6 +60,27 @@ describe("a visitor's lead", () => {
     expect(lead).toMatchObject({ sessionId, visitor: { id: "alice", name: "Alice Doe", email: "alice@example.com" }, values: [{ key: "email", value: "alice.work@example.com" }] });
   });
 
+  it("control and bidirectional characters are stripped from the form's labels too: the list, the export's header and the widget read them clean", async () => {
+    const { token, key, assistantId, sessionId } = await leadConversation({
+      emailOwner: false,
+      fields: [
+        { key: "name", kind: "name", label: { en: "Full\r\nname\u0007" } },
+        { key: "email", kind: "email", required: true },
+        { key: "text1", kind: "text", label: { en: "Bud\u202eteg\u0000", fr: "\u2066Budget\u2069" } },
+      ],
+    });
+    const saved = (await (await call(leadFormPath(assistantId), { token })).json()) as { leadForm: { fields: { label: Record<string, string> }[] } };
+    expect(saved.leadForm.fields.map((f) => f.label)).toEqual([{ en: "Full name" }, {}, { en: "Budteg", fr: "Budget" }]);
+    await submittedLead(key, sessionId, { name: "Ann", email: "ann@example.com", text1: "5k" });
+    const [lead] = (await leadsOf(token, assistantId)).leads;
+    expect(lead?.values.map((v) => v.label)).toEqual(["Full name", M.defaultLabels.email, "Budteg"]);
+    const csv = await (await call(exportPath(assistantId), { token })).text();
+    // eslint-disable-next-line no-control-regex
+    expect(csv.split("\r\n")[0]).not.toMatch(/[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/);
+    // A text field whose label is nothing but such characters has no label: refused.
+    await expectError(await putLeadForm(token, assistantId, { fields: [{ key: "text1", kind: "text", label: { en: "\u202e\u0000" } }] }), 400, M.labelRequired);
+  });
+
   it("control and bidirectional characters are stripped from values; keys outside the form are refused, not stored", async () => {
     const { token, key, assistantId, sessionId } = await leadConversation({ emailOwner: false });
     await submittedLead(key, sessionId, { name: "Eve\u202e\u0000moc.live", email: "eve@example.com" });

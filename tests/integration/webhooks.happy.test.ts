@@ -16,6 +16,7 @@ import { askedForPerson, handoffConversation } from "./handoff-helpers";
 import { call, json, outbox } from "./helpers";
 import { ask, rated } from "./insights-helpers";
 import { leadConversation, submittedLead } from "./lead-helpers";
+import { hubRows } from "./public-assistants-helpers";
 import { consume, createWebhook, deliveriesOf, hookedAssistant, hooksPath, receiver, type Received } from "./webhooks-helpers";
 import { startSession } from "./widget-helpers";
 
@@ -215,6 +216,25 @@ describe("webhooks: retries", () => {
     expect(webhook.enabled).toBe(true);
     expect(webhook.disabledReason).toBeUndefined();
     expect(webhook.failingSince).toBeUndefined();
+  });
+});
+
+describe("webhooks: disabling after a day of failures", () => {
+  it("an endpoint whose last failure was a day ago is not turned off by the next event's first failure: that one is retried", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 400 }]);
+    await startSession(t.key);
+    await waitForDelivery(t, (d) => d.status === "failed");
+    // That failure was a day ago, and nothing came since (a quiet assistant).
+    await hubRows(t.assistant._id, "UPDATE webhook_endpoints SET failing_since = failing_since - ?", L.disableAfterMs + HOUR);
+    await t.hook.script([{ status: 503 }]);
+    await startSession(t.key);
+    await t.hook.waitFor(2);
+    const [latest] = await waitForDelivery(t, (d) => d.attempts === 1 && d.status !== "pending");
+    expect(latest).toMatchObject({ status: "retrying", responseStatus: 503 });
+    const list = await json(await call(hooksPath(t.assistant._id), { token: t.token }), webhooksResponse);
+    expect(list.webhooks[0]).toMatchObject({ enabled: true });
+    expect((await outbox(t.ownerEmail)).filter((m) => m.subject === M.disabledEmailSubject("Shop helper"))).toHaveLength(0);
   });
 });
 

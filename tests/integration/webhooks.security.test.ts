@@ -72,6 +72,34 @@ describe("webhooks: ownership, secrets, bounds", () => {
     });
   });
 
+  it("only finished deliveries are pruned past deliveriesKept: a burst (or an endpoint down a while) loses no event waiting to go", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await runInDurableObject(getAssistantHub(env, t.assistant._id), async (instance, state) => {
+      await (instance as unknown as AssistantHub).history().count();
+      const store = new WebhookStore(state.storage);
+      const waiting = L.deliveriesKept + 50;
+      for (let i = 0; i < waiting; i++) {
+        store.putEvent({ eventId: `evt_b${i}`, type: "conversation.started", createdAt: i, body: "{}" });
+        store.insertDelivery({ id: `whd_b${i}`, endpointId: t.webhook.id, eventId: `evt_b${i}`, type: "conversation.started", createdAt: 1_000 + i });
+      }
+      // Every one still waits to be sent, with its body.
+      expect(store.delivery("whd_b0")).toMatchObject({ status: "pending" });
+      expect(store.eventBody("evt_b0")).toBe("{}");
+      // Once sent, the oldest records go at the next insert: the newest deliveriesKept stay.
+      state.storage.sql.exec("UPDATE webhook_deliveries SET status = 'delivered' WHERE id LIKE 'whd_b%'");
+      store.insertDelivery({ id: "whd_last", endpointId: t.webhook.id, eventId: "evt_b0", type: "conversation.started", createdAt: 5_000 });
+      const count = Number(state.storage.sql.exec("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?", t.webhook.id).one().n);
+      expect(count).toBe(L.deliveriesKept);
+      expect(store.delivery("whd_b0")).toBeNull();
+      expect(store.delivery("whd_last")).toMatchObject({ status: "pending" });
+      // Waiting ones are bounded too (the outbox's size): past it the oldest go.
+      state.storage.sql.exec("UPDATE webhook_deliveries SET status = 'pending'");
+      store.insertDelivery({ id: "whd_over", endpointId: t.webhook.id, eventId: "evt_b0", type: "conversation.started", createdAt: 6_000 }, 3);
+      const left = state.storage.sql.exec("SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at", t.webhook.id).toArray().map((r) => r.id);
+      expect(left).toEqual(["whd_b249", "whd_last", "whd_over"]);
+    });
+  });
+
   it("a deleted assistant's waiting delivery is acked and sends nothing", async () => {
     const t = await hookedAssistant(["conversation.started"]);
     await t.hook.script([{ status: 503 }]);
@@ -86,6 +114,58 @@ describe("webhooks: ownership, secrets, bounds", () => {
     expect(await t.hook.requests()).toHaveLength(1);
   });
 
+  it("a redelivered message (at-least-once) before its retry is due sends nothing, and is acked", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    expect(retrying).toMatchObject({ status: "retrying", attempts: 1 });
+    // The queue brings the first message back (its ack was lost): the retry's own message is still waiting.
+    expect(await consume(t.assistant._id, retrying!.id)).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(1);
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "retrying", attempts: 1 });
+  });
+
+  it("the same message consumed twice at once sends once; the copy waits for the attempt in flight", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    const later = Date.now() + 60_000;
+    const slow = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return fetch(input, init);
+    }) as typeof fetch;
+    const runs = await Promise.all([1, 2].map(() => consume(t.assistant._id, retrying!.id, { now: () => later, fetcher: slow })));
+    expect(await t.hook.requests()).toHaveLength(2);
+    const outcomes = runs.map((r) => r.outcome);
+    expect(outcomes).toContain("acked");
+    const waited = outcomes.find((o) => typeof o === "object") as unknown as { retried: number };
+    expect(waited.retried).toBeGreaterThan(0);
+    expect(waited.retried).toBeLessThanOrEqual(Math.ceil(L.attemptLeaseMs / 1000));
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "delivered", attempts: 2 });
+    // The copy comes back after the lease: the delivery is done, so it is acked and sends nothing.
+    expect(await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs })).toEqual({ outcome: "acked", resent: [] });
+    expect(await t.hook.requests()).toHaveLength(2);
+  });
+
+  it("an attempt whose consumer died (no report) is tried again once its lease has passed", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    await t.hook.script([{ status: 500 }]);
+    await startSession(t.key);
+    const [retrying] = await waitFor(t, (d) => d.status === "retrying");
+    const later = Date.now() + 60_000;
+    const hub = getAssistantHub(env, t.assistant._id);
+    // A consumer took the attempt and never reported.
+    const taken = await hub.webhooks().attempt({ deliveryId: retrying!.id, now: later });
+    expect(taken).toMatchObject({ attempt: 2 });
+    expect((await consume(t.assistant._id, retrying!.id, { now: () => later + 1000 })).outcome).toEqual({ retried: expect.any(Number) });
+    expect(await t.hook.requests()).toHaveLength(1);
+    expect((await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs + 1000 })).outcome).toBe("acked");
+    expect(await t.hook.requests()).toHaveLength(2);
+    expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "delivered", attempts: 3 });
+  });
+
   it("a redirect is followed locally with the address checked again, and the event id kept", async () => {
     const t = await hookedAssistant(["conversation.started"]);
     const target = receiver();
@@ -96,3 +176,12 @@ describe("webhooks: ownership, secrets, bounds", () => {
     expect(got!.headers[L.eventIdHeader.toLowerCase()]).toBe(JSON.parse(got!.body).id);
   });
 });
+
+async function waitFor(t: { token: string; assistant: { _id: string }; webhook: { id: string } }, ready: (d: Awaited<ReturnType<typeof deliveriesOf>>[number]) => boolean) {
+  const until = Date.now() + 8000;
+  for (;;) {
+    const list = await deliveriesOf(t.token, t.assistant._id, t.webhook.id);
+    if ((list[0] && ready(list[0])) || Date.now() > until) return list;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -5,7 +5,7 @@ import type { WebhookQueueMessage } from "../queues/messages";
 import { openAssistantSecret, sealAssistantSecret } from "../services/public-assistants/api-key-encryption";
 import type { VisitorMessageRow, VisitorSessionRow, VisitorStore } from "./visitor-store";
 import { decideAfterAttempt, type AttemptDecision } from "./webhook-retry";
-import { WebhookStore, type EndpointRow } from "./webhook-store";
+import { WebhookStore, type DeliveryRow, type EndpointRow } from "./webhook-store";
 
 /**
  * The assistant's object's side of signed webhooks: the recorder (`record`: an outbox row only
@@ -24,6 +24,11 @@ export interface WebhookAttempt {
   url: string;
   secret: string;
   body: string;
+}
+
+/** Another attempt of this delivery is in flight: the consumer retries the message after `wait` seconds. */
+export interface WebhookWait {
+  wait: number;
 }
 
 /** The consumer's report of one attempt. `now` is the caller's clock (Date.now() in the consumer). */
@@ -302,12 +307,17 @@ export class HubWebhooks {
 
   /**
    * One attempt of a delivery: null when it has nothing to send (the delivery is done, failed or
-   * gone, its endpoint deleted or off, its secret unreadable). Counts the attempt.
+   * gone, its endpoint deleted or off, its secret unreadable, or a retry not due yet: a copy of an
+   * earlier message, the retry's own message is in the queue); `wait` when another attempt is in
+   * flight (its lease, `attemptLeaseMs`, not over: the copy comes back after it). Counts the
+   * attempt and takes its lease, so the queue's copies of a message never send twice.
    */
-  async attempt(deliveryId: string, now: number): Promise<WebhookAttempt | null> {
+  async attempt(deliveryId: string, now: number): Promise<WebhookAttempt | WebhookWait | null> {
     const store = this.store;
     const delivery = store.delivery(deliveryId);
     if (!delivery || (delivery.status !== "pending" && delivery.status !== "retrying")) return null;
+    const early = notDue(delivery, now);
+    if (early) return early === "copy" ? null : early;
     const endpoint = store.endpoint(delivery.endpointId);
     const body = store.eventBody(delivery.eventId);
     if (!endpoint || !endpoint.enabled || body === null) {
@@ -319,13 +329,16 @@ export class HubWebhooks {
     // Re-read after the await: the owner may have deleted or turned it off meanwhile.
     const current = store.delivery(deliveryId);
     if (!current || (current.status !== "pending" && current.status !== "retrying") || !store.endpoint(endpoint.id)?.enabled) return null;
-    store.beginAttempt(deliveryId, now);
+    const raced = notDue(current, now);
+    if (raced) return raced === "copy" ? null : raced;
+    store.beginAttempt(deliveryId, now, now + L.attemptLeaseMs);
     return { deliveryId, attempt: current.attempts + 1, eventId: delivery.eventId, url: endpoint.url, secret, body };
   }
 
   /**
    * The outcome of an attempt: saved on the delivery and the endpoint's row, then the decision.
-   * A streak of failures older than `disableAfterMs` turns the endpoint off (its pending
+   * A delivery given up (its window passed, or a failure no retry changes) while the endpoint's
+   * streak of failures is older than `disableAfterMs` turns the endpoint off (its pending
    * deliveries fail) and asks for the owner's e-mail once. A report of an earlier attempt is `stale`.
    */
   report(input: WebhookReport, owner: { userId: string; assistantName: string }): WebhookReportAnswer {
@@ -345,7 +358,11 @@ export class HubWebhooks {
     const ok = decision.kind === "done";
     store.noteOutcome(delivery.endpointId, ok, input.status, input.now);
     const endpoint = store.endpoint(delivery.endpointId);
-    if (ok || !endpoint || !endpoint.enabled || endpoint.failingSince === null || input.now - endpoint.failingSince < L.disableAfterMs) return { decision, disabled: null };
+    // Only a delivery given up ends the endpoint: a failure that will be retried may yet succeed (a
+    // quiet endpoint's one blip a day after its last failure is not a day of failures).
+    if (ok || decision.kind === "retry" || !endpoint || !endpoint.enabled || endpoint.failingSince === null || input.now - endpoint.failingSince < L.disableAfterMs) {
+      return { decision, disabled: null };
+    }
     const hours = Math.round(L.disableAfterMs / 3_600_000);
     const emailDue = store.disable(endpoint.id, M.disabledReason(hours), input.now);
     this.load();
@@ -372,6 +389,20 @@ export class HubWebhooks {
       return null;
     }
   }
+}
+
+/** How much earlier than its `nextAttemptAt` a retry may start (the queue's delay and the clocks are not exact). */
+const DUE_SLACK_MS = 5_000;
+
+/**
+ * Whether a delivery may be attempted at `now`, from its state alone: never tried, or its next
+ * attempt due. A `pending` one with a next time is an attempt in flight (its lease): the caller waits
+ * until the lease ends. A `retrying` one not due yet is a copy of an earlier message: nothing.
+ */
+function notDue(delivery: DeliveryRow, now: number): WebhookWait | "copy" | null {
+  if (delivery.nextAttemptAt === null || now >= delivery.nextAttemptAt - DUE_SLACK_MS) return null;
+  if (delivery.status === "pending") return { wait: Math.max(1, Math.ceil((delivery.nextAttemptAt - now) / 1000)) };
+  return "copy";
 }
 
 const newEventId = () => `evt_${crypto.randomUUID().replace(/-/g, "")}`;

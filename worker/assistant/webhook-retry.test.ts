@@ -37,10 +37,17 @@ describe("webhook retries", () => {
   it("5xx, network errors and 429 retry inside the window; 429's Retry-After is honoured up to its cap", () => {
     expect(decide(500)).toEqual({ kind: "retry", delaySeconds: L.baseDelaySeconds });
     expect(decide(null, { attempt: 3 })).toEqual({ kind: "retry", delaySeconds: L.baseDelaySeconds * 4 });
-    expect(decide(429, { retryAfter: "7" })).toEqual({ kind: "retry", delaySeconds: 7 });
+    expect(decide(429, { retryAfter: "90" })).toEqual({ kind: "retry", delaySeconds: 90 });
     expect(decide(429, { retryAfter: String(L.maxRetryAfterSeconds * 3) })).toEqual({ kind: "retry", delaySeconds: L.maxRetryAfterSeconds });
     expect(decide(429)).toEqual({ kind: "retry", delaySeconds: L.baseDelaySeconds });
     expect(decide(503, { firstAttemptAt: now - L.retryWindowMs })).toEqual({ kind: "gave-up" });
     expect(decide(503, { firstAttemptAt: now - L.retryWindowMs + 1000 }).kind).toBe("retry");
+  });
+
+  it("a 429 asking for less than the backoff waits the backoff: a receiver cannot have every delivery retried each second for the whole window", () => {
+    for (const retryAfter of ["0", "1", "7", "-5", "1.5", new Date(now - 90_000).toUTCString()]) {
+      expect(decide(429, { retryAfter }), retryAfter).toEqual({ kind: "retry", delaySeconds: L.baseDelaySeconds });
+      expect(decide(429, { retryAfter, attempt: 4 }), retryAfter).toEqual({ kind: "retry", delaySeconds: L.baseDelaySeconds * 8 });
+    }
   });
 });

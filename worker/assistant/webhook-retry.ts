@@ -4,7 +4,8 @@ import { webhookLimits as L } from "../../contract";
  * What follows one webhook delivery attempt (pure, so it is unit-tested): done on 2xx; a retry
  * of network errors, timeouts, 5xx and 429 while the retry window since the first attempt lasts
  * (exponential backoff with jitter from `baseDelaySeconds`, capped at `maxDelaySeconds`; a 429's
- * Retry-After, in seconds or as a date, honoured up to `maxRetryAfterSeconds`); given up at once
+ * Retry-After, in seconds or as a date, honoured up to `maxRetryAfterSeconds` when it asks for
+ * longer than the backoff, never for less: a receiver cannot have us retry each second); given up at once
  * on any other status, on a refused redirect, or once the window has passed.
  */
 
@@ -43,7 +44,9 @@ export function decideAfterAttempt(input: { outcome: AttemptOutcome; attempt: nu
   const retryable = !input.outcome.permanent && (status === null || status === 429 || status >= 500);
   if (!retryable) return { kind: "gave-up" };
   if (input.now - input.firstAttemptAt >= L.retryWindowMs) return { kind: "gave-up" };
+  const backoff = backoffSeconds(input.attempt, input.random);
   const asked = status === 429 ? retryAfterSeconds(input.outcome.retryAfter, input.now) : null;
-  const delaySeconds = asked !== null ? Math.max(1, Math.min(asked, L.maxRetryAfterSeconds)) : backoffSeconds(input.attempt, input.random);
+  // A Retry-After may lengthen the wait (up to its cap), never shorten it below the backoff.
+  const delaySeconds = asked !== null ? Math.max(backoff, Math.min(asked, L.maxRetryAfterSeconds)) : backoff;
   return { kind: "retry", delaySeconds };
 }

@@ -282,8 +282,13 @@ export class WebhookStore {
     return row ? String(row.body) : null;
   }
 
-  /** A new delivery waiting to be queued; the endpoint's oldest beyond `deliveriesKept` go. */
-  insertDelivery(d: { id: string; endpointId: string; eventId: string; type: string; createdAt: number }) {
+  /**
+   * A new delivery waiting to be queued; the endpoint's finished records (delivered, failed) beyond
+   * its newest `deliveriesKept` go. One still to be sent stays (the outbox and the retry window
+   * bound them) up to `maxKept` (the outbox's bound): past it the oldest go whatever
+   * their status, so a burst never drops an event before it went unless it is that large.
+   */
+  insertDelivery(d: { id: string; endpointId: string; eventId: string; type: string; createdAt: number }, maxKept: number = L.maxOutbox) {
     this.sql.exec(
       "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, type, created_at, status, queued) VALUES (?, ?, ?, ?, ?, 'pending', 0)",
       d.id,
@@ -293,12 +298,18 @@ export class WebhookStore {
       d.createdAt,
     );
     const pruned = this.sql.exec(
-      "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND id NOT IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+      "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND status IN ('delivered', 'failed') AND id NOT IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
       d.endpointId,
       d.endpointId,
       L.deliveriesKept,
     ).rowsWritten;
-    if (pruned > 0) this.pruneEvents();
+    const dropped = this.sql.exec(
+      "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND id NOT IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+      d.endpointId,
+      d.endpointId,
+      maxKept,
+    ).rowsWritten;
+    if (pruned + dropped > 0) this.pruneEvents();
   }
 
   delivery(id: string): DeliveryRow | null {
@@ -323,12 +334,16 @@ export class WebhookStore {
     for (const id of ids) this.sql.exec("UPDATE webhook_deliveries SET queued = 1 WHERE id = ?", id);
   }
 
-  /** An attempt begins: counted, timed. */
-  beginAttempt(id: string, now: number) {
+  /**
+   * An attempt begins: counted, timed, `pending` again and held until `leaseUntil` (its
+   * `next_attempt_at` until the report replaces both): a pending delivery with a next time is in flight.
+   */
+  beginAttempt(id: string, now: number, leaseUntil: number) {
     this.sql.exec(
-      "UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?) WHERE id = ?",
+      "UPDATE webhook_deliveries SET status = 'pending', attempts = attempts + 1, last_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE id = ?",
       now,
       now,
+      leaseUntil,
       id,
     );
   }

@@ -25,7 +25,8 @@ export interface WebhookConsumerOptions {
 
 /**
  * The `tala-webhooks` queue consumer: per message `{ assistantId, deliveryId }`, asks the
- * assistant's object for the attempt (null: nothing to send: acked), POSTs it signed
+ * assistant's object for the attempt (null: nothing to send: acked; `wait`: another copy of the
+ * message is attempting it, retried after that attempt's lease), POSTs it signed
  * (`deliverWebhook`), reports the outcome, and does what the object decided: a retry is sent
  * again with its delay (`delaySeconds`) and the message acked; done and given up are acked. When
  * the object turned the endpoint off, the owner's e-mail goes from here (D1 read off the turn path).
@@ -49,6 +50,11 @@ async function handleOne(message: Message<unknown>, env: Env, queue: string, opt
     const attempt = await callFacet(hub.webhooks(), (f) => f.attempt({ deliveryId, now: now() }));
     if (!attempt || isGone(attempt)) {
       message.ack();
+      return;
+    }
+    if ("wait" in attempt) {
+      // Another copy of this message is attempting it now: this one comes back when that attempt's lease ends.
+      message.retry({ delaySeconds: attempt.wait });
       return;
     }
     const outcome = await deliverWebhook(attempt, env, options.fetcher ?? fetch);

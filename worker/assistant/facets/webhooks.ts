@@ -2,7 +2,7 @@ import { RpcTarget } from "cloudflare:workers";
 import { webhookLimits as L, type Webhook, type WebhookDelivery } from "../../../contract";
 import type { Gone } from "../gone";
 import type { HubCore } from "../hub-core";
-import type { WebhookAttempt, WebhookReport, WebhookReportAnswer } from "../hub-webhooks";
+import type { WebhookAttempt, WebhookReport, WebhookReportAnswer, WebhookWait } from "../hub-webhooks";
 import { toWebhook, toWebhookDelivery } from "../webhook-store";
 import { guarded, whenOpen } from "./run";
 
@@ -77,8 +77,8 @@ export class WebhooksFacet extends RpcTarget {
     });
   }
 
-  /** The queue consumer: what to send for this delivery now (null: nothing; ack the message). */
-  attempt(input: { deliveryId: string; now: number }): Promise<WebhookAttempt | null | Gone> {
+  /** The queue consumer: what to send for this delivery now (null: nothing, ack the message; `wait`: retry it after that many seconds). */
+  attempt(input: { deliveryId: string; now: number }): Promise<WebhookAttempt | WebhookWait | null | Gone> {
     return whenOpen(this.#core, () => this.#core.webhooks.attempt(input.deliveryId, input.now));
   }
 
