@@ -138,11 +138,13 @@ describe("webhooks: ownership, secrets, bounds", () => {
     }) as typeof fetch;
     const runs = await Promise.all([1, 2].map(() => consume(t.assistant._id, retrying!.id, { now: () => later, fetcher: slow })));
     expect(await t.hook.requests()).toHaveLength(2);
-    const outcomes = runs.map((r) => r.outcome);
-    expect(outcomes).toContain("acked");
-    const waited = outcomes.find((o) => typeof o === "object") as unknown as { retried: number };
-    expect(waited.retried).toBeGreaterThan(0);
-    expect(waited.retried).toBeLessThanOrEqual(Math.ceil(L.attemptLeaseMs / 1000));
+    // Both acked: the one that delivered, and the copy, sent again as a new message for when the lease ends.
+    expect(runs.map((r) => r.outcome)).toEqual(["acked", "acked"]);
+    const waited = runs.flatMap((r) => r.resent);
+    expect(waited).toHaveLength(1);
+    expect(waited[0]!.body).toEqual({ assistantId: t.assistant._id, deliveryId: retrying!.id });
+    expect(waited[0]!.delaySeconds).toBeGreaterThan(0);
+    expect(waited[0]!.delaySeconds).toBeLessThanOrEqual(Math.ceil(L.attemptLeaseMs / 1000));
     expect((await deliveriesOf(t.token, t.assistant._id, t.webhook.id))[0]).toMatchObject({ status: "delivered", attempts: 2 });
     // The copy comes back after the lease: the delivery is done, so it is acked and sends nothing.
     expect(await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs })).toEqual({ outcome: "acked", resent: [] });
@@ -159,7 +161,9 @@ describe("webhooks: ownership, secrets, bounds", () => {
     // A consumer took the attempt and never reported.
     const taken = await hub.webhooks().attempt({ deliveryId: retrying!.id, now: later });
     expect(taken).toMatchObject({ attempt: 2 });
-    expect((await consume(t.assistant._id, retrying!.id, { now: () => later + 1000 })).outcome).toEqual({ retried: expect.any(Number) });
+    const during = await consume(t.assistant._id, retrying!.id, { now: () => later + 1000 });
+    expect(during.outcome).toBe("acked");
+    expect(during.resent).toEqual([{ body: { assistantId: t.assistant._id, deliveryId: retrying!.id }, delaySeconds: expect.any(Number) }]);
     expect(await t.hook.requests()).toHaveLength(1);
     expect((await consume(t.assistant._id, retrying!.id, { now: () => later + L.attemptLeaseMs + 1000 })).outcome).toBe("acked");
     expect(await t.hook.requests()).toHaveLength(2);

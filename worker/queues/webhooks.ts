@@ -53,8 +53,9 @@ async function handleOne(message: Message<unknown>, env: Env, queue: string, opt
       return;
     }
     if ("wait" in attempt) {
-      // Another copy of this message is attempting it now: this one comes back when that attempt's lease ends.
-      message.retry({ delaySeconds: attempt.wait });
+      // Another copy of this message is attempting it now: this one comes back when that attempt's
+      // lease ends, as a new message (a retry of this one would spend the queue's few retries).
+      await requeue(env, message, { assistantId, deliveryId }, attempt.wait);
       return;
     }
     const outcome = await deliverWebhook(attempt, env, options.fetcher ?? fetch);
@@ -71,21 +72,27 @@ async function handleOne(message: Message<unknown>, env: Env, queue: string, opt
       );
     }
     if (answer.decision.kind === "retry") {
-      const delaySeconds = Math.min(answer.decision.delaySeconds, MAX_QUEUE_DELAY_SECONDS);
-      try {
-        await env.WEBHOOK_QUEUE!.send({ assistantId, deliveryId } satisfies WebhookQueueMessage, { delaySeconds });
-      } catch (error) {
-        // Not re-sent: the queue retries this very message after the same delay.
-        console.error(JSON.stringify({ event: "webhook-resend-failed", assistantId, deliveryId, error: String(error) }));
-        message.retry({ delaySeconds });
-        return;
-      }
+      await requeue(env, message, { assistantId, deliveryId }, answer.decision.delaySeconds);
+      return;
     }
     message.ack();
   } catch (error) {
     console.error(JSON.stringify({ queue, assistantId, deliveryId, attempts: message.attempts, error: String(error) }));
     message.retry({ delaySeconds: HUB_RETRY_SECONDS });
   }
+}
+
+/** `body` again after `seconds` as a new message, and this one acked; when the queue refuses the send, this very message is retried after the same delay. */
+async function requeue(env: Env, message: Message<unknown>, body: WebhookQueueMessage, seconds: number) {
+  const delaySeconds = Math.min(seconds, MAX_QUEUE_DELAY_SECONDS);
+  try {
+    await env.WEBHOOK_QUEUE!.send(body, { delaySeconds });
+  } catch (error) {
+    console.error(JSON.stringify({ event: "webhook-resend-failed", assistantId: body.assistantId, deliveryId: body.deliveryId, error: String(error) }));
+    message.retry({ delaySeconds });
+    return;
+  }
+  message.ack();
 }
 
 /** What one attempt gives the object to decide on (never the secret, never the body). */
