@@ -1655,10 +1655,6 @@ export const leadsUi = {
     unsaved: "Unsaved changes",
     preview: "Preview",
     previewHint: "As a visitor sees it in the chat.",
-    previewRequired: "required",
-    previewSend: "Send",
-    previewNotNow: "Not now",
-    previewDefaultIntro: "Leave your details and we will get back to you.",
     previewOff: "The form is off: visitors do not see it.",
   },
   /** Insights: leads per day, beside conversations and messages. */

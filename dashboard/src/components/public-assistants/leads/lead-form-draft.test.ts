@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defaultLeadForm, leadLimits, leadMessages, type LeadForm } from "../../../../../contract";
+import { defaultLeadForm, leadLimits, leadMessages, widgetLeadStrings, type LeadForm } from "../../../../../contract";
 import { addableKinds, addField, checkDraft, draftOf, errorSlot, errorsBySlot, isDirty, localLine, moveField, removeField, updateField, visitorLabel } from "./lead-form-draft";
+import { defaultFieldLabel } from "./lead-form-editor";
 
 const form: LeadForm = { ...defaultLeadForm, enabled: true };
 
@@ -69,5 +70,14 @@ describe("the lead form draft", () => {
     expect(isDirty(d, form)).toBe(false);
     expect(isDirty(updateField(d, 0, { label: { en: "" } }), form)).toBe(false);
     expect(isDirty(updateField(d, 0, { required: true }), form)).toBe(true);
+  });
+});
+
+describe("a known kind's default label", () => {
+  it("is the widget's own word in the language being edited, so the placeholder and preview read as the visitor will", () => {
+    expect(defaultFieldLabel("name", "fr")).toBe(widgetLeadStrings.fr.leadKinds.name);
+    expect(defaultFieldLabel("phone", "ar")).toBe(widgetLeadStrings.ar.leadKinds.phone);
+    expect(defaultFieldLabel("email")).toBe(widgetLeadStrings.en.leadKinds.email);
+    expect(visitorLabel({ key: "company", kind: "company", label: {}, required: false }, "fr", defaultFieldLabel)).toBe("Entreprise");
   });
 });

@@ -5,7 +5,7 @@
  * names. Beside it, the form as a visitor sees it (lead-form-preview.tsx).
  */
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { leadLimits, leadsUi, type LeadForm, type LeadLocale } from "../../../../../contract";
+import { leadLimits, leadsUi, widgetLeadStrings, type LeadForm, type LeadLocale } from "../../../../../contract";
 import { errorMessage, fieldErrors } from "../../../lib/api";
 import { leadsApi } from "../../../lib/leads-api";
 import { toast } from "../../../stores/toast";
@@ -20,7 +20,9 @@ import { LeadFormPreview } from "./lead-form-preview";
 const F = leadsUi.form;
 
 /** A known kind's label when the owner wrote none: the kind's name (the widget shows its own words per language). */
-export const defaultFieldLabel = (kind: FieldKind): string => F.kinds[kind] ?? kind;
+/** A known kind's label as the widget shows it in `locale` when the owner gave none (a text field has the owner's). */
+export const defaultFieldLabel = (kind: FieldKind, locale: LeadLocale = "en"): string =>
+  kind === "text" ? (F.kinds[kind] ?? kind) : widgetLeadStrings[locale].leadKinds[kind];
 
 export function LeadFormEditor({ assistantId, form, onSaved }: { assistantId: string; form: LeadForm; onSaved: (form: LeadForm) => void }) {
   const [draft, setDraft] = useState<LeadFormDraft>(() => draftOf(form));
