@@ -141,6 +141,9 @@ export const publicAssistantDefaults = {
       availabilityLine: "",
       /** The assistant's avatar or logo, served by Tala ("" for the default mark). Set by uploading it. */
       avatarUrl: "",
+      /** The widget's privacy line and its link ("" for none; schemas/privacy.ts). */
+      privacyNotice: "",
+      privacyUrl: "",
     },
     /** The first-hour checklist's record (schemas/first-hour.ts): nothing happened yet. */
     onboarding: { playgroundAt: null as number | null, snippetCopiedAt: null as number | null, dismissedAt: null as number | null },
@@ -159,6 +162,9 @@ export const publicAssistantDefaults = {
       whenUnanswered: true,
       emailOwner: true,
     },
+    /** Conversations kept until deleted (schemas/privacy.ts); leads kept even when retention is on. */
+    retentionDays: null as 30 | 90 | 365 | null,
+    retentionIncludesLeads: false,
   },
   integration: {
     widgetPosition: "bottom-right" as WidgetPosition,
@@ -896,3 +902,111 @@ export const webhookLimits = {
   disabledEmailIntervalMs: 24 * 60 * 60 * 1000,
 } as const;
 export type WebhookEventType = (typeof webhookLimits.events)[number];
+
+/**
+ * Teams (schemas/team.ts): every account has its workspace (its id is the owner's user id, so the
+ * assistants' `user_id` is their workspace); the owner invites people with a role. What each role
+ * may do is `teamPermissions`: one table read by the server's route guard, the dashboard and the
+ * authorization matrix test. Chosen for Tala.
+ */
+export const teamRoles = ["owner", "admin", "agent", "viewer"] as const;
+export type TeamRole = (typeof teamRoles)[number];
+/** The roles an invitation or a role change may give (ownership moves only by transfer). */
+export const memberRoles = ["admin", "agent", "viewer"] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+export const teamPermissions = {
+  /** See the workspace's assistants, their settings (read-only) and knowledge list. */
+  "assistants.read": ["owner", "admin", "agent", "viewer"],
+  /** Create, change, delete assistants; knowledge, websites, keys, identity secret, webhooks, lead form, Playground. */
+  "assistants.manage": ["owner", "admin"],
+  /** The inbox: take over, reply, hand back. */
+  "inbox.reply": ["owner", "admin", "agent"],
+  /** Conversations (History) and their export. */
+  "history.read": ["owner", "admin", "agent", "viewer"],
+  "leads.read": ["owner", "admin", "agent", "viewer"],
+  "insights.read": ["owner", "admin", "viewer"],
+  /** Curated answers: add, edit, import, delete. */
+  "qa.manage": ["owner", "admin", "agent"],
+  /** Delete a conversation or a visitor's data; export a visitor's data. */
+  "privacy.manage": ["owner", "admin"],
+  /** Invite, change and remove agents and viewers; revoke invitations. */
+  "team.manage": ["owner", "admin"],
+  /** Invite, change and remove admins; transfer ownership. */
+  "team.admins": ["owner"],
+  "audit.read": ["owner", "admin"],
+} as const satisfies Record<string, readonly TeamRole[]>;
+export type TeamPermission = keyof typeof teamPermissions;
+
+export const can = (role: TeamRole | null | undefined, permission: TeamPermission): boolean =>
+  !!role && (teamPermissions[permission] as readonly TeamRole[]).includes(role);
+
+export const teamLimits = {
+  /** The request header naming the workspace a call acts in (default: the caller's own). */
+  workspaceHeader: "X-Workspace-Id",
+  maxMembers: 50,
+  maxPendingInvitations: 50,
+  invitationTtlMs: 7 * 24 * 60 * 60 * 1000,
+  /** Invitation codes: this many random characters of `codeAlphabet` (Crockford base32, no look-alikes). */
+  codeChars: 24,
+  codeAlphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
+  /** Invitations sent per workspace per hour (each is an e-mail). */
+  invitationsPerHour: 20,
+  /** Wrong codes tried per user per hour before accepting is refused for the hour. */
+  acceptAttemptsPerHour: 10,
+  maxWorkspaceNameChars: 80,
+  /** A removed member's sockets into the workspace are closed within this. */
+  revocationMs: 1_000,
+  /** Audit entries are kept this long; a page holds `auditPageSize`. */
+  auditRetentionMs: 365 * 24 * 60 * 60 * 1000,
+  auditPageSize: 50,
+} as const;
+
+/** What the audit log records (schemas/team.ts `auditEntrySchema.action`). */
+export const auditActions = [
+  "member.invited",
+  "invitation.revoked",
+  "invitation.accepted",
+  "member.role_changed",
+  "member.removed",
+  "member.left",
+  "ownership.transferred",
+  "assistant.created",
+  "assistant.deleted",
+  "assistant.access_changed",
+  "assistant.retention_changed",
+  "api_key.regenerated",
+  "secret_key.created",
+  "secret_key.revoked",
+  "identity_secret.created",
+  "identity_secret.revoked",
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "conversation.deleted",
+  "visitor.deleted",
+  "visitor.exported",
+  "chats.exported",
+  "leads.exported",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/**
+ * Privacy (schemas/privacy.ts): how long an assistant keeps visitors' conversations, and one
+ * visitor's deletion and export. Chosen for Tala.
+ */
+export const privacyLimits = {
+  /** `config.retentionDays`: one of these, or null (keep, the default). */
+  retentionDays: [30, 90, 365] as const,
+  /** The object's retention pass: conversations deleted per batch, batches per alarm run (then it re-arms). */
+  retentionBatchSessions: 200,
+  retentionBatchesPerRun: 10,
+  /** The pass runs daily at this UTC hour (spread by a per-assistant offset up to an hour). */
+  retentionHourUtc: 3,
+  /** A visitor's conversations deleted or exported at most this many at a time (paged internally). */
+  visitorBatchSessions: 200,
+  /** The widget's privacy notice (`customization.privacyNotice`, `privacyUrl`). */
+  maxNoticeChars: 200,
+  maxNoticeUrlChars: 500,
+} as const;
+export type RetentionDays = (typeof privacyLimits.retentionDays)[number];

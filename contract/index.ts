@@ -22,3 +22,6 @@ export * from "./schemas/handoff";
 export * from "./schemas/leads";
 export * from "./schemas/webhooks";
 export * from "./schemas/first-hour";
+export * from "./schemas/team";
+export * from "./schemas/privacy";
+export * from "./schemas/visitor-data";

@@ -1850,3 +1850,67 @@ export const webhookMessages = {
   disabledEmailBody: (assistantName: string, url: string, hours: number, link: string) =>
     `Every delivery to ${url} failed for ${hours} hours, so Tala stopped sending to it.\n\nFix the endpoint, then turn it on again in ${assistantName}'s Webhooks: ${link}`,
 } as const;
+
+/** Teams (schemas/team.ts): workspaces, members, invitations, the audit log. Chosen for Tala. */
+export const teamMessages = {
+  /** 403 on an owner route: the caller is a member, but their role lacks the permission (named). */
+  forbidden: (permission: string, role: string) => `Your role (${role}) does not allow this: it needs “${permission}”.`,
+  /** The permissions' names in that sentence and in the dashboard. */
+  permissionNames: {
+    "assistants.read": "see assistants",
+    "assistants.manage": "manage assistants",
+    "inbox.reply": "answer in the inbox",
+    "history.read": "read conversations",
+    "leads.read": "read leads",
+    "insights.read": "read insights",
+    "qa.manage": "edit curated answers",
+    "privacy.manage": "delete and export visitors' data",
+    "team.manage": "manage the team",
+    "team.admins": "manage admins and ownership",
+    "audit.read": "read the audit log",
+  } as Record<string, string>,
+  roleNames: { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" } as Record<string, string>,
+  workspaceNotFound: "Workspace not found, or you are not a member of it.",
+  workspaceHeaderInvalid: "X-Workspace-Id must be a workspace id.",
+  defaultWorkspaceName: (name: string) => `${name}'s workspace`,
+  workspaceNameRequired: "Workspace name is required.",
+  workspaceNameTooLong: (max: number) => `Workspace name must be at most ${max} characters.`,
+  emailRequired: "E-mail is required.",
+  emailInvalid: "Enter a valid email address.",
+  roleInvalid: (roles: readonly string[]) => `Role must be one of: ${roles.join(", ")}.`,
+  alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
+  alreadyInvited: (email: string) => `${email} already has a pending invitation. Revoke it to send a new one.`,
+  cannotInviteSelf: "You are already in this workspace.",
+  tooManyMembers: (max: number) => `A workspace has at most ${max} members.`,
+  tooManyInvitations: (max: number) => `A workspace has at most ${max} pending invitations.`,
+  invitationsThrottled: "Too many invitations sent in the last hour. Try again later.",
+  invitationNotFound: "Invitation not found.",
+  codeRequired: "Invitation code is required.",
+  codeInvalid: "This invitation code is not valid. Check the e-mail, or ask for a new invitation.",
+  codeExpired: "This invitation has expired. Ask the workspace's owner for a new one.",
+  codeRevoked: "This invitation was revoked. Ask the workspace's owner for a new one.",
+  codeUsed: "This invitation was already accepted.",
+  acceptThrottled: "Too many wrong invitation codes. Try again in an hour.",
+  wrongAccount: (email: string) => `This invitation is for ${email}. Sign in with that e-mail to accept it.`,
+  emailNotVerified: "Verify your e-mail before accepting an invitation.",
+  memberNotFound: "Member not found.",
+  ownerRoleFixed: "The owner's role cannot be changed: transfer ownership instead.",
+  cannotRemoveOwner: "The owner cannot be removed from their workspace.",
+  transferTargetNotAdmin: "Ownership can only be transferred to an admin of the workspace.",
+  pageInvalid: "page must be a whole number from 1.",
+  actionInvalid: (actions: readonly string[]) => `action must be one of: ${actions.join(", ")}.`,
+  invitationEmailSubject: (workspace: string) => `You are invited to ${workspace} on Tala`,
+  invitationEmailBody: (inviter: string, workspace: string, role: string, code: string, link: string, days: number) =>
+    `${inviter} invited you to ${workspace} on Tala as ${role}.\n\nAccept the invitation: ${link}\n\nOr enter this code in Tala: ${code}\n\nThe invitation is valid for ${days} days. If you did not expect it, ignore this e-mail.`,
+} as const;
+
+/** Privacy (schemas/privacy.ts): retention, one visitor's deletion and export, the widget's notice. Chosen for Tala. */
+export const privacyMessages = {
+  retentionInvalid: (options: readonly number[]) => `Retention must be one of ${options.join(", ")} days, or null to keep conversations.`,
+  retentionLeadsInvalid: "retentionIncludesLeads must be true or false.",
+  noticeTooLong: (max: number) => `Privacy notice must be at most ${max} characters.`,
+  noticeUrlTooLong: (max: number) => `Privacy policy link must be at most ${max} characters.`,
+  noticeUrlInvalid: "Privacy policy link must be a full web address starting with https://.",
+  visitorNotFound: "No conversation or lead of this visitor was found.",
+  visitorIdInvalid: "Visitor id must be a signed visitor's id or a conversation's id.",
+} as const;

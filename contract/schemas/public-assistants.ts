@@ -14,11 +14,12 @@ import {
   widgetSizes,
   widgetThemes,
 } from "../constants";
-import { botDefenceMessages, publicAssistantServerMessages as M, qaMessages, visitorIdentityMessages } from "../messages";
+import { botDefenceMessages, publicAssistantServerMessages as M, privacyMessages, qaMessages, visitorIdentityMessages } from "../messages";
 import { emptyOnboardingRecord, onboardingRecordSchema } from "./first-hour";
 import { budgetActionSchema, budgetLimitSchema, verifiedVisitorSchema } from "./visitors";
 import { agentAuthorSchema, conversationHandoffSchema, defaultHandoffSettings, handoffSettingsInput, handoffSettingsSchema } from "./handoff";
 import { defaultLeadForm, leadFormSchema } from "./leads";
+import { privacyNoticeSchema, privacyUrlSchema, retentionDaysSchema } from "./privacy";
 
 /**
  * /api/public-assistants: the owner's assistants, their knowledge files, API keys and visitor
@@ -97,6 +98,9 @@ const customizationInput = z.object(
     theme: z.enum(widgetThemes, { error: M.invalidChoice("Theme", widgetThemes) }).optional(),
     language: z.enum(widgetLanguages, { error: M.invalidChoice("Language", widgetLanguages) }).optional(),
     availabilityLine: text("Availability line", F.maxAvailabilityLineChars).optional(),
+    /** A line about how the site uses the conversation, and a link to its policy (schemas/privacy.ts). */
+    privacyNotice: privacyNoticeSchema.optional(),
+    privacyUrl: privacyUrlSchema.optional(),
   },
   { error: M.mustBeObject("customization") },
 );
@@ -122,6 +126,10 @@ const configInput = z.object(
     qaStrictness: z.enum(qaLimits.strictnessLevels, { error: qaMessages.strictnessInvalid(qaLimits.strictnessLevels) }).optional(),
     /** A person taking over: the widget's "Talk to a person", the texts a waiting visitor sees, auto-end (schemas/handoff.ts). */
     handoff: handoffSettingsInput.optional(),
+    /** Conversations older than this many days are deleted daily; null keeps them (schemas/privacy.ts). */
+    retentionDays: retentionDaysSchema.optional(),
+    /** Whether retention deletes those conversations' leads too. */
+    retentionIncludesLeads: z.boolean({ error: privacyMessages.retentionLeadsInvalid }).optional(),
   },
   { error: M.mustBeObject("config") },
 );
@@ -171,6 +179,8 @@ export const assistantCustomizationSchema = z.object({
   availabilityLine: z.string().default(""),
   /** Served by Tala after an upload; "" for the default mark. */
   avatarUrl: z.string().default(""),
+  privacyNotice: z.string().default(""),
+  privacyUrl: z.string().default(""),
 });
 
 export const assistantConfigSchema = z.object({
@@ -190,6 +200,9 @@ export const assistantConfigSchema = z.object({
   leadForm: leadFormSchema.default(defaultLeadForm),
   /** The first-hour checklist's record (schemas/first-hour.ts), written by the server only; empty for a config stored before it. */
   onboarding: onboardingRecordSchema.default(emptyOnboardingRecord),
+  /** Keep conversations (null) or delete them after 30, 90 or 365 days (schemas/privacy.ts); keep for a config stored before it. */
+  retentionDays: z.union([z.literal(30), z.literal(90), z.literal(365)]).nullable().default(null),
+  retentionIncludesLeads: z.boolean().default(false),
 });
 export type AssistantConfig = z.infer<typeof assistantConfigSchema>;
 

@@ -67,6 +67,8 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
     leadForm: base.leadForm,
     // Written by the server only (services/public-assistants/onboarding.ts).
     onboarding: base.onboarding,
+    retentionDays: changes?.retentionDays !== undefined ? changes.retentionDays : base.retentionDays,
+    retentionIncludesLeads: changes?.retentionIncludesLeads ?? base.retentionIncludesLeads,
     customization: {
       primaryColor: changes?.customization?.primaryColor ?? base.customization.primaryColor,
       headerText: changes?.customization?.headerText ?? base.customization.headerText,
@@ -78,6 +80,8 @@ export function mergeConfig(base: AssistantConfig, changes: PublicAssistantChang
       availabilityLine: changes?.customization?.availabilityLine ?? base.customization.availabilityLine,
       // Set by the avatar upload, never by the assistant's own update.
       avatarUrl: base.customization.avatarUrl,
+      privacyNotice: changes?.customization?.privacyNotice ?? base.customization.privacyNotice,
+      privacyUrl: changes?.customization?.privacyUrl ?? base.customization.privacyUrl,
     },
   };
 }
