@@ -284,3 +284,79 @@ export const devOutbox = sqliteTable(
   },
   (t) => [index("dev_outbox_sent_idx").on(t.sentAt)],
 );
+
+/**
+ * Teams (contract/schemas/team.ts). A workspace's id is its first owner's user id, so every
+ * assistant's `user_id` already names its workspace and an account with no row here is a
+ * single-member workspace owned by that user (nothing to migrate). A row exists once the
+ * workspace is renamed or its ownership transferred: `owner_id` is then who owns it.
+ */
+export const workspaces = sqliteTable("workspaces", {
+  id: id(),
+  ownerId: text("owner_id")
+    .notNull()
+    .references(() => users.id),
+  name: text("name").notNull().default(""),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** The people of a workspace other than its owner, with their role (admin, agent, viewer). */
+export const workspaceMembers = sqliteTable(
+  "workspace_members",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["admin", "agent", "viewer"] }).notNull(),
+    addedAt: integer("added_at").notNull(),
+    addedBy: text("added_by"),
+  },
+  (t) => [uniqueIndex("workspace_members_pk").on(t.workspaceId, t.userId), index("workspace_members_user_idx").on(t.userId)],
+);
+
+/** Invitations by e-mail: only the code's SHA-256 is stored. Pending while none of accepted/revoked is set and before `expires_at`. */
+export const workspaceInvitations = sqliteTable(
+  "workspace_invitations",
+  {
+    id: id(),
+    workspaceId: text("workspace_id").notNull(),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["admin", "agent", "viewer"] }).notNull(),
+    codeHash: text("code_hash").notNull(),
+    invitedBy: text("invited_by").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+    acceptedBy: text("accepted_by"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("workspace_invitations_code_unique").on(t.codeHash), index("workspace_invitations_ws_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/**
+ * Who did what in a workspace (contract `auditActions`), kept `teamLimits.auditRetentionMs`.
+ * The actor's e-mail and name are copied as they were then; `details` is small JSON, never a secret.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: id(),
+    workspaceId: text("workspace_id").notNull(),
+    at: integer("at").notNull(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email").notNull().default(""),
+    actorName: text("actor_name").notNull().default(""),
+    action: text("action").notNull(),
+    assistantId: text("assistant_id"),
+    assistantName: text("assistant_name").notNull().default(""),
+    target: text("target").notNull().default(""),
+    details: text("details").notNull().default("{}"),
+  },
+  (t) => [
+    index("audit_log_ws_at_idx").on(t.workspaceId, t.at),
+    index("audit_log_ws_actor_idx").on(t.workspaceId, t.actorId, t.at),
+    index("audit_log_ws_action_idx").on(t.workspaceId, t.action, t.at),
+  ],
+);
