@@ -84,7 +84,7 @@ export function seedConversations(assistantId: string, count: number, options: {
       for (let i = 0; i < count; i++) {
         const id = `${options.prefix ?? "seed"}-${crypto.randomUUID()}`;
         ids.push(id);
-        store.createSession({ id, referrer: "https://shop.example/help", origin: "https://shop.example", userAgent: "test", locale: "en", startedAt: at, counted: 0 }, options.sub ? { id: options.sub, name: "Amina" } : undefined);
+        store.createSession({ id, referrer: "https://shop.example/help", origin: "https://shop.example", userAgent: "test", locale: "en", startedAt: at }, options.sub ? { id: options.sub, name: "Amina" } : undefined);
         store.saveMessage({ sessionId: id, role: "user", content: `Question ${i}`, files: [{ name: "invoice.pdf" }], sources: [], at });
         store.saveMessage({ sessionId: id, role: "assistant", content: `Answer ${i}`, files: [], sources: [], at: at + 1 });
         if (options.leads) {
