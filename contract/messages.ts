@@ -1913,4 +1913,5 @@ export const privacyMessages = {
   noticeUrlInvalid: "Privacy policy link must be a full web address starting with https://.",
   visitorNotFound: "No conversation or lead of this visitor was found.",
   visitorIdInvalid: "Visitor id must be a signed visitor's id or a conversation's id.",
+  conversationIdInvalid: (max: number) => `Conversation id must be 1 to ${max} characters.`,
 } as const;

@@ -36,6 +36,8 @@ export const widgetRoomPath = (sessionId: string) => `/${partiesPrefix}/${widget
 export const widgetSocketClose = {
   unavailable: { code: 4003, reason: widgetMessages.unavailable, refusal: "unavailable" },
   originNotAllowed: { code: 4003, reason: widgetMessages.originNotAllowed, refusal: "origin-not-allowed" },
+  /** The owner deleted the conversation (schemas/privacy.ts): the widget offers a new one. */
+  conversationDeleted: { code: 4003, reason: widgetMessages.sessionNotFound, refusal: "session-not-found" },
 } as const;
 export type WidgetSocketClose = (typeof widgetSocketClose)[keyof typeof widgetSocketClose];
 /**
