@@ -222,6 +222,9 @@ export class App extends Component<AppProps> {
     // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
     const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
     const lf = cfg.leadForm;
+    // The owner's privacy line and policy link (https only, as the server validates it), at the composer's foot.
+    const pv = cfg.privacyNotice;
+    const pu = /^https:/.test(cfg.privacyUrl!) && safeHref(cfg.privacyUrl!);
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${dark ? " dk" : ""}`}
@@ -383,6 +386,18 @@ export class App extends Component<AppProps> {
                 ? iconButton(t.stop, "M7 7h10v10H7z", { class: "i sd", onClick: () => c.stop() })
                 : iconButton(t.send, "m4 12 16-8-6 16-2-7z", { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
+            )}
+            {/* Outside the live log: read in its place, never announced as news. The line is the link when both are set. */}
+            {!listView && (pv || pu) && (
+              <p class="left" dir="auto">
+                {pu ? (
+                  <a href={pu} target="_blank" rel="noopener noreferrer">
+                    {pv || pu}
+                  </a>
+                ) : (
+                  pv
+                )}
+              </p>
             )}
           </div>
         )}
