@@ -150,6 +150,9 @@ const PREACT_TRIMS = [
   // moveBefore (a move that keeps an element's state, where the browser has it): the widget's lists
   // keep their order (messages are appended, chips removed), so a plain insertBefore as Preact 10 did
   ["(!u&&r.moveBefore&&o.parentNode?r.moveBefore(o,t):r.insertBefore(o,t||null))", "r.insertBefore(o,t||null)"],
+  // and for the same reason no longest-increasing-subsequence of moved children: when one moved
+  // (never, in practice), every child is placed again in order, as Preact 10 did
+  ["if(g){for(a=[],s=[],f=0;f<i;f++)if((o=k[f])&&16&o.__u){for(_=0,p=a.length;_<p;)a[y=_+p>>1]<o.__i?_=y+1:p=y;a[_]=o.__i,s[f]=_+1}for(_=a.length;f--;)s[f]&&(s[f]==_?_--:k[f].__u|=4)}", "if(g)for(f=0;f<i;f++)(o=k[f])&&(o.__u|=4);"],
   ["M=a.ownerDocument||document,", "M=document,"],
   ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
   ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],

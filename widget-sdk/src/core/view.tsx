@@ -12,7 +12,7 @@ import * as C from "./contract";
 import type { Controller, Rating, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
-import { inline, renderMarkdown, safeHref } from "./markdown";
+import { inline, link, renderMarkdown, safeHref } from "./markdown";
 
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
@@ -222,7 +222,7 @@ export class App extends Component<AppProps> {
     // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
     const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
     const lf = cfg.leadForm;
-    // The owner's privacy line and policy link (https only, as the server validates it), at the composer's foot.
+    // The owner's privacy line and policy link (https only, as the server validates it; a new tab, as answers' links), at the composer's foot.
     const pv = cfg.privacyNotice;
     const pu = /^https:/.test(cfg.privacyUrl!) && safeHref(cfg.privacyUrl!);
     return (
@@ -390,13 +390,7 @@ export class App extends Component<AppProps> {
             {/* Outside the live log: read in its place, never announced as news. The line is the link when both are set. */}
             {!listView && (pv || pu) && (
               <p class="left" dir="auto">
-                {pu ? (
-                  <a href={pu} target="_blank" rel="noopener noreferrer">
-                    {pv || pu}
-                  </a>
-                ) : (
-                  pv
-                )}
+                {pu ? link(pu, pv || pu) : pv}
               </p>
             )}
           </div>
