@@ -2,7 +2,7 @@
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
 //   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
-//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead, lead-fr, lead-ar,
+//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead-en, lead-fr, lead-ar,
 //                               handoff-fr, handoff-ar), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
@@ -189,7 +189,7 @@ const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "ass
 const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew", "collect", "ensure", "view", "byHandoff", "why", "seen", "sent", "count", "vals", "errs", "line", "jump", "lede", "mine", "sid", "langs"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
-INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer");
+INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer", "once", "kept", "leadPart");
 INTERNAL.push("props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
 async function mangledNames() {
   const names = new Set(INTERNAL);
@@ -221,7 +221,7 @@ async function iife(entry, define = {}, mangleProps, mangleCache) {
 }
 
 /** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
-export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead", "lead-fr", "lead-ar", "handoff-fr", "handoff-ar"];
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead-en", "lead-fr", "lead-ar", "handoff-fr", "handoff-ar"];
 
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });
