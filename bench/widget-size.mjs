@@ -9,9 +9,12 @@
 // the bench over it; the kinds that load a lazy chunk are reported with their totals.
 // Competitors' bundles are measured only when their npm package happens to be installed;
 // otherwise the issue's reported figures are printed, labelled as such.
-// Writes bench/results/widget-size.json.
+// Writes bench/results/widget-size.json. `TALA_BENCH_ROOT=<checkout>` also runs that checkout's own
+// bench (a copy of another commit, with node_modules reachable) and stores its kinds as `before`,
+// with each kind's difference, matched by the kind's name.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
@@ -114,10 +117,29 @@ table(
   competitors.map((c) => [c.name, c.measuredKb ?? c.reportedKb, c.source]),
 );
 
+/** Another checkout's figures, by its own bench (its kinds and files as they were there). */
+function measureBefore(dir) {
+  const run = spawnSync(process.execPath, [join(dir, "bench/widget-size.mjs")], { cwd: dir, encoding: "utf8" });
+  const file = join(dir, "bench/results/widget-size.json");
+  if (!existsSync(file)) throw new Error(`widget-size: ${dir} wrote no results: ${run.stderr}`);
+  const b = JSON.parse(readFileSync(file, "utf8"));
+  return { root: dir, core: b.core.gzipBytes, kinds: b.kinds.map((k) => ({ kind: k.kind, open: k.open, chunks: k.chunks, totalGzipBytes: k.totalGzipBytes })) };
+}
+const before = process.env.TALA_BENCH_ROOT ? measureBefore(process.env.TALA_BENCH_ROOT) : undefined;
+if (before) {
+  table(
+    ["visitor", "counts", "before B", "after B", "change B"],
+    kinds.map((k) => {
+      const b = before.kinds.find((x) => x.kind === k.kind);
+      return [k.kind, k.open ? "open" : "reported", b?.totalGzipBytes ?? "-", k.totalGzipBytes, b ? k.totalGzipBytes - b.totalGzipBytes : "-"];
+    }),
+  );
+}
+
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(
   join(root, "bench/results/widget-size.json"),
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9, each file on its own", loader, core, chunks, kinds, competitors }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), method: "zlib gzip level 9, each file on its own", loadAverage: loadavg().map((l) => +l.toFixed(2)), loader, core, chunks, kinds, competitors, ...(before ? { before } : {}) }, null, 2)}\n`,
 );
 // The open widget is held to the budget; the lazy kinds are reported only.
 const over = kinds.filter((k) => k.open && !k.withinBudget);

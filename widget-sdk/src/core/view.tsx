@@ -80,11 +80,7 @@ export function message(
                   </button>
                   <p id={id} hidden={shown !== id}>
                     {s.excerpt}
-                    {href && (
-                      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-                        {s.name}
-                      </a>
-                    )}
+                    {href && link(href, s.name)}
                   </p>
                 </>
               );
