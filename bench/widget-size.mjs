@@ -123,7 +123,9 @@ function measureBefore(dir) {
   const file = join(dir, "bench/results/widget-size.json");
   if (!existsSync(file)) throw new Error(`widget-size: ${dir} wrote no results: ${run.stderr}`);
   const b = JSON.parse(readFileSync(file, "utf8"));
-  return { root: dir, core: b.core.gzipBytes, kinds: b.kinds.map((k) => ({ kind: k.kind, open: k.open, chunks: k.chunks, totalGzipBytes: k.totalGzipBytes })) };
+  // The checkout's commit when it is a git one, else its folder.
+  const commit = spawnSync("git", ["-C", dir, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout?.trim();
+  return { root: commit || dir, core: b.core.gzipBytes, kinds: b.kinds.map((k) => ({ kind: k.kind, open: k.open, chunks: k.chunks, totalGzipBytes: k.totalGzipBytes })) };
 }
 const before = process.env.TALA_BENCH_ROOT ? measureBefore(process.env.TALA_BENCH_ROOT) : undefined;
 if (before) {
