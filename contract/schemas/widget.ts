@@ -91,6 +91,9 @@ export const widgetConfigResponse = z.object({
     contactLine: z.string().optional(),
     /** The owner's lead form (schemas/leads.ts) when it is on; absent: off. */
     leadForm: widgetLeadFormSchema.optional(),
+    /** The owner's privacy line and its policy's https link (schemas/privacy.ts), each only when set; absent: none shown. */
+    privacyNotice: z.string().optional(),
+    privacyUrl: z.string().optional(),
   }),
   limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
 });
