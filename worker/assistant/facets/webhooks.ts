@@ -42,14 +42,23 @@ export class WebhooksFacet extends RpcTarget {
     });
   }
 
-  remove(id: string): Promise<{ ok: true } | Missing | Failed | Gone> {
-    return guarded(this.#core, "webhooks.remove", () => (this.#core.webhooks.remove(id) ? { ok: true as const } : missing));
+  /** Removes the endpoint; answers its address (for the audit log). */
+  remove(id: string): Promise<{ ok: true; url: string } | Missing | Failed | Gone> {
+    return guarded(this.#core, "webhooks.remove", () => {
+      const url = this.#urlOf(id);
+      return this.#core.webhooks.remove(id) ? { ok: true as const, url } : missing;
+    });
   }
 
-  rotateSecret(id: string): Promise<{ ok: true; secret: string } | Missing | Failed | Gone> {
+  #urlOf(id: string): string {
+    const endpoint = this.#core.webhooks.store.endpoints().find((e) => toWebhook(e).id === id);
+    return endpoint ? toWebhook(endpoint).url : "";
+  }
+
+  rotateSecret(id: string): Promise<{ ok: true; secret: string; url: string } | Missing | Failed | Gone> {
     return guarded(this.#core, "webhooks.rotateSecret", async () => {
       const secret = await this.#core.webhooks.rotateSecret(id);
-      return secret ? { ok: true as const, secret } : missing;
+      return secret ? { ok: true as const, secret, url: this.#urlOf(id) } : missing;
     });
   }
 

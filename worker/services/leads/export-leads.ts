@@ -6,6 +6,7 @@ import { assistantHubUnavailable, reachAssistantHub } from "../../durable-object
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { assistantAudit, recordAudit } from "../team/audit";
 
 /** UTF-8's byte order mark: Excel then reads the file as UTF-8 (Arabic, accents). */
 const BOM = "\uFEFF";
@@ -28,6 +29,7 @@ export async function exportLeads({ ctx, input }: { ctx: ServiceContext; input: 
     return result;
   };
   const first = await readPage(null);
+  await recordAudit(ctx, assistantAudit(ctx, assistant, "leads.exported", { target: "leads CSV" }));
   const keys = first.keys;
   const encoder = new TextEncoder();
   const line = (cells: string[]) => `${cells.map(csvCell).join(",")}\r\n`;
@@ -64,6 +66,8 @@ export async function exportLeads({ ctx, input }: { ctx: ServiceContext; input: 
         written += leads.length;
         if (leads.length) controller.enqueue(encoder.encode(leads.map(row).join("")));
         page = page.next && written < leadLimits.exportMaxRows ? await readPage(page.next) : null;
+        // A pull that enqueues nothing is not pulled again: close now (an assistant with no lead).
+        if (!page) controller.close();
       } catch (error) {
         console.error(JSON.stringify({ event: "lead-export-failed", assistantId: assistant.id, error: String(error) }));
         controller.error(error);

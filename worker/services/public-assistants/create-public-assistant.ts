@@ -1,7 +1,9 @@
 import { publicAssistantDefaults, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
 import { generateApiKey, hashApiKey, maskApiKey } from "../../crypto/api-key";
 import { publicAssistants } from "../../db/schema";
+import { writeBatch } from "../../db/client";
 import type { ServiceContext } from "../context";
+import { assistantAudit, auditInsert } from "../team/audit";
 import { encryptApiKey } from "./api-key-encryption";
 import { defaultConfig, defaultIntegration, mergeConfig, mergeIntegration, toPublicAssistant } from "./to-public-assistant";
 
@@ -38,6 +40,6 @@ export async function createPublicAssistant({
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insert(publicAssistants).values(row);
+  await writeBatch(ctx.db, [ctx.db.insert(publicAssistants).values(row), auditInsert(ctx, assistantAudit(ctx, row, "assistant.created", { target: row.name }))]);
   return toPublicAssistant(row, [], 0);
 }

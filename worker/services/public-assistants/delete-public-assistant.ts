@@ -6,6 +6,7 @@ import { assistantSecretKeys, knowledgeFiles, publicAssistants, visitorMessages,
 import { AppError } from "../../http/errors";
 import { deleteAssistantKnowledge } from "../../knowledge";
 import type { ServiceContext } from "../context";
+import { assistantAudit, auditInsert } from "../team/audit";
 import { eraseAssistantStore } from "../widget/revoke-widget-sockets";
 import { requirePublicAssistant } from "./find-public-assistant";
 import { knowledgeIndex, knowledgeStores } from "./knowledge-stores";
@@ -48,6 +49,7 @@ export async function deletePublicAssistant({
     ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId)),
     // Not left to the foreign key's cascade: D1 enforces it, but nothing here relies on PRAGMAs.
     ctx.db.delete(assistantSecretKeys).where(eq(assistantSecretKeys.assistantId, assistantId)),
-    ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
+    ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, assistant.userId))),
+    auditInsert(ctx, assistantAudit(ctx, assistant, "assistant.deleted", { target: assistant.name })),
   ]);
 }

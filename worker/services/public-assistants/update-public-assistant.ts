@@ -1,12 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { writeBatch } from "../../db/client";
+import { assistantAudit, auditInsertWhen, type AuditInput } from "../team/audit";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { publicAssistantServerMessages, widgetSocketClose, type PublicAssistant, type PublicAssistantChanges } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { AppError, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
-import { findPublicAssistant, requirePublicAssistant } from "./find-public-assistant";
-import { getPublicAssistant } from "./get-public-assistant";
+import { assistantWorkspace, findPublicAssistant, requirePublicAssistant } from "./find-public-assistant";
+import { loadPublicAssistants } from "./list-public-assistants";
 import { type PublicAssistantRow, mergeConfig, mergeIntegration, nextUpdatedAt, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
@@ -28,7 +30,7 @@ export async function updatePublicAssistant({
   for (let attempt = 1; ; attempt++) {
     const written = await writeOnce(ctx, input, current);
     if (written.ok) return written.result;
-    const again = await findPublicAssistant({ ctx, input });
+    const again = await findPublicAssistant({ ctx, input, fresh: true });
     if (!again) throw notFound();
     if (attempt >= CONFIG_WRITE_ATTEMPTS) throw new AppError("CONFLICT", publicAssistantServerMessages.changedMeanwhile);
     current = again;
@@ -57,17 +59,23 @@ async function writeOnce(
   }
   // The assistant's object re-reads D1 from now until the write is done (revoke-widget-sockets.ts).
   const token = await assistantChanging({ ctx, input });
-  const updated = await ctx.db
-    .update(publicAssistants)
-    .set(set)
-    .where(
-      and(
-        eq(publicAssistants.id, input.assistantId),
-        eq(publicAssistants.userId, input.userId),
-        ...(changes.config !== undefined ? [eq(publicAssistants.config, current.config)] : []),
-      ),
-    )
-    .returning({ id: publicAssistants.id });
+  const [updated] = await writeBatch(ctx.db, [
+    ctx.db
+      .update(publicAssistants)
+      .set(set)
+      .where(
+        and(
+          eq(publicAssistants.id, input.assistantId),
+          eq(publicAssistants.userId, assistantWorkspace(ctx, input)),
+          ...(changes.config !== undefined ? [eq(publicAssistants.config, current.config)] : []),
+        ),
+      )
+      .returning({ id: publicAssistants.id }),
+    // Who may do what changed: recorded with the write, only when it landed (the row moved on and holds the new value).
+    ...accessAudits(ctx, current, changes, set).map(({ entry, landed }) =>
+      auditInsertWhen(ctx, entry, sql`EXISTS (SELECT 1 FROM ${publicAssistants} WHERE id = ${current.id} AND updated_at > ${current.updatedAt} AND ${landed})`),
+    ),
+  ]);
   // Deleted between the read and the write, or its config changed meanwhile: the caller reads again.
   if (updated.length === 0) {
     await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token } });
@@ -82,7 +90,52 @@ async function writeOnce(
     // Every other change only refreshes the assistant's copy (settings, instructions, limits).
     await revokeWidgetSockets({ ctx, input: { assistantId, token } });
   }
-  return { ok: true, result: await getPublicAssistant({ ctx, input }) };
+  // Read again: the row the route guard loaded is the one before this write.
+  const [result] = await loadPublicAssistants(ctx, assistantWorkspace(ctx, input), assistantId);
+  if (!result) throw notFound();
+  return { ok: true, result };
+}
+
+/**
+ * The audit entries of a settings write: `assistant.access_changed` when the allowed origins
+ * change (how many before and after, and the origins when few), `assistant.retention_changed`
+ * when the retention or its leads choice does.
+ */
+function accessAudits(
+  ctx: ServiceContext,
+  current: PublicAssistantRow,
+  changes: PublicAssistantChanges,
+  set: SQLiteUpdateSetSource<typeof publicAssistants>,
+): { entry: AuditInput; landed: SQL }[] {
+  const entries: { entry: AuditInput; landed: SQL }[] = [];
+  const before = toPublicAssistantRecord(current);
+  if (changes.allowedOrigins !== undefined) {
+    const after = changes.allowedOrigins;
+    if (after.length !== before.allowedOrigins.length || after.some((o) => !before.allowedOrigins.includes(o))) {
+      const listed = (origins: readonly string[]) => (origins.length <= 5 ? origins.join(" ") || "any site" : `${origins.length} origins`);
+      entries.push({
+        entry: assistantAudit(ctx, current, "assistant.access_changed", {
+          target: "allowed origins",
+          details: { fromCount: before.allowedOrigins.length, toCount: after.length, from: listed(before.allowedOrigins), to: listed(after) },
+        }),
+        landed: sql`allowed_origins = ${set.allowedOrigins as string}`,
+      });
+    }
+  }
+  if (changes.config !== undefined && typeof set.config === "string") {
+    const was = before.config;
+    const now = readConfig(set.config);
+    if (was.retentionDays !== now.retentionDays || was.retentionIncludesLeads !== now.retentionIncludesLeads) {
+      entries.push({
+        entry: assistantAudit(ctx, current, "assistant.retention_changed", {
+          target: "conversation retention",
+          details: { fromDays: was.retentionDays, toDays: now.retentionDays, fromLeads: was.retentionIncludesLeads, toLeads: now.retentionIncludesLeads },
+        }),
+        landed: sql`config = ${set.config}`,
+      });
+    }
+  }
+  return entries;
 }
 
 /** True when a socket allowed under `before` may be refused under `after` (an empty list allows every origin). */

@@ -1,4 +1,5 @@
-import { eq, getTableName } from "drizzle-orm";
+import { eq, getTableName, sql } from "drizzle-orm";
+import { assistantAudit, auditInsertWhen } from "../team/audit";
 import { assistantSecretKey, secretKeyMessages, type CreatedSecretKeyResponse } from "../../../contract";
 import { generateSecretKey, hashApiKey, maskSecretKey } from "../../crypto/api-key";
 import { publicAssistants as A, assistantSecretKeys as T } from "../../db/schema";
@@ -42,6 +43,12 @@ export async function createSecretKey({
     const d1 = ctx.env.DB;
     const keysTable = getTableName(T);
     const bump = ctx.db.update(A).set({ updatedAt: nextUpdatedAt() }).where(eq(A.id, assistant.id)).toSQL();
+    // Recorded only when the capped INSERT landed; the key by its name and mask, never the key.
+    const audit = auditInsertWhen(
+      ctx,
+      assistantAudit(ctx, assistant, "secret_key.created", { target: `${row.name} (${row.masked})` }),
+      sql`EXISTS (SELECT 1 FROM ${T} WHERE id = ${row.id})`,
+    ).toSQL();
     const [inserted] = await d1.batch([
       d1
         .prepare(
@@ -51,6 +58,7 @@ export async function createSecretKey({
         )
         .bind(row.id, assistant.id, row.name, keyHash, row.masked, row.createdAt, assistantSecretKey.maxPerAssistant),
       d1.prepare(bump.sql).bind(...bump.params),
+      d1.prepare(audit.sql).bind(...audit.params),
     ]);
     changes = inserted?.meta.changes ?? 0;
   } catch (error) {

@@ -1,4 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { assistantAudit, auditInsertWhen } from "../team/audit";
 import { writeBatch } from "../../db/client";
 import { assistantSecretKeys, publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -24,14 +25,22 @@ export async function revokeSecretKey({
 }): Promise<void> {
   const assistant = await requirePublicAssistant({ ctx, input });
   const token = await assistantChanging({ ctx, input });
+  const revokedAt = Date.now();
   let revoked: number;
   try {
     const [result] = await writeBatch(ctx.db, [
       ctx.db
         .update(assistantSecretKeys)
-        .set({ revokedAt: Date.now() })
+        .set({ revokedAt })
         .where(and(eq(assistantSecretKeys.id, input.keyId), eq(assistantSecretKeys.assistantId, assistant.id), isNull(assistantSecretKeys.revokedAt))),
       ctx.db.update(publicAssistants).set({ updatedAt: nextUpdatedAt() }).where(eq(publicAssistants.id, assistant.id)),
+      // Recorded only when this call revoked it; the key by its name and mask, read from its row.
+      auditInsertWhen(
+        ctx,
+        assistantAudit(ctx, assistant, "secret_key.revoked"),
+        sql`EXISTS (SELECT 1 FROM ${assistantSecretKeys} WHERE id = ${input.keyId} AND revoked_at = ${revokedAt})`,
+        sql`(SELECT name || ' (' || masked || ')' FROM ${assistantSecretKeys} WHERE id = ${input.keyId})`,
+      ),
     ]);
     revoked = result.meta.changes;
   } finally {

@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { AuditAction, User } from "../../../contract";
 import { auditLog } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -50,6 +51,31 @@ export function auditRow(entry: AuditInput) {
 
 /** The insert of `entry`, to batch with the write it records (one round trip, both or neither). */
 export const auditInsert = (ctx: ServiceContext, entry: AuditInput) => ctx.db.insert(auditLog).values(auditRow(entry));
+
+/**
+ * The insert of `entry` for a batch whose write may change nothing (a conditional UPDATE, a
+ * capped INSERT): written only when `condition` holds once the write ran. `target` may be SQL
+ * reading the row the write touched (a key's name and mask).
+ */
+export function auditInsertWhen(ctx: ServiceContext, entry: AuditInput, condition: SQL, target?: SQL) {
+  const r = auditRow(entry);
+  return ctx.db
+    .insert(auditLog)
+    .select(
+      sql`SELECT ${r.id}, ${r.workspaceId}, ${r.at}, ${r.actorId}, ${r.actorEmail}, ${r.actorName}, ${r.action}, ${r.assistantId}, ${r.assistantName}, ${target ?? r.target}, ${r.details} WHERE ${condition}`,
+    );
+}
+
+/** The signed-in user a guarded request acts for (http/team-guard.ts); null for a direct caller (a test, an object). */
+export const requestActor = (ctx: ServiceContext): AuditActor | null => (ctx.access ? auditActor(ctx.access.user) : null);
+
+/** An entry about `assistant`, in its workspace (its `user_id`), by the request's user. */
+export const assistantAudit = (
+  ctx: ServiceContext,
+  assistant: { id: string; name: string; userId: string },
+  action: AuditAction,
+  rest: Pick<AuditInput, "target" | "details"> = {},
+): AuditInput => ({ workspaceId: assistant.userId, actor: requestActor(ctx), action, assistant: { id: assistant.id, name: assistant.name }, ...rest });
 
 /**
  * Records `entry` after the change it describes already happened (a deletion in an object, an

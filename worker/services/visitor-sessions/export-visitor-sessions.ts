@@ -2,6 +2,7 @@ import { unlessGone } from "../../assistant/gone";
 import { reachAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { assistantAudit, recordAudit } from "../team/audit";
 
 /** Sessions read per query while streaming an export. */
 const EXPORT_PAGE = 20;
@@ -49,5 +50,6 @@ export async function exportVisitorSessions({
       }
     },
   });
+  await recordAudit(ctx, assistantAudit(ctx, assistant, "chats.exported", { target: "chat history JSON" }));
   return { filename: `chat-history-${assistant.id}.json`, body };
 }

@@ -2,7 +2,7 @@ import type { Webhook, WebhookCreateBody } from "../../../contract";
 import { invalid } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { checkWebhookAddress } from "./webhook-address";
-import { ownedWebhooks, unwrapWebhook, type WebhookOwnerInput } from "./webhook-hub";
+import { auditWebhook, ownedWebhooks, unwrapWebhook, type WebhookOwnerInput } from "./webhook-hub";
 
 /**
  * POST …/webhooks: a new endpoint (at most webhookLimits.maxPerAssistant, checked in the
@@ -20,5 +20,6 @@ export async function createWebhook({
   if (!address.ok && address.reason !== "unresolvable") throw invalid(address.error, { url: address.error });
   const facet = await ownedWebhooks(ctx, input);
   const created = unwrapWebhook(await facet.create({ url: address.ok ? address.url : input.body.url, events: [...input.body.events], description: input.body.description, appOrigin: input.appOrigin }));
+  await auditWebhook(ctx, input, "webhook.created", created.webhook.url);
   return { webhook: created.webhook, secret: created.secret };
 }

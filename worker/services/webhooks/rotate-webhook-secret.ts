@@ -1,7 +1,9 @@
 import type { ServiceContext } from "../context";
-import { ownedWebhooks, unwrapWebhook, type WebhookOwnerInput } from "./webhook-hub";
+import { auditWebhook, ownedWebhooks, unwrapWebhook, type WebhookOwnerInput } from "./webhook-hub";
 
 /** POST …/webhooks/{webhookId}/rotate-secret: a new secret (in this answer only); the old one signs nothing more. */
 export async function rotateWebhookSecret({ ctx, input }: { ctx: ServiceContext; input: WebhookOwnerInput & { webhookId: string } }): Promise<{ secret: string }> {
-  return { secret: unwrapWebhook(await (await ownedWebhooks(ctx, input)).rotateSecret(input.webhookId)).secret };
+  const { secret, url } = unwrapWebhook(await (await ownedWebhooks(ctx, input)).rotateSecret(input.webhookId));
+  await auditWebhook(ctx, input, "webhook.secret_rotated", url);
+  return { secret };
 }

@@ -4,6 +4,7 @@ import { reachAssistantHub } from "../../durable-objects/stubs";
 import { AppError, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { assistantAudit, recordAudit } from "../team/audit";
 
 /** What every webhook service gets: the signed-in owner and the assistant's id from the path. */
 export type WebhookOwnerInput = { userId: string; assistantId: string };
@@ -15,6 +16,22 @@ export type WebhookOwnerInput = { userId: string; assistantId: string };
 export async function ownedWebhooks(ctx: ServiceContext, input: WebhookOwnerInput) {
   const assistant = await requirePublicAssistant({ ctx, input });
   return reachAssistantHub(ctx.env, assistant.id).webhooks();
+}
+
+/** An address without its query or fragment: some services put a token there. */
+function withoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "";
+  }
+}
+
+/** Records a webhook change in the workspace's audit log, by its address (never its secret). */
+export async function auditWebhook(ctx: ServiceContext, input: WebhookOwnerInput, action: "webhook.created" | "webhook.deleted" | "webhook.secret_rotated", url: string) {
+  const assistant = await requirePublicAssistant({ ctx, input });
+  await recordAudit(ctx, assistantAudit(ctx, assistant, action, { target: withoutQuery(url) }));
 }
 
 type Refusal = { ok: false; reason: string };
