@@ -149,12 +149,17 @@ export function startWorkspaces() {
   globalThis.addEventListener?.("focus", () => void actions.refresh());
 }
 
-/** The caller's role in the workspace on screen (null: signed out). */
-export function useWorkspaceRole(): TeamRole | null {
-  return useWorkspace((s) => s.current?.role ?? null);
+/**
+ * The caller's role in the workspace on screen. No workspace chosen (yet) means calls carry no
+ * X-Workspace-Id and act in the user's own workspace, which they own.
+ */
+export const roleOf = (s: Pick<WorkspaceState, "current">): TeamRole => s.current?.role ?? "owner";
+
+export function useWorkspaceRole(): TeamRole {
+  return useWorkspace(roleOf);
 }
 
 /** Whether the caller's role in the workspace on screen allows `permission` (contract `can`). */
 export function useCan(permission: TeamPermission): boolean {
-  return useWorkspace((s) => can(s.current?.role, permission));
+  return useWorkspace((s) => can(roleOf(s), permission));
 }
