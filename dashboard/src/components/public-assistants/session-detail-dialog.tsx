@@ -173,7 +173,20 @@ export function bubbleColor(primaryColor: string | undefined) {
  * `assistantId` offers "Improve this answer" under each reply: the editor opens with the visitor's
  * question and the reply, and saving makes a curated answer.
  */
-export function SessionDetailDialog({ session, primaryColor, assistantId, onClose }: { session: VisitorSession; primaryColor?: string; assistantId?: string; onClose: () => void }) {
+export function SessionDetailDialog({
+  session,
+  primaryColor,
+  assistantId,
+  onClose,
+  actions,
+}: {
+  session: VisitorSession;
+  primaryColor?: string;
+  assistantId?: string;
+  onClose: () => void;
+  /** More under the messages (History's privacy actions). */
+  actions?: ReactNode;
+}) {
   const color = bubbleColor(primaryColor);
   const editor = useQaEditor(assistantId ?? "");
   const canImprove = useCan("qa.manage");
@@ -251,6 +264,7 @@ export function SessionDetailDialog({ session, primaryColor, assistantId, onClos
           ))}
         </ol>
       )}
+      {actions}
       {editor.element}
     </Modal>
   );
