@@ -1913,6 +1913,7 @@ export const privacyMessages = {
   noticeUrlInvalid: "Privacy policy link must be a full web address starting with https://.",
   visitorNotFound: "No conversation or lead of this visitor was found.",
   visitorIdInvalid: "Visitor id must be a signed visitor's id or a conversation's id.",
+  conversationIdInvalid: (max: number) => `Conversation id must be 1 to ${max} characters.`,
 } as const;
 
 /** The dashboard's words for teams: the workspace switcher, the Team page, the audit log, accepting an invitation. */

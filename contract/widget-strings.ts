@@ -30,7 +30,6 @@ export interface WidgetStrings {
   newConversationConfirm: string;
   cancel: string;
   attach: string;
-  removeFile: (name: string) => string;
   thinking: string;
   you: string;
   assistant: string;
@@ -69,7 +68,6 @@ export const enWidgetStrings: WidgetStrings = {
   newConversationConfirm: "Start a new conversation? This one will no longer be shown.",
   cancel: "Cancel",
   attach: "Attach a file",
-  removeFile: (name) => `Remove ${name}`,
   thinking: "The assistant is typing…",
   you: "You",
   assistant: "Assistant",
@@ -99,7 +97,6 @@ export const frWidgetStrings: WidgetStrings = {
   newConversationConfirm: "Commencer une nouvelle conversation ? Celle-ci ne sera plus affichée.",
   cancel: "Annuler",
   attach: "Joindre un fichier",
-  removeFile: (name) => `Retirer ${name}`,
   thinking: "L'assistant écrit…",
   you: "Vous",
   assistant: "Assistant",
@@ -129,7 +126,6 @@ export const arWidgetStrings: WidgetStrings = {
   newConversationConfirm: "بدء محادثة جديدة؟ لن تُعرض هذه المحادثة بعد الآن.",
   cancel: "إلغاء",
   attach: "إرفاق ملف",
-  removeFile: (name) => `إزالة ${name}`,
   thinking: "المساعد يكتب…",
   you: "أنت",
   assistant: "المساعد",
@@ -215,6 +211,8 @@ export interface WidgetFileStrings {
   invalidFileType: (file: string) => string;
   fileTooLarge: (file: string) => string;
   tooManyFiles: (max: number) => string;
+  /** An attachment chip's remove button (the chips are the files chunk's too). */
+  removeFile: (name: string) => string;
 }
 
 export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
@@ -222,16 +220,19 @@ export const widgetFileStrings: Record<WidgetLocale, WidgetFileStrings> = {
     invalidFileType: P.invalidFileType,
     fileTooLarge: P.fileTooLarge,
     tooManyFiles: W.tooManyFiles,
+    removeFile: (name) => `Remove ${name}`,
   },
   fr: {
     invalidFileType: (file) => `${file} n'est pas un type de fichier pris en charge.`,
     fileTooLarge: (file) => `${file} dépasse la limite de 15 Mo.`,
     tooManyFiles: (max) => `Joignez au plus ${max} fichiers à un message.`,
+    removeFile: (name) => `Retirer ${name}`,
   },
   ar: {
     invalidFileType: (file) => `${file} ليس نوع ملف مدعومًا.`,
     fileTooLarge: (file) => `${file} يتجاوز حد 15 ميغابايت.`,
     tooManyFiles: (max) => `أرفق ${max} ملفات على الأكثر بالرسالة الواحدة.`,
+    removeFile: (name) => `إزالة ${name}`,
   },
 };
 

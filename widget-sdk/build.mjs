@@ -2,7 +2,7 @@
 // Builds the widget with esbuild's JS API (no Vite plugin needed):
 //   dist/public/widget-core.js  the widget (Preact included), an IIFE
 //   dist/public/widget-chunks/{name}.{hash}.js  parts the core loads on demand (src/chunks/:
-//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead, lead-fr, lead-ar,
+//                               fr, ar, sse, pow, visitor, files, handoff, blocked, lead-en, lead-fr, lead-ar,
 //                               handoff-fr, handoff-ar), each a classic script
 //   dist/public/widget.js       the script-tag loader, stamped with the core's content hash
 //   widget-sdk/dist/            the npm package @tala/widget: ESM + .d.ts (index, react)
@@ -137,6 +137,13 @@ const PREACT_TRIMS = [
   ["h?(l||y&&(h.__html==y.__html||h.__html==t.innerHTML)||(t.innerHTML=h.__html),r.__k=[]):(y&&(t.textContent=\"\"),(\"foreignObject\"==C||\"http://www.w3.org/1998/Math/MathML\"==f&&v.test(C))&&(f=\"http://www.w3.org/1999/xhtml\"),", "(\"foreignObject\"==C&&(f=\"http://www.w3.org/1999/xhtml\"),"],
   ["\"progress\"==C&&null==b?t.removeAttribute(s):null==b||b===t[s]&&(\"progress\"!=C||b)||N(t,s,b,$[s],f)", "null==b||b===t[s]||N(t,s,b,$[s],f)"],
   ["&&\"popover\"!=t&&t in n", "&&t in n"],
+  // attributes the widget never sets (list, form, download, rowSpan, colSpan: the rest stay attributes) and capture-phase handlers (no onXxxCapture)
+  ["\"list\"!=t&&\"form\"!=t&&\"tabIndex\"!=t&&\"download\"!=t&&\"rowSpan\"!=t&&\"colSpan\"!=t&&", "\"tabIndex\"!=t&&"],
+  ["f=t!=(t=t.replace(l,\"$1\")),", ""],
+  [",l=/(PointerCapture)$|Capture$/i", ""],
+  // one class component (App): the render queue never holds two, so no sorting by depth
+  ["u.length>t&&u.sort(o),", ""],
+  [",o=function(n,t){return n.__v.__b-t.__v.__b}", ""],
   ["n.setAttribute(t,\"popover\"==t&&1==r?\"\":r)", "n.setAttribute(t,r)"],
   ["9==r.nodeType&&(r=r.documentElement),", ""],
   [",v=/^m(i|n|o|s|text|space)$/", ""],
@@ -150,6 +157,11 @@ const PREACT_TRIMS = [
   // moveBefore (a move that keeps an element's state, where the browser has it): the widget's lists
   // keep their order (messages are appended, chips removed), so a plain insertBefore as Preact 10 did
   ["(!u&&r.moveBefore&&o.parentNode?r.moveBefore(o,t):r.insertBefore(o,t||null))", "r.insertBefore(o,t||null)"],
+  // no comment nodes among the widget's (Preact makes them only for Suspense's hydration markers): nothing to skip around an insertion
+  ["for(t&&!t.parentNode&&(t=S(n))&&!t.parentNode&&(t=null),o=n.__e,e=t;e&&8==e.nodeType;)e=e.nextSibling;for(o!=e&&r.insertBefore(o,t||null),t=o;(t=t&&t.nextSibling)&&8==t.nodeType&&!t.data.startsWith(\"$s\"););return t}", "t&&!t.parentNode&&(t=S(n))&&!t.parentNode&&(t=null),o=n.__e,o!=t&&r.insertBefore(o,t||null);return o&&o.nextSibling}"],
+  // and for the same reason no longest-increasing-subsequence of moved children: when one moved
+  // (never, in practice), every child is placed again in order, as Preact 10 did
+  ["if(g){for(a=[],s=[],f=0;f<i;f++)if((o=k[f])&&16&o.__u){for(_=0,p=a.length;_<p;)a[y=_+p>>1]<o.__i?_=y+1:p=y;a[_]=o.__i,s[f]=_+1}for(_=a.length;f--;)s[f]&&(s[f]==_?_--:k[f].__u|=4)}", "if(g)for(f=0;f<i;f++)(o=k[f])&&(o.__u|=4);"],
   ["M=a.ownerDocument||document,", "M=document,"],
   ["t=M.createElementNS(f,C,x.is?x:a)", "t=M.createElementNS(f,C)"],
   ["o=\"textarea\"==C&&null!=x.defaultValue?null:o&&d.call(a.childNodes)", "o=o&&d.call(a.childNodes)"],
@@ -186,7 +198,7 @@ const KEEP = new Set(["placeholder", "send", "stop", "thinking", "sources", "ass
 const INTERNAL = ["rate", "busy", "notice", "attachments", "dark", "blocking", "fresh", "stick", "launcher", "wasOpen", "onFrame", "onLost", "setOpen", "subscribe", "addFiles", "removeFile", "newConversation", "retry", "config", "panel", "log", "input", "file", "submit", "off", "root", "draft", "failed", "plus", "yes", "asking", "confirm", "verified", "list", "shown", "show", "redo", "strings", "reopen", "showConversations", "wasList", "readStream", "prove", "readFiles", "token", "chunk", "tail", "chips", "part", "handing", "bar", "idle", "offer", "srvHost", "srvKey", "visTok", "rfr", "rnw", "say", "renew", "collect", "ensure", "view", "byHandoff", "why", "seen", "sent", "count", "vals", "errs", "line", "jump", "lede", "mine", "sid", "langs"];
 // The Controller's fields that the dashboard's playground subclass sets (src/core/playground.ts).
 INTERNAL.push("currentSession", "transport");
-INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer");
+INTERNAL.push("epoch", "renewed", "refusal", "fail", "api", "said", "answer", "once", "kept", "leadPart");
 INTERNAL.push("props", "forceUpdate", "componentDidUpdate", "componentDidMount", "componentWillUnmount", "componentDidCatch", "context");
 async function mangledNames() {
   const names = new Set(INTERNAL);
@@ -218,7 +230,7 @@ async function iife(entry, define = {}, mangleProps, mangleCache) {
 }
 
 /** The chunks of src/chunks/ (src/core/chunks.ts loads them), in build order. */
-export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead", "lead-fr", "lead-ar", "handoff-fr", "handoff-ar"];
+export const chunkNames = ["fr", "ar", "sse", "pow", "visitor", "files", "handoff", "blocked", "lead-en", "lead-fr", "lead-ar", "handoff-fr", "handoff-ar"];
 
 export async function buildPublic(dir = out) {
   mkdirSync(dir, { recursive: true });

@@ -12,7 +12,8 @@ describe("leadFormInput", () => {
       intro: { en: "Leave your details", ar: "" },
     });
     expect(parsed.fields?.[1]).toEqual({ key: "text1", kind: "text", label: { en: "Order number", fr: "Numéro de commande" }, required: false });
-    expect(parsed.intro).toEqual({ en: "Leave your details" });
+    // An emptied line stays in the body: on PUT it clears that language's line (the others are merged).
+    expect(parsed.intro).toEqual({ en: "Leave your details", ar: "" });
   });
 
   it("refuses a key that does not match its kind, a duplicate, an unlabelled text field and a seventh field", () => {

@@ -25,7 +25,7 @@ export type LeadLocale = (typeof locales)[number];
 const asIs = (value: unknown): unknown => value;
 type LocaleText = ReturnType<typeof z.preprocess<unknown, z.ZodString>>;
 /** A text per locale; `oneLine` (a label) has its control and bidirectional characters stripped (`cleanText`) before it is trimmed. */
-const localText = (max: number, tooLong: string, oneLine = false) =>
+const localText = (max: number, tooLong: string, oneLine = false, keepEmpty = false) =>
   z
     .object(
       Object.fromEntries(
@@ -36,7 +36,8 @@ const localText = (max: number, tooLong: string, oneLine = false) =>
       ) as Record<LeadLocale, z.ZodOptional<LocaleText>>,
       { error: tooLong },
     )
-    .transform((t) => Object.fromEntries(Object.entries(t).filter(([, v]) => v)) as Partial<Record<LeadLocale, string>>);
+    // An empty text is dropped, or kept (`keepEmpty`: the form's lines, where "" clears that language's line on PUT).
+    .transform((t) => Object.fromEntries(Object.entries(t).filter(([, v]) => v || (keepEmpty && v === ""))) as Partial<Record<LeadLocale, string>>);
 
 /** A text in the widget's locales; a missing locale falls back to the widget's own default (widget-strings). */
 export const leadLocalTextSchema = z.object({ en: z.string().optional(), fr: z.string().optional(), ar: z.string().optional() });
@@ -101,8 +102,8 @@ export const leadFormInput = z.object(
         }
       })
       .optional(),
-    intro: localText(L.maxIntroChars, M.introTooLong(L.maxIntroChars)).optional(),
-    thanks: localText(L.maxThanksChars, M.thanksTooLong(L.maxThanksChars)).optional(),
+    intro: localText(L.maxIntroChars, M.introTooLong(L.maxIntroChars), false, true).optional(),
+    thanks: localText(L.maxThanksChars, M.thanksTooLong(L.maxThanksChars), false, true).optional(),
     beforeFirstMessage: z.enum(L.beforeFirstMessageModes, { error: M.beforeFirstMessageInvalid(L.beforeFirstMessageModes) }).optional(),
     afterMessages: z
       .number({ error: M.afterMessagesRange(L.afterMessages.min, L.afterMessages.max) })

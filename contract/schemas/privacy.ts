@@ -7,7 +7,8 @@
  *     on PUT /api/public-assistants/{id}: conversations whose last activity is older are deleted
  *     daily by the assistant's object, in bounded batches (messages, attachments in R2, ratings,
  *     and their leads when `retentionIncludesLeads`); Insights' day counts stay.
- *   config.customization.privacyNotice / privacyUrl: a line (and a link) the widget shows.
+ *   config.customization.privacyNotice / privacyUrl: a line (and a link) the widget shows at its
+ *     composer's foot; GET /api/widget/config carries each only when set (schemas/widget.ts).
  *
  *   DELETE /api/public-assistants/{id}/chats/{sessionId}         → 204 (again: 204; idempotent)
  *   DELETE /api/public-assistants/{id}/visitors/{visitorId}      → visitorDeletion

@@ -36,6 +36,8 @@ export const widgetRoomPath = (sessionId: string) => `/${partiesPrefix}/${widget
 export const widgetSocketClose = {
   unavailable: { code: 4003, reason: widgetMessages.unavailable, refusal: "unavailable" },
   originNotAllowed: { code: 4003, reason: widgetMessages.originNotAllowed, refusal: "origin-not-allowed" },
+  /** The owner deleted the conversation (schemas/privacy.ts): the widget offers a new one. */
+  conversationDeleted: { code: 4003, reason: widgetMessages.sessionNotFound, refusal: "session-not-found" },
 } as const;
 export type WidgetSocketClose = (typeof widgetSocketClose)[keyof typeof widgetSocketClose];
 /**
@@ -89,6 +91,9 @@ export const widgetConfigResponse = z.object({
     contactLine: z.string().optional(),
     /** The owner's lead form (schemas/leads.ts) when it is on; absent: off. */
     leadForm: widgetLeadFormSchema.optional(),
+    /** The owner's privacy line and its policy's https link (schemas/privacy.ts), each only when set; absent: none shown. */
+    privacyNotice: z.string().optional(),
+    privacyUrl: z.string().optional(),
   }),
   limits: z.object({ maxMessagesPerSession: z.number().int(), dailyLimit: z.number().int() }),
 });

@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type TestInfo } from "@playwright/test";
 import { outboxResponse } from "../../contract";
 
 export { expect };
@@ -15,8 +15,31 @@ function clientAddressOf(file: string): string {
   return `10.77.${(hash >>> 8) % 250}.${(hash % 250) + 1}`;
 }
 
+/**
+ * The address the browser's widget calls come from: each test's visitors are their own network,
+ * as separate people are, so the whole run's visitors do not share one address's per-IP
+ * throttles (new conversations per hour above all). Set on the calls to Tala's `/api/widget/`
+ * (a page's own `page.route` handlers run first and may fall back to this one).
+ */
+function visitorAddressOf(testInfo: TestInfo): string {
+  let hash = 0;
+  for (const ch of `${testInfo.file}\n${testInfo.titlePath.join("\n")}\n${testInfo.retry}`) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return `10.78.${(hash >>> 8) % 250}.${(hash % 250) + 1}`;
+}
+
+async function visitorsFromOwnAddress(context: BrowserContext, testInfo: TestInfo) {
+  const tala = process.env.E2E_BASE_URL;
+  if (!tala) return;
+  const origin = new URL(tala).origin;
+  const address = visitorAddressOf(testInfo);
+  await context.route(
+    (url) => url.origin === origin && url.pathname.startsWith("/api/widget/"),
+    async (route) => route.fallback({ headers: { ...(await route.request().allHeaders()), "cf-connecting-ip": address } }),
+  );
+}
+
 /** Every test gets the server started by global-setup.ts as its baseURL. */
-export const test = base.extend({
+export const test = base.extend<{ visitorAddresses: void }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
@@ -26,6 +49,27 @@ export const test = base.extend({
     await use(request);
     await request.dispose();
   },
+  context: async ({ context }, use, testInfo) => {
+    await visitorsFromOwnAddress(context, testInfo);
+    await use(context);
+  },
+  // Contexts a test opens itself (a second device, a visitor beside the owner) get the test's address too.
+  visitorAddresses: [
+    async ({ browser }: { browser: Browser }, use: () => Promise<void>, testInfo: TestInfo) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<Browser["newContext"]>) => {
+        const context = await newContext(...args);
+        await visitorsFromOwnAddress(context, testInfo);
+        return context;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+    },
+    { auto: true },
+  ],
 });
 
 /** A fresh address per test, so runs never collide in the shared database. */

@@ -53,6 +53,19 @@ async function openWidget(page: Page, tala: string, key: string, lang = "en") {
   return page.locator("tala-widget").getByRole("dialog");
 }
 
+/**
+ * The widget's scripts the page fetches (the loader, the core, each chunk by name without its hash),
+ * in order: what bench/widget-size.mjs counts for this kind of visitor must be what a browser downloads.
+ */
+function widgetScripts(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    const m = /\/(widget(?:-core)?\.js|widget-chunks\/[\w-]+)(?:\.[0-9a-f]{8}\.js)?$/.exec(new URL(r.url()).pathname);
+    if (m) seen.push(m[1]!);
+  });
+  return seen;
+}
+
 async function leadsOf(request: APIRequestContext, assistantId: string) {
   const res = await request.get(`/api/public-assistants/${assistantId}/leads`, { headers: auth() });
   expect(res.status()).toBe(200);
@@ -73,9 +86,12 @@ test("required before the first message: the visitor fills the form with the key
   const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await visitor.newPage();
+    const scripts = widgetScripts(page);
     const dialog = await openWidget(page, baseURL!, a.key);
     const form = dialog.getByRole("form", { name: "Tell us who you are before we start." });
     await expect(form).toBeVisible();
+    // What the bench counts for this kind (English, the form before the first message): the core and one lead file.
+    expect(scripts).toEqual(["widget.js", "widget-core.js", "widget-chunks/lead-en"]);
     // The composer waits for the form, and says why.
     await expect(dialog.getByRole("textbox", { name: en.messageLabel })).toBeDisabled();
     await expect(dialog.getByText(en.leadFirst)).toBeVisible();
@@ -133,6 +149,7 @@ test("in French, asking to be called back: the offer reply with the form under i
   const visitor = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
   try {
     const page = await visitor.newPage();
+    const scripts = widgetScripts(page);
     const dialog = await openWidget(page, baseURL!, a.key, "fr");
     const input = dialog.getByRole("textbox", { name: fr.messageLabel });
     await input.fill("Pouvez-vous me rappeler ?");
@@ -148,6 +165,8 @@ test("in French, asking to be called back: the offer reply with the form under i
     await email.fill("ines@dune.example");
     await email.press("Enter");
     await expect(log).toContainText(fr.leadThanks);
+    // A French visitor loads the form with its French texts in one file (never the English one beside it).
+    expect(scripts).toEqual(["widget.js", "widget-core.js", "widget-chunks/fr", "widget-chunks/lead-fr"]);
     const { leads } = await leadsOf(request, a.id);
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ trigger: "asked" });

@@ -369,8 +369,10 @@ test("the host page's CSS does not reach the widget, the widget's CSS does not l
   expect(shifts).toBe(0);
 });
 
-test("Arabic renders right to left, and the panel is keyboard operable", async ({ page, request, baseURL }) => {
-  const { key } = await createAssistant(request);
+test("Arabic renders right to left, and the panel is keyboard operable; the owner's privacy notice links to their policy in a new tab", async ({ page, request, baseURL }) => {
+  const notice = "نحتفظ بالمحادثات 30 يومًا. اقرأ سياسة الخصوصية.";
+  const policy = "https://policy.shop.example/ar/privacy";
+  const { key } = await createAssistant(request, { config: { customization: { privacyNotice: notice, privacyUrl: policy } } });
   const ar = widgetStrings.ar;
   await page.goto(hostPage(baseURL!, key, { lang: "ar" }));
   await launcher(page, ar.openChat).click();
@@ -379,6 +381,20 @@ test("Arabic renders right to left, and the panel is keyboard operable", async (
   await expect(dialog).toHaveAttribute("lang", "ar");
   await expect(dialog).toHaveAttribute("aria-modal", "false");
   await expect(dialog.getByRole("textbox", { name: ar.messageLabel })).toBeFocused();
+
+  // The notice: the owner's line at the composer's foot (not in the live log), the link to their https policy.
+  const link = dialog.getByRole("link", { name: notice });
+  await expect(link).toHaveAttribute("href", policy);
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", /\bnoopener\b.*\bnoreferrer\b/);
+  await expect(dialog.getByRole("log").getByRole("link", { name: notice })).toHaveCount(0);
+  await page.context().route(`${policy}*`, (r) => r.fulfill({ contentType: "text/html", body: "<title>Policy</title>" }));
+  const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+  await expect(tab).toHaveURL(policy);
+  // Opened without a handle back to the host page, and without the page's address as referrer.
+  expect(await tab.evaluate(() => [window.opener, document.referrer])).toEqual([null, ""]);
+  await tab.close();
+  await dialog.getByRole("textbox", { name: ar.messageLabel }).focus();
 
   // Tab cycles inside the open panel.
   for (let i = 0; i < 8; i++) {

@@ -36,7 +36,16 @@ describe("the owner's lead form", () => {
     const again = await setLeadForm(token, assistantId, { whenUnanswered: false });
     expect(again).toMatchObject({ enabled: true, afterMessages: 3, whenUnanswered: false, intro: { fr: "Dites-nous comment vous joindre" } });
     expect(again.fields.map((f) => f.key)).toEqual(["name", "phone"]);
-    expect(await json(await call(leadFormPath(assistantId), { token }))).toEqual({ leadForm: again });
+    // The lines merge language by language: naming French keeps English; "" clears one.
+    const french = await setLeadForm(token, assistantId, { intro: { fr: "Laissez vos coordonnées" }, thanks: { ar: "شكرا" } });
+    expect(french.intro).toEqual({ en: "Tell us how to reach you", fr: "Laissez vos coordonnées" });
+    expect(french.thanks).toEqual({ ar: "شكرا" });
+    const cleared = await setLeadForm(token, assistantId, { intro: { fr: "Dites-nous comment vous joindre" }, thanks: { ar: "" } });
+    expect(cleared.intro).toEqual({ en: "Tell us how to reach you", fr: "Dites-nous comment vous joindre" });
+    expect(cleared.thanks).toEqual({});
+    const again2 = cleared;
+    expect(again2).toMatchObject({ enabled: true, afterMessages: 3, whenUnanswered: false });
+    expect(await json(await call(leadFormPath(assistantId), { token }))).toEqual({ leadForm: again2 });
 
     const shown = (await widgetConfig(key)).assistant.leadForm;
     expect(shown).toMatchObject({ afterMessages: 3, whenUnanswered: false, fields: [{ key: "name", required: true }, { key: "phone", label: { en: "Mobile" } }] });

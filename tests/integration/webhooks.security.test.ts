@@ -4,9 +4,11 @@ import { webhookLimits as L, webhooksResponse } from "../../contract";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
 import { WebhookStore } from "../../worker/assistant/webhook-store";
+import { HubWebhooks, SWEEP_GRACE_MS } from "../../worker/assistant/hub-webhooks";
+import type { Env } from "../../worker/env";
 import { call, expectError, json } from "./helpers";
 import { hubRows } from "./public-assistants-helpers";
-import { consume, deliveriesOf, hookedAssistant, hooksPath, receiver } from "./webhooks-helpers";
+import { consume, deliveriesOf, hookedAssistant, hooksPath, keptQueue, receiver } from "./webhooks-helpers";
 import { startSession } from "./widget-helpers";
 import { serverMessages } from "../../contract";
 
@@ -178,6 +180,52 @@ describe("webhooks: ownership, secrets, bounds", () => {
     const [got] = await target.waitFor(1);
     expect(got!.method).toBe("POST");
     expect(got!.headers[L.eventIdHeader.toLowerCase()]).toBe(JSON.parse(got!.body).id);
+  });
+
+  it("a delivery whose queue message was lost is queued again by the sweep after the grace, once, and then goes out once", async () => {
+    const t = await hookedAssistant(["conversation.started"]);
+    const hub = getAssistantHub(env, t.assistant._id);
+    const t0 = Date.now() - 60 * 60 * 1000;
+    // Two deliveries handed to the queue whose messages never came: one never tried, one retrying since t0.
+    await runInDurableObject(hub, (_i, state) => {
+      const store = new WebhookStore(state.storage);
+      for (const [n, id] of ["whd_lost", "whd_lost_retry"].entries()) {
+        const body = JSON.stringify({ id: `evt_lost${n}`, type: "conversation.started", createdAt: t0, assistantId: t.assistant._id, data: { sessionId: `s${n}` } });
+        store.putEvent({ eventId: `evt_lost${n}`, type: "conversation.started", createdAt: t0, body });
+        store.insertDelivery({ id, endpointId: t.webhook.id, eventId: `evt_lost${n}`, type: "conversation.started", createdAt: t0 });
+      }
+      store.markQueued(["whd_lost", "whd_lost_retry"]);
+      state.storage.sql.exec("UPDATE webhook_deliveries SET status = 'retrying', attempts = 1, first_attempt_at = ?, next_attempt_at = ? WHERE id = 'whd_lost_retry'", t0, t0 + 10 * 60 * 1000);
+    });
+    const sweepAt = async (now: number) => {
+      const kept = keptQueue();
+      await runInDurableObject(hub, async (_i, state) => {
+        await new HubWebhooks(t.assistant._id, state.storage, { ...env, WEBHOOK_QUEUE: kept.queue } as unknown as Env, async () => {}).flush(now);
+      });
+      return kept.sent.map((m) => m.body.deliveryId).sort();
+    };
+    // Within the grace of their due times: nothing yet (the retry was due at t0 + 10 min).
+    expect(await sweepAt(t0 + SWEEP_GRACE_MS - 1000)).toEqual([]);
+    const s2 = t0 + 10 * 60 * 1000 + SWEEP_GRACE_MS - 1000;
+    expect(await sweepAt(s2)).toEqual(["whd_lost"]);
+    expect(await sweepAt(s2 + 2000)).toEqual(["whd_lost_retry"]);
+    // Swept once: due again only a grace after the sweep, and again while its message stays lost.
+    expect(await sweepAt(s2 + 3000)).toEqual([]);
+    expect(await sweepAt(s2 + SWEEP_GRACE_MS + 1000)).toEqual(["whd_lost"]);
+    const now = Date.now();
+    // The new message is attempted (the late original finds it done), once each.
+    expect((await consume(t.assistant._id, "whd_lost")).outcome).toBe("acked");
+    expect((await consume(t.assistant._id, "whd_lost_retry")).outcome).toBe("acked");
+    expect((await consume(t.assistant._id, "whd_lost")).outcome).toBe("acked");
+    const got = await t.hook.waitFor(2);
+    expect(got.map((r) => r.headers[L.eventIdHeader.toLowerCase()]).sort()).toEqual(["evt_lost0", "evt_lost1"]);
+    const rows = await hubRows(t.assistant._id, "SELECT id, status, attempts FROM webhook_deliveries WHERE id LIKE 'whd_lost%' ORDER BY id");
+    expect(rows).toEqual([
+      { id: "whd_lost", status: "delivered", attempts: 1 },
+      { id: "whd_lost_retry", status: "delivered", attempts: 2 },
+    ]);
+    // Finished deliveries are never swept.
+    expect(await sweepAt(now + 2 * SWEEP_GRACE_MS)).toEqual([]);
   });
 });
 

@@ -55,6 +55,20 @@ describe("widget config", () => {
     });
   });
 
+  it("carries the owner's privacy line and policy link only when set", async () => {
+    const { key } = await widgetAssistant(
+      { config: { customization: { privacyNotice: "  We keep chats 30 days.  ", privacyUrl: "https://shop.example/privacy" } } },
+      { upload: false },
+    );
+    const body = await json(await widgetCall("/api/widget/config", { key, origin: SHOP_ORIGIN }), widgetConfigResponse);
+    expect(body.assistant.privacyNotice).toBe("We keep chats 30 days.");
+    expect(body.assistant.privacyUrl).toBe("https://shop.example/privacy");
+    const { key: other } = await widgetAssistant({ config: { customization: { privacyNotice: "Only a line." } } }, { upload: false });
+    const only = await json(await widgetCall("/api/widget/config", { key: other, origin: SHOP_ORIGIN }), widgetConfigResponse);
+    expect(only.assistant.privacyNotice).toBe("Only a line.");
+    expect("privacyUrl" in only.assistant).toBe(false);
+  });
+
   it("answers CORS preflights on /api/widget/*", async () => {
     const res = await call("/api/widget/sessions", {
       method: "OPTIONS",

@@ -11,6 +11,7 @@ import type { Passage } from "../widget/prompt";
 import { conversationHandoff, everHandedOff, handoffOf } from "./handoff-store";
 import { HubGate, type OpenedHub } from "./hub-gate";
 import { HubHandoff } from "./hub-handoff";
+import { retentionPass, retentionSettingsChanged } from "./hub-privacy";
 import { HubSockets } from "./hub-sockets";
 import { retrieveNearIndex, retrieveWithCurated, type BudgetStep } from "./hub-visitor-turn";
 import { exactLexicalMatch, HubQa } from "./hub-qa";
@@ -29,7 +30,7 @@ export const ASSISTANT_ID_KEY = "assistant-id";
 const CARRIED_OVER_KEY = "carried-over";
 
 /** The named alarms of an assistant's object. */
-export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace" | "handoff-idle" | "webhook-outbox";
+export type HubAlarm = "budget-notices" | "report-to-owner" | "web-sources" | "identity-grace" | "handoff-idle" | "webhook-outbox" | "retention";
 
 /**
  * What an assistant's own object (AssistantHub) is made of, shared by its turn methods and its
@@ -67,6 +68,7 @@ export class HubCore {
       "identity-grace": () => this.identityGraceEnded(),
       "handoff-idle": (now) => this.handoffIdle(now),
       "webhook-outbox": (now) => this.webhookOutbox(now),
+      retention: async (now) => void (await retentionPass(this, now)),
     });
     this.webhooks = new HubWebhooks(assistantId, ctx.storage, env, (at) => this.alarms.schedule("webhook-outbox", at));
   }
@@ -87,6 +89,7 @@ export class HubCore {
     if (this.storage.kv.get(ASSISTANT_ID_KEY) !== this.assistantId) this.storage.kv.put(ASSISTANT_ID_KEY, this.assistantId);
     if (this.storage.kv.get(CARRIED_OVER_KEY) === undefined) await this.carryOver();
     this.webhooks.load();
+    await retentionSettingsChanged(this);
   }
 
   /**
@@ -218,6 +221,12 @@ export class HubCore {
     else await this.wakeForSources("always");
   }
 
+  /** After an owner's write (`configChanged`): what the settings schedule (a takeover's idle end, the retention pass). */
+  async settingsChanged(): Promise<void> {
+    await this.handoffSettingsChanged();
+    await retentionSettingsChanged(this);
+  }
+
   /**
    * After an owner's write: the idle end is armed on the settings now, so a takeover begun while
    * it was off (or longer) still ends by itself.
@@ -256,6 +265,25 @@ export class HubCore {
     const opened = await this.open();
     if (opened) await this.reverifySockets(opened.store);
   }
+}
+
+/**
+ * The assistant's id: the object's name (every stub is made by `idFromName(assistantId)`), or,
+ * for a wake that comes without it (a local alarm after a restart, an alarm set before names
+ * were passed on), the id the object stored when it last started with its name (HubCore.start),
+ * or the one an earlier version stored.
+ */
+export function ownId(ctx: DurableObjectState): string {
+  if (ctx.id.name) return ctx.id.name;
+  const stored = ctx.storage.kv.get<string>(ASSISTANT_ID_KEY);
+  if (stored) return stored;
+  try {
+    const [row] = ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
+    if (row) return String(row.value);
+  } catch {
+    // No meta table yet: a new object, which always has a name.
+  }
+  throw new Error("an assistant's object is reached by idFromName(assistantId)");
 }
 
 /**

@@ -12,7 +12,7 @@ import { WebhookStore, type DeliveryRow, type EndpointRow } from "./webhook-stor
  * when an enabled endpoint subscribes to the type; the subscriptions are kept in memory, rebuilt
  * from SQLite at start and after every change of the endpoints, so a turn with no webhooks pays
  * a map look-up), the `webhook-outbox` alarm's job (`flush`: outbox → deliveries → the
- * `tala-webhooks` queue), and the decisions on each attempt the queue consumer makes (`attempt`,
+ * `tala-webhooks` queue, and the sweep of deliveries whose message was lost), and the decisions on each attempt the queue consumer makes (`attempt`,
  * `report`: done, retry in N s, give up, disable). No import from `cloudflare:workers`.
  */
 
@@ -64,6 +64,12 @@ const ROUNDS_PER_RUN = 10;
 const BATCH_WINDOW_MS = 250;
 /** How long after a queue that did not answer the alarm tries again. */
 const RETRY_MS = 60_000;
+/**
+ * How long past its due time (its creation, its retry, its attempt's lease) a queued delivery
+ * may wait for its message before the sweep queues it again: far beyond a queue's usual latency,
+ * so a slow queue gets a harmless copy at most.
+ */
+export const SWEEP_GRACE_MS = 15 * 60_000;
 /** Key-value key: the origin the owner last managed webhooks from (the disabled e-mail's link). */
 export const APP_ORIGIN_KEY = "webhook-app-origin";
 /** Key-value key: how many recorded events the bounded outbox dropped. */
@@ -212,30 +218,68 @@ export class HubWebhooks {
   // ── The alarm: outbox → deliveries → queue ──────────────────────────────────────────────────
 
   /**
-   * The `webhook-outbox` job: outbox events become deliveries, and deliveries not yet queued go
-   * to `tala-webhooks` (100 a batch). More than a run's share arms the alarm again at once; a
-   * queue that fails (or is not configured) is tried again in a minute.
+   * The `webhook-outbox` job: outbox events become deliveries, deliveries not yet queued go to
+   * `tala-webhooks` (100 a batch), then the sweep. More than a run's share arms the alarm again at
+   * once; a queue that fails (or is not configured) is tried again in a minute.
    */
   async flush(now: number): Promise<void> {
+    if (await this.drain(now)) await this.sweep(now);
+  }
+
+  /** Outbox → deliveries → queue. True when all is queued; false when it armed the alarm itself. */
+  private async drain(now: number): Promise<boolean> {
     const store = this.store;
-    const queue = this.env.WEBHOOK_QUEUE;
     for (let round = 0; round < ROUNDS_PER_RUN; round++) {
       store.fanOut(QUEUE_BATCH, now, newDeliveryId);
       const waiting = store.unqueued(QUEUE_BATCH);
-      if (!waiting.length) return;
-      if (!queue) {
-        console.error(JSON.stringify({ event: "webhook-queue-missing", assistantId: this.assistantId }));
-        return this.arm(now + RETRY_MS);
-      }
-      try {
-        await queue.sendBatch(waiting.map((d): { body: WebhookQueueMessage } => ({ body: { assistantId: this.assistantId, deliveryId: d.id } })));
-      } catch (error) {
-        console.error(JSON.stringify({ event: "webhook-queue-failed", assistantId: this.assistantId, error: String(error) }));
-        return this.arm(now + RETRY_MS);
-      }
+      if (!waiting.length) return true;
+      if (!(await this.enqueue(waiting.map((d) => d.id), now))) return false;
       store.markQueued(waiting.map((d) => d.id));
     }
     await this.arm(Date.now());
+    return false;
+  }
+
+  /**
+   * A delivery whose queue message never came back (lost, or its copies spent while this object
+   * did not answer) would wait forever: one overdue by `SWEEP_GRACE_MS` is queued again and made
+   * due (a late original finds it taken or done: leases keep a delivery from going twice). Then
+   * the alarm is armed for the next delivery that could become overdue.
+   */
+  private async sweep(now: number): Promise<void> {
+    const store = this.store;
+    const overdue = store.overdue(now - SWEEP_GRACE_MS, QUEUE_BATCH);
+    if (overdue.length) {
+      const ids = overdue.map((d) => d.id);
+      if (!(await this.enqueue(ids, now))) return;
+      store.markDue(ids, now);
+      console.warn(JSON.stringify({ event: "webhook-deliveries-swept", assistantId: this.assistantId, count: ids.length }));
+    }
+    await this.armSweep();
+  }
+
+  /** The alarm at the next moment a queued delivery could be overdue (kept if sooner). */
+  async armSweep(): Promise<void> {
+    const due = this.store.nextDue();
+    if (due !== null) await this.arm(due + SWEEP_GRACE_MS);
+  }
+
+  /** One message per delivery to the queue; false (logged, the alarm armed to try again) when it failed. */
+  private async enqueue(ids: string[], now: number): Promise<boolean> {
+    const queue = this.env.WEBHOOK_QUEUE;
+    if (!queue) {
+      console.error(JSON.stringify({ event: "webhook-queue-missing", assistantId: this.assistantId }));
+      await this.arm(now + RETRY_MS);
+      return false;
+    }
+    try {
+      await queue.sendBatch(ids.map((deliveryId): { body: WebhookQueueMessage } => ({ body: { assistantId: this.assistantId, deliveryId } })));
+      return true;
+    } catch (error) {
+      console.error(JSON.stringify({ event: "webhook-queue-failed", assistantId: this.assistantId, error: String(error) }));
+      await this.arm(now + RETRY_MS);
+      return false;
+    }
   }
 
   // ── The owner's endpoints ──────────────────────────────────────────────────────────────────
@@ -332,6 +376,8 @@ export class HubWebhooks {
     const raced = notDue(current, now);
     if (raced) return raced === "copy" ? null : raced;
     store.beginAttempt(deliveryId, now, now + L.attemptLeaseMs);
+    // A consumer that dies now leaves the delivery to its message's copy, or else to the sweep.
+    await this.arm(now + L.attemptLeaseMs + SWEEP_GRACE_MS);
     return { deliveryId, attempt: current.attempts + 1, eventId: delivery.eventId, url: endpoint.url, secret, body };
   }
 

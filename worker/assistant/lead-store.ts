@@ -38,7 +38,7 @@ function parseValues(json: SqlStorageValue | undefined): LeadValue[] {
   }
 }
 
-function toLead(r: Row): SavedLead {
+export function toLead(r: Row): SavedLead {
   const trigger = str(r.trigger);
   const sub = str(r.visitor_sub);
   return {

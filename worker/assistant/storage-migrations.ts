@@ -471,6 +471,17 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       CREATE INDEX webhook_deliveries_unqueued_idx ON webhook_deliveries (queued) WHERE queued = 0;
     `,
   },
+  {
+    // Privacy (privacy-store.ts): a conversation's or a visitor's deletion and the retention pass
+    // find what points at a conversation by index: a first reply's duration (kept, its link to the
+    // conversation dropped) and a signed visitor's leads. Sessions by last activity, messages and
+    // leads by session already have theirs (0001, 0016).
+    id: "0018_privacy",
+    sql: `
+      CREATE INDEX insight_first_replies_session_idx ON insight_first_replies (session_id);
+      CREATE INDEX leads_visitor_idx ON leads (visitor_sub) WHERE visitor_sub IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */

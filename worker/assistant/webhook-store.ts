@@ -330,6 +330,32 @@ export class WebhookStore {
     return this.sql.exec("SELECT * FROM webhook_deliveries WHERE queued = 0 ORDER BY created_at, rowid LIMIT ?", limit).toArray().map(deliveryOf);
   }
 
+  /**
+   * Deliveries handed to the queue and not finished whose message should have come before
+   * `cutoff`: their next attempt (a retry, or an attempt's lease) or, never tried, their creation.
+   */
+  overdue(cutoff: number, limit: number): DeliveryRow[] {
+    return this.sql
+      .exec(
+        "SELECT * FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying') AND coalesce(next_attempt_at, created_at) < ? ORDER BY coalesce(next_attempt_at, created_at) LIMIT ?",
+        cutoff,
+        limit,
+      )
+      .toArray()
+      .map(deliveryOf);
+  }
+
+  /** The earliest moment a queued, unfinished delivery is due (null: none). */
+  nextDue(): number | null {
+    const [row] = this.sql.exec("SELECT min(coalesce(next_attempt_at, created_at)) AS due FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying')").toArray();
+    return typeof row?.due === "number" ? row.due : null;
+  }
+
+  /** Deliveries queued again by the sweep are due at `now`: the new message's attempt goes ahead (an old lease is over). */
+  markDue(ids: readonly string[], now: number) {
+    for (const id of ids) this.sql.exec("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND status IN ('pending', 'retrying')", now, id);
+  }
+
   markQueued(ids: readonly string[]) {
     for (const id of ids) this.sql.exec("UPDATE webhook_deliveries SET queued = 1 WHERE id = ?", id);
   }

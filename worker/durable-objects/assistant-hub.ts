@@ -13,9 +13,10 @@ import { WebSourcesFacet } from "../assistant/facets/web-sources";
 import { HandoffFacet } from "../assistant/facets/handoff";
 import { LeadsFacet } from "../assistant/facets/leads";
 import { WebhooksFacet } from "../assistant/facets/webhooks";
+import { PrivacyFacet } from "../assistant/facets/privacy";
 import { gone, type Gone } from "../assistant/gone";
 import type { InboxRelay } from "../assistant/hub-handoff";
-import { ASSISTANT_ID_KEY, HubCore } from "../assistant/hub-core";
+import { HubCore, ownId } from "../assistant/hub-core";
 import { beginVisitorTurn, budgetGate, countBudget, type BeginTurnInput, type BeginTurnResult, type BudgetStep } from "../assistant/hub-visitor-turn";
 import { AssistantBudget } from "../budgets/assistant-budget";
 import type { Env } from "../env";
@@ -67,7 +68,7 @@ export type ApiKeyCheck = { ok: true; assistant: Pick<PublicAssistantRecord, "id
  * steps trust changes only through `configChanging` / `configChanged` / `erase`.
  *
  * Every other concern is a typed facet (assistant/facets/): `knowledge()`, `webSources()`,
- * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`, `webhooks()`; each call of
+ * `visitors()`, `history()`, `identity()`, `insights()`, `budgets()`, `sockets()`, `qa()`, `handoff()`, `leads()`, `webhooks()`, `privacy()`; each call of
  * theirs passes the gate (assistant/hub-gate.ts) and answers `gone` once the assistant was
  * deleted. The object knows its id from its name; its storage migrations run once when it
  * starts; its alarm runs the named jobs of assistant/hub-core.ts.
@@ -194,7 +195,7 @@ export class AssistantHub extends DurableObject<Env> {
    */
   async configChanged(input: { token?: string; revoke?: { close: WidgetSocketClose; allowedOrigins?: readonly string[] } } = {}): Promise<number> {
     await this.core.gate.configChanged(this.core.assistantId, input.token);
-    await this.core.handoffSettingsChanged();
+    await this.core.settingsChanged();
     if (!input.revoke) return 0;
     // Switched off or its key regenerated: every takeover ends (the visitor and the owner are told).
     if (input.revoke.close.code === widgetSocketClose.unavailable.code) await this.endHandoffs();
@@ -264,31 +265,15 @@ export class AssistantHub extends DurableObject<Env> {
   webhooks(): WebhooksFacet {
     return new WebhooksFacet(this.core);
   }
+  privacy(): PrivacyFacet {
+    return new PrivacyFacet(this.core);
+  }
 
-  /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end). */
+  /** The named alarms that are due (budget e-mails, the report to the owner, web sources, a grace's end, retention). */
   override async alarm(): Promise<void> {
     if (this.core.gate.erased()) return;
     await this.core.alarms.run();
   }
-}
-
-/**
- * The assistant's id: the object's name (every stub is made by `idFromName(assistantId)`), or,
- * for a wake that comes without it (a local alarm after a restart, an alarm set before names
- * were passed on), the id the object stored when it last started with its name (HubCore.start),
- * or the one an earlier version stored.
- */
-function ownId(ctx: DurableObjectState): string {
-  if (ctx.id.name) return ctx.id.name;
-  const stored = ctx.storage.kv.get<string>(ASSISTANT_ID_KEY);
-  if (stored) return stored;
-  try {
-    const [row] = ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'assistant_id'").toArray();
-    if (row) return String(row.value);
-  } catch {
-    // No meta table yet: a new object, which always has a name.
-  }
-  throw new Error("an assistant's object is reached by idFromName(assistantId)");
 }
 
 declare module "../env" {

@@ -48,7 +48,7 @@ export function getRateLimiter(env: Pick<Env, "RATE_LIMITER">, name: string) {
 }
 
 /** The facets of the assistant's object: `hub.knowledge().files()` is one pipelined call. */
-const facets: ReadonlySet<string> = new Set(["knowledge", "webSources", "visitors", "history", "identity", "insights", "budgets", "sockets", "qa", "handoff", "leads", "webhooks"]);
+const facets: ReadonlySet<string> = new Set(["knowledge", "webSources", "visitors", "history", "identity", "insights", "budgets", "sockets", "qa", "handoff", "leads", "webhooks", "privacy"]);
 
 type HubStub = DurableObjectStub<AssistantHubRpc>;
 /** How a call of the hub or of one of its facets is run: `call` makes the RPC. */

@@ -46,7 +46,7 @@ const chips = (h: typeof preactH, c: Controller, t: WidgetStrings, button: (labe
             "span",
             { style: { display: "flex", alignItems: "center", fontSize: "12px", background: "var(--sf)", borderRadius: "8px", paddingInlineStart: "8px", maxWidth: "100%", overflowWrap: "anywhere" } },
             f.name,
-            button(t.removeFile(f.name), () => c.set({ attachments: c.state.attachments.filter((_, j) => j !== i) })),
+            button(widgetFileStrings[c.state.locale].removeFile(f.name), () => c.set({ attachments: c.state.attachments.filter((_, j) => j !== i) })),
           ),
         ),
       ) as VNode)

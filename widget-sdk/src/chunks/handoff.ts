@@ -223,7 +223,7 @@ function tick(c: Controller, s: Follow) {
   // The ask is due and the owner's lead form takes it: shown once (the lead chunk's, which remembers it was dismissed or sent).
   if (asking(c, s, h) && byLead(c)) {
     s.email = "lead";
-    void c.part("lead").then((k) => k?.byHandoff(c, strings(c).emailAsk));
+    void c.leadPart().then((k) => k?.byHandoff(c, strings(c).emailAsk));
   }
   // Only a change of what shows re-renders: the person's typing ended, the e-mail ask is due.
   const shown = `${s.until > Date.now()}${asking(c, s, h)}`;

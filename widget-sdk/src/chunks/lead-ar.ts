@@ -1,6 +1,6 @@
-// widget-chunks/lead-ar.{hash}.js: the lead form's Arabic texts, loaded by the lead chunk for those visitors
-// (apart from the ar chunk, which every Arabic visitor loads, most of whom never see the form).
+// widget-chunks/lead-ar.{hash}.js: the owner's lead form (lead.ts) with its Arabic texts, loaded by the
+// core for Arabic-speaking visitors when the form may show (not in the ar chunk: most visitors never see it).
 import { arLeadStrings } from "../../../contract/widget-strings";
-import { register } from "./register";
+import { registerLead } from "./lead";
 
-register("lead-ar", arLeadStrings);
+registerLead("ar", arLeadStrings);

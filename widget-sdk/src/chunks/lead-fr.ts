@@ -1,6 +1,6 @@
-// widget-chunks/lead-fr.{hash}.js: the lead form's French texts, loaded by the lead chunk for those visitors
-// (apart from the fr chunk, which every French visitor loads, most of whom never see the form).
+// widget-chunks/lead-fr.{hash}.js: the owner's lead form (lead.ts) with its French texts, loaded by the
+// core for French-speaking visitors when the form may show (not in the fr chunk: most visitors never see it).
 import { frLeadStrings } from "../../../contract/widget-strings";
-import { register } from "./register";
+import { registerLead } from "./lead";
 
-register("lead-fr", frLeadStrings);
+registerLead("fr", frLeadStrings);

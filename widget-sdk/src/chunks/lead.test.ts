@@ -14,7 +14,7 @@ import { App } from "../core/view";
 // The chunks the core would load as scripts register themselves when imported.
 import "./ar";
 import "./handoff";
-import "./lead";
+import "./lead-en";
 import "./lead-ar";
 
 /**

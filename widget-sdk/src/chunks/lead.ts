@@ -1,16 +1,16 @@
-// widget-chunks/lead.{hash}.js: the owner's lead form (contract/schemas/leads.ts), with its English
-// texts (French and Arabic come with their locale's chunk). Loaded when the core finds the form
-// may be due (Controller.set: before the first message, after the visitor's N-th, under an answer
-// offering it) or when the handoff chunk's e-mail ask uses it; from then on it follows the widget
-// and decides: once per trigger and conversation, never after a lead was sent. Rendered at the end
-// of the conversation (the core's one slot), styled with the core's classes.
+// The owner's lead form (contract/schemas/leads.ts): the code of the lead-en, lead-fr and lead-ar
+// chunks (widget-chunks/lead-{en,fr,ar}.{hash}.js), each this code with one language's texts, so
+// a visitor loads one file for the form, in their language. The core asks for its visitor's one
+// when it finds the form may be due (Controller.leadPart: before the first message, after the
+// visitor's N-th, under an answer offering it) or when the handoff chunk's e-mail ask uses it;
+// from then on the first loaded follows the widget and decides: once per trigger and
+// conversation, never after a lead was sent. Rendered at the end of the conversation (the core's
+// one slot), styled with the core's classes.
 import type { h as preactH, VNode } from "preact";
 import type { LeadField, LeadTrigger, WidgetLeadForm } from "../../../contract/schemas/leads";
-import { enLeadStrings } from "../../../contract/widget-strings";
-import { request, sessionPath } from "../core/api";
+import type { WidgetLeadStrings, WidgetLocale } from "../../../contract/widget-strings";
+import { sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
-import * as C from "../core/contract";
-import { storedSession } from "../core/storage";
 import * as L from "./lead-contract";
 import type { Controller, Notice } from "../core/controller";
 import { register } from "./register";
@@ -56,8 +56,10 @@ interface Form {
 }
 
 const all = new WeakMap<Controller, Form>();
-/** English, or the visitor's language once its texts' chunk (lead-fr, lead-ar) has loaded. */
-const strings = (c: Controller) => (c.state.locale !== "en" && chunk(`lead-${c.state.locale}` as "lead-fr")) || enLeadStrings;
+/** The texts of the chunk that loaded first (the form's code is its), until the visitor's language's have loaded. */
+let first: WidgetLeadStrings;
+/** The visitor's language's texts once their chunk has loaded (another language chosen later loads its own), else the first's. */
+const strings = (c: Controller) => chunk(`lead-${c.state.locale}`) || first;
 /** The owner's text in the visitor's language, else in English (then the caller's default). */
 const own = (c: Controller, text: Partial<Record<string, string>>) => text[c.state.locale] || text.en;
 /** A field's label: the owner's, else the kind's; a text field whose owner wrote it in another language only, that one. */
@@ -96,9 +98,7 @@ function prefill(c: Controller, s: Form) {
  * when signed), not open yet: it is being resumed, and may have messages. Before the first
  * message waits for it, so a returning visitor never sees the form flash (nor loses focus to it).
  */
-const resuming = (c: Controller) =>
-  // The core's key (controller.ts subOf: "?" when the token cannot be read; a user id is ASCII in practice).
-  !c.currentSession && !!storedSession(`${c.state.config?.id}${c.visTok ? `:user:${String(claims(c).sub ?? "?")}` : ""}`);
+const resuming = (c: Controller) => !c.currentSession && !!c.kept();
 
 function show(c: Controller, s: Form, why: Form["why"]) {
   s.why = why;
@@ -143,11 +143,11 @@ function sync(c: Controller, s: Form) {
       s.jump = f.beforeFirstMessage === "required" && why === "before-first-message";
     }
   }
-  // The form's texts in the visitor's language (French, Arabic: a chunk of their own), asked for once it shows.
+  // The form's texts in the visitor's language, when it changed after the form's chunk loaded, asked for once it shows.
   const loc = c.state.locale;
-  if (s.why && loc !== "en" && !s.langs.includes(loc)) {
+  if (s.why && !chunk(`lead-${loc}`) && !s.langs.includes(loc)) {
     s.langs.push(loc);
-    void c.part(`lead-${loc}` as "lead-fr").then(() => c.set({}));
+    void c.part(`lead-${loc}`).then(() => c.set({}));
   }
   // A required form disables the composer with a line saying why (a limit's own block stays).
   const block = s.why === "before-first-message" && f?.beforeFirstMessage === "required";
@@ -186,7 +186,7 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
   let body: { error?: unknown; fields?: unknown } | null = null;
   if (sid) {
     try {
-      const res = await request(c.srvHost, c.srvKey, `${sessionPath(sid)}/lead`, { fields, trigger: triggerOf(f, s) }, AbortSignal.timeout(C.timeoutMs), c.visTok);
+      const res = await c.once(`${sessionPath(sid)}/lead`, { fields, trigger: triggerOf(f, s) });
       status = res.status;
       body = (await res.json().catch(() => null)) as { error?: unknown; fields?: unknown } | null;
     } catch {
@@ -307,4 +307,14 @@ function byHandoff(c: Controller, intro: string) {
   c.set({});
 }
 
-register("lead", { on, view, byHandoff });
+/**
+ * A lead chunk's one statement: its language's texts, and the form's code unless another lead
+ * chunk brought it first (the code that follows the widget keeps its state; a later language only adds its texts).
+ */
+export function registerLead(locale: WidgetLocale, texts: WidgetLeadStrings) {
+  register(`lead-${locale}`, texts);
+  if (!chunk("lead")) {
+    first = texts;
+    register("lead", { on, view, byHandoff });
+  }
+}

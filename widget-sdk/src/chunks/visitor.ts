@@ -24,7 +24,7 @@ export interface VisitorChunk {
 
 async function show(c: Controller) {
   const epoch = c.epoch;
-  const get = () => c.api(conversationsPath);
+  const get = () => c.api(conversationsPath());
   const first = await get();
   const res = (await c.renewed(first)) ? await get() : first;
   if (epoch !== c.epoch) return;

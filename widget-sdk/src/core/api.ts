@@ -12,7 +12,8 @@ export const configPath = `${C.basePath}/widget/config`;
 export const messagesPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}/messages`;
 export const feedbackPath = (id: string, messageId: string) => `${messagesPath(id)}/${encodeURIComponent(messageId)}/feedback`;
 export const socketPath = (id: string) => `/parties/widget/${encodeURIComponent(id)}`;
-export const conversationsPath = `${C.basePath}/widget/conversations`;
+// A function, not a constant: a template literal the core never reads is not shaken out of its bundle.
+export const conversationsPath = () => `${C.basePath}/widget/conversations`;
 /** The handoff chunk's (the core never reads them): POST { email? } / DELETE asks for a person or goes back; GET the event stream. */
 export const sessionPath = (id: string) => `${sessionsPath}/${encodeURIComponent(id)}`;
 export const handoffPath = (id: string) => `${sessionPath(id)}/handoff`;

@@ -29,8 +29,10 @@ export interface Chunks {
   files: FilesChunk;
   handoff: HandoffChunk;
   blocked: BlockedChunk;
+  /** The owner's lead form: registered by the first of lead-en, lead-fr, lead-ar to load (no file of its own). */
   lead: LeadChunk;
-  /** The lead form's texts in French and Arabic (the lead chunk carries English, and loads these for those visitors). */
+  /** The lead form's code with one language's texts (registered as that language's texts: the code is `lead`). */
+  "lead-en": WidgetLeadStrings;
   "lead-fr": WidgetLeadStrings;
   "lead-ar": WidgetLeadStrings;
   /** A person taking over's texts in French and Arabic (the handoff chunk carries English, and loads these for those visitors). */

@@ -2,8 +2,8 @@ import type { AgentAuthor, ConversationHandoff } from "../../../contract/schemas
 import type { WidgetConfigResponse, WidgetMessage, WidgetServerFrame, WidgetSource } from "../../../contract/schemas/widget";
 import type { WidgetLocale, WidgetStrings } from "../../../contract/widget-strings";
 import type { CoreEmit, TalaOptions, TalaTokenRefresh } from "../types";
-import { call, configPath, feedbackPath, reasonOf, sessionsPath, type Failure, type Result } from "./api";
-import { loadChunk, stringsOf, type ChunkName } from "./chunks";
+import { call, configPath, feedbackPath, reasonOf, request, sessionsPath, type Failure, type Result } from "./api";
+import { chunk, loadChunk, stringsOf, type ChunkName } from "./chunks";
 import * as C from "./contract";
 import { isConfig, isSession, toFrame } from "./frames";
 import { pageLocales, pickLocale } from "./locale";
@@ -205,7 +205,12 @@ export class Controller {
   async collect() {
     if (this.#lead) return;
     this.#lead = true;
-    (await this.part("lead", () => ((this.#lead = false), void this.collect())))?.on(this);
+    (await this.leadPart(() => ((this.#lead = false), void this.collect())))?.on(this);
+  }
+
+  /** The lead form's code, from the chunk that carries it with the visitor's language's texts (lead-en, lead-fr, lead-ar). */
+  async leadPart(redo?: () => void) {
+    return (await this.part(`lead-${this.state.locale}`, redo)) && chunk("lead");
   }
 
   /** Opens the conversation if none is (the lead chunk's form needs one to send to). */
@@ -576,6 +581,16 @@ export class Controller {
   /** A call with the visitor's token (a rating, the visitor chunk's Conversations). */
   api(path: string, body?: unknown) {
     return call(this.srvHost, this.srvKey, path, body, this.visTok);
+  }
+
+  /** One POST with the key and the visitor's token, never retried (the lead chunk's: a lead is not idempotent). */
+  once(path: string, body: unknown) {
+    return request(this.srvHost, this.srvKey, path, body, AbortSignal.timeout(C.timeoutMs), this.visTok);
+  }
+
+  /** The conversation this browser keeps for the visitor (per assistant, and per user when signed), if any. */
+  kept() {
+    return storedSession(this.#storeKey);
   }
 
   /** Reopens one of the verified visitor's conversations (POST /sessions with its id and the token). */

@@ -73,6 +73,8 @@ export const isConfig = shape({
     availabilityLine: opt(isStr),
     avatarUrl: opt(isStr),
     contactLine: opt(isStr),
+    privacyNotice: opt(isStr),
+    privacyUrl: opt(isStr),
   }),
 }) as (v: unknown) => v is WidgetConfigResponse;
 

@@ -25,7 +25,7 @@ export function safeHref(raw: string, web?: boolean, base?: string): string | nu
 const INLINE =
   /`([^`\n]+)`|(\*\*|__)(?=\S)([\s\S]*?\S)\2|(\*|\b_)(?=[^\s*_])([\s\S]*?[^\s*_])\4(?!\w)|\[([^\]\n]+)\]\(([^()\s]+)\)|\b(?:https?:\/\/|mailto:)[^\s<>"]*[^\s<>".,:;!?')\]]/g;
 
-const link = (href: string, children: ComponentChildren) => h("a", { href, target: "_blank", rel: "noopener noreferrer nofollow" }, children);
+export const link = (href: string, children: ComponentChildren) => h("a", { href, target: "_blank", rel: "noopener noreferrer nofollow" }, children);
 
 /** Inline markdown → text and elements. `inLink` keeps links out of a link's own words. */
 export function inline(text: string, inLink?: boolean): ComponentChildren[] {

@@ -12,7 +12,7 @@ import * as C from "./contract";
 import type { Controller, Rating, UiMessage } from "./controller";
 import { readableExtensions } from "./files";
 import { isRtl } from "./locale";
-import { inline, renderMarkdown, safeHref } from "./markdown";
+import { inline, link, renderMarkdown, safeHref } from "./markdown";
 
 // One class component and plain functions: every byte counts in the 15 KB core (preact/hooks
 // alone would cost ~0.8 KB gzip). The controller holds all state, the draft included.
@@ -80,11 +80,7 @@ export function message(
                   </button>
                   <p id={id} hidden={shown !== id}>
                     {s.excerpt}
-                    {href && (
-                      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-                        {s.name}
-                      </a>
-                    )}
+                    {href && link(href, s.name)}
                   </p>
                 </>
               );
@@ -222,6 +218,9 @@ export class App extends Component<AppProps> {
     // The owner's avatar, served by Tala (a path on its host, or an http(s) address).
     const avatar = cfg.avatarUrl && safeHref(cfg.avatarUrl, true, c.srvHost);
     const lf = cfg.leadForm;
+    // The owner's privacy line and policy link (https only, as the server validates it; a new tab, as answers' links), at the composer's foot.
+    const pv = cfg.privacyNotice;
+    const pu = /^https:/.test(cfg.privacyUrl!) && safeHref(cfg.privacyUrl!);
     return (
       <div
         class={`w ${POS[position ?? cfg.position] ?? "br"} ${SIZE[cfg.size] ?? "m"}${dark ? " dk" : ""}`}
@@ -383,6 +382,12 @@ export class App extends Component<AppProps> {
                 ? iconButton(t.stop, "M7 7h10v10H7z", { class: "i sd", onClick: () => c.stop() })
                 : iconButton(t.send, "m4 12 16-8-6 16-2-7z", { type: "submit", class: "i sd", disabled: blocked || !(s.draft.trim() || s.attachments.length) })}
             </form>
+            )}
+            {/* Outside the live log: read in its place, never announced as news. The line is the link when both are set. */}
+            {!listView && (pv || pu) && (
+              <p class="left" dir="auto">
+                {pu ? link(pu, pv || pu) : pv}
+              </p>
             )}
           </div>
         )}

@@ -84,9 +84,12 @@ export class WebhooksFacet extends RpcTarget {
 
   /** The queue consumer: how the attempt went; the object decides what follows. */
   report(input: WebhookReport): Promise<WebhookReportAnswer | Gone> {
-    return whenOpen(this.#core, (opened) => {
+    return whenOpen(this.#core, async (opened) => {
       const { record } = opened.assistant;
-      return this.#core.webhooks.report(input, { userId: record.userId, assistantName: record.name });
+      const answer = this.#core.webhooks.report(input, { userId: record.userId, assistantName: record.name });
+      // A retry's message is the consumer's to send; should it be lost, the sweep finds the delivery.
+      if (answer.decision.kind === "retry") await this.#core.webhooks.armSweep();
+      return answer;
     });
   }
 }

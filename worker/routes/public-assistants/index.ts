@@ -13,6 +13,7 @@ import { insightsRoute } from "./insights";
 import { leadRoutes } from "./leads";
 import { listPublicAssistantsRoute } from "./list";
 import { playgroundRoute } from "./playground";
+import { privacyRoutes } from "./privacy";
 import { qaRoutes } from "./qa";
 import { searchRoute } from "./search";
 import { secretKeyRoutes } from "./secret-keys";
@@ -47,5 +48,6 @@ export function publicAssistantRoutes() {
     .route("/", qaRoutes)
     .route("/", leadRoutes)
     .route("/", webhookRoutes)
+    .route("/", privacyRoutes)
     .route("/", firstHourRoutes);
 }

@@ -5,7 +5,7 @@ import { keyHeader, widgetCaller } from "./caller";
 
 /**
  * GET /config → what the widget needs to draw itself: looks (colour, theme, language, avatar,
- * availability line), the contact line, starter questions, limits, whether it
+ * availability line), the contact line, the privacy notice, starter questions, limits, whether it
  * shows sources and takes files. All from the assistant's row the key check already read.
  */
 export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => {
@@ -34,6 +34,7 @@ export const widgetConfigRoute = new Hono<AppEnv>().get("/config", async (c) => 
         emailAfterMinutes: assistant.config.handoff.emailAfterMinutes,
       },
       ...widgetLeadForm(assistant.config.leadForm),
+      ...privacyNotice(assistant.config.customization),
     },
     limits: { maxMessagesPerSession: assistant.config.maxMessagesPerSession, dailyLimit: assistant.config.dailyLimit },
   };
@@ -47,4 +48,9 @@ function widgetLeadForm(form: LeadForm): Pick<WidgetConfigResponse["assistant"],
   if (!form.enabled) return {};
   const { enabled: _enabled, emailOwner: _emailOwner, ...shown } = form;
   return { leadForm: shown };
+}
+
+/** The owner's privacy line and policy link, each only when set (validated on PUT: schemas/privacy.ts); nothing for a widget without them. */
+function privacyNotice(c: { privacyNotice?: string; privacyUrl?: string }): Pick<WidgetConfigResponse["assistant"], "privacyNotice" | "privacyUrl"> {
+  return { ...(c.privacyNotice ? { privacyNotice: c.privacyNotice } : {}), ...(c.privacyUrl ? { privacyUrl: c.privacyUrl } : {}) };
 }

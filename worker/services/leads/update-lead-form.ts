@@ -10,7 +10,8 @@ import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-
 
 /**
  * PUT /api/public-assistants/:id/lead-form: the body (already checked with `leadFormInput`) over
- * the current form, field by field (what is missing keeps its value; `fields` is the whole list),
+ * the current form, field by field (what is missing keeps its value; `fields` is the whole list;
+ * the intro and thank-you lines language by language),
  * saved in the assistant's config through the same path as its settings: the assistant's object
  * is told before the D1 write and refreshes its copy after it (`configChanging`/`configChanged`),
  * so the widget's config and the next turn see the form with no extra D1 read.
@@ -25,7 +26,13 @@ export async function updateLeadForm({
   const row = await requirePublicAssistant({ ctx, input });
   const config = readConfig(row.config);
   const defined = Object.fromEntries(Object.entries(input.changes).filter(([, v]) => v !== undefined)) as Partial<LeadForm>;
-  const leadForm: LeadForm = { ...config.leadForm, ...defined };
+  const leadForm: LeadForm = {
+    ...config.leadForm,
+    ...defined,
+    // The lines merge per language: a body naming only French keeps the English; "" clears one.
+    intro: byLocale(config.leadForm.intro, defined.intro),
+    thanks: byLocale(config.leadForm.thanks, defined.thanks),
+  };
   const token = await assistantChanging({ ctx, input });
   const updated = await ctx.db
     .update(publicAssistants)
@@ -37,4 +44,10 @@ export async function updateLeadForm({
   if (updated.length === 0) throw notFound();
   await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token } });
   return { leadForm };
+}
+
+/** `changes` over `base` language by language; an empty text removes that language's line. */
+function byLocale(base: LeadForm["intro"], changes: LeadForm["intro"] | undefined): LeadForm["intro"] {
+  if (!changes) return base;
+  return Object.fromEntries(Object.entries({ ...base, ...changes }).filter(([, text]) => typeof text === "string" && text !== "")) as LeadForm["intro"];
 }
