@@ -1897,6 +1897,9 @@ export const teamMessages = {
   ownerRoleFixed: "The owner's role cannot be changed: transfer ownership instead.",
   cannotRemoveOwner: "The owner cannot be removed from their workspace.",
   transferTargetNotAdmin: "Ownership can only be transferred to an admin of the workspace.",
+  /** 409 on DELETE /api/auth/account: an owner of a workspace with other members hands it over first. */
+  transferBeforeDeleting: (workspaces: readonly string[]) =>
+    `You own ${workspaces.join(", ")}, which other people work in. Transfer ownership to an admin (Team settings) before deleting your account.`,
   pageInvalid: "page must be a whole number from 1.",
   actionInvalid: (actions: readonly string[]) => `action must be one of: ${actions.join(", ")}.`,
   invitationEmailSubject: (workspace: string) => `You are invited to ${workspace} on Tala`,

@@ -1,8 +1,10 @@
 import { createApp } from "./app";
+import { dbOf } from "./db/client";
 import { applyD1Latency } from "./db/latency";
 import { lastResortResponse } from "./http/last-resort";
 import { handleIngestBatch } from "./queues/ingest";
 import { handleWebhookBatch } from "./queues/webhooks";
+import { pruneAudit } from "./services/team/list-audit";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { ChatRoom } from "./durable-objects/chat-room";
@@ -23,4 +25,9 @@ export default {
   },
   // One handler per queue, by name: webhook deliveries, and the ingest queue (embeddings, crawls).
   queue: (batch, env) => (batch.queue.startsWith("tala-webhooks") ? handleWebhookBatch(batch, env) : handleIngestBatch(batch, env)),
+  // The daily cron (wrangler.toml [triggers]): audit entries past their year go, in bounded batches.
+  scheduled: async (_controller, env) => {
+    const pruned = await pruneAudit({ ctx: { env, db: dbOf(env.DB) } });
+    console.log(JSON.stringify({ event: "audit-pruned", pruned }));
+  },
 } satisfies ExportedHandler<import("./env").Env>;

@@ -222,6 +222,14 @@ export const remainingMessagesData = z.object({
 });
 export type RemainingMessages = z.infer<typeof remainingMessagesData>;
 
+/**
+ * On a signed-in user's room: they joined, left or were removed from `workspaceId`, their role
+ * there changed, or its ownership moved. Sent after the change, with the revocation of what their
+ * old role received (schemas/team.ts).
+ */
+export const teamChangedData = z.object({ workspaceId: z.string() });
+export type TeamChangedData = z.infer<typeof teamChangedData>;
+
 export const serverFrameSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("thinking"), data: thinkingData }),
   z.object({ event: z.literal("message-delta"), data: messageDeltaData }),
@@ -230,6 +238,8 @@ export const serverFrameSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("remaining-messages"), data: remainingMessagesData }),
   /** The owner's inbox (schemas/handoff.ts): only on a signed-in owner's room. */
   z.object({ event: z.literal("inbox"), data: inboxFrameData }),
+  /** The user's membership or role in a workspace changed (schemas/team.ts): the dashboard re-reads GET /api/team. */
+  z.object({ event: z.literal("team-changed"), data: teamChangedData }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 export type ServerEvent = ServerFrame["event"];

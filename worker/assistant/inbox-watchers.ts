@@ -40,6 +40,16 @@ export class InboxWatchers {
     for (const l of this.leases) this.storage.sql.exec("INSERT INTO inbox_watchers (room, session_id, until) VALUES (?, ?, ?)", l.room, l.sessionId, l.until);
   }
 
+  /** Drops every lease of `room` (a member removed, or whose role no longer answers the inbox); how many went. */
+  drop(room: string, now = Date.now()): number {
+    const leases = this.live(now);
+    const kept = leases.filter((l) => l.room !== room);
+    if (kept.length === leases.length) return 0;
+    this.leases = kept;
+    this.storage.sql.exec("DELETE FROM inbox_watchers WHERE room = ?", room);
+    return leases.length - kept.length;
+  }
+
   /** The rooms watching the inbox now (empty when nobody does). */
   rooms(now = Date.now()): string[] {
     const leases = this.live(now);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TOKEN_PREFIX, generateNumericCode, generateToken } from "./random";
+import { teamLimits } from "../../contract";
+import { TOKEN_PREFIX, generateAlphabetCode, generateNumericCode, generateToken } from "./random";
 import { sha256Hex } from "./hash";
 import { timingSafeEqual, timingSafeEqualText, toBase64Url } from "./encoding";
 
@@ -33,6 +34,28 @@ describe("numeric codes", () => {
   it("refuses lengths that cannot be drawn without bias from 32 bits", () => {
     expect(() => generateNumericCode(0)).toThrow(RangeError);
     expect(() => generateNumericCode(10)).toThrow(RangeError);
+  });
+});
+
+describe("generateAlphabetCode", () => {
+  it("draws only the alphabet's characters, at the length asked", () => {
+    const code = generateAlphabetCode(teamLimits.codeChars, teamLimits.codeAlphabet);
+    expect(code).toHaveLength(teamLimits.codeChars);
+    for (const ch of code) expect(teamLimits.codeAlphabet).toContain(ch);
+  });
+
+  it("draws every character about equally often, with an alphabet that does not divide 256", () => {
+    const alphabet = "ABCDEFG"; // 7: 256 % 7 = 4, so a plain modulo would favour A..D
+    const counts = new Map<string, number>();
+    const draws = 20_000;
+    for (let i = 0; i < draws / 100; i++) for (const ch of generateAlphabetCode(100, alphabet)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    for (const ch of alphabet) expect(Math.abs((counts.get(ch) ?? 0) - draws / 7)).toBeLessThan(draws / 7 / 8);
+  });
+
+  it("refuses lengths and alphabets it cannot draw from", () => {
+    expect(() => generateAlphabetCode(0, "AB")).toThrow(RangeError);
+    expect(() => generateAlphabetCode(4, "A")).toThrow(RangeError);
+    expect(() => generateAlphabetCode(4, "AA")).toThrow(RangeError);
   });
 });
 

@@ -22,3 +22,26 @@ export function generateNumericCode(length: number): string {
     if (value < limit) return String(value % modulus).padStart(length, "0");
   }
 }
+
+/**
+ * A uniformly random string of `length` characters of `alphabet` (at most 256 distinct
+ * characters). Draws bytes and rejects those at or above the largest multiple of the alphabet's
+ * size, so every character is equally likely (no modulo bias).
+ */
+export function generateAlphabetCode(length: number, alphabet: string): string {
+  const size = alphabet.length;
+  if (!Number.isInteger(length) || length < 1 || length > 256) throw new RangeError("code length must be 1..256");
+  if (size < 2 || size > 256 || new Set(alphabet).size !== size) throw new RangeError("alphabet must hold 2..256 distinct characters");
+  const limit = Math.floor(256 / size) * size;
+  let out = "";
+  const draw = new Uint8Array(length * 2);
+  while (out.length < length) {
+    crypto.getRandomValues(draw);
+    for (const byte of draw) {
+      if (byte >= limit) continue;
+      out += alphabet[byte % size];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import {
   type InboxFrameData,
   type RemainingMessages,
   type ServerFrame,
+  type TeamChangedData,
   type UserSettings,
 } from "../../contract";
 import { monthKey } from "../budgets/budget-math";
@@ -98,6 +99,12 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   async relayInbox(data: InboxFrameData): Promise<void> {
     if (this.isGuestRoom) return;
     this.broadcastFrame({ event: "inbox", data });
+  }
+
+  /** RPC after the user's membership or role in a workspace changed: the dashboard re-reads its workspaces. */
+  async teamChanged(data: TeamChangedData): Promise<void> {
+    if (this.isGuestRoom) return;
+    this.broadcastFrame({ event: "team-changed", data });
   }
 
   /** Every socket and HTTP frame stream of the room gets the frame (ChatRoom). */

@@ -14,4 +14,4 @@ function waitUntilOf(c: Context<AppEnv>): ServiceContext["waitUntil"] {
 }
 
 /** The services' view of a request: bindings, the request's db client and its `waitUntil`, nothing from Hono. */
-export const serviceContext = (c: Context<AppEnv>): ServiceContext => ({ env: c.env, db: c.var.db, waitUntil: waitUntilOf(c) });
+export const serviceContext = (c: Context<AppEnv>): ServiceContext => ({ env: c.env, db: c.var.db, waitUntil: waitUntilOf(c), access: c.var.access });

@@ -13,6 +13,7 @@ import { chatRoutes } from "./chats";
 import { modelRoutes, settingsRoutes } from "./models";
 import { projectRoutes } from "./projects";
 import { publicAssistantRoutes } from "./public-assistants";
+import { teamRoutes } from "./team";
 import { v1Routes } from "./v1";
 import { widgetRoutes } from "./widget";
 
@@ -32,6 +33,7 @@ export function apiRoutes() {
   api.route("/public-assistants", publicAssistantRoutes());
   api.route("/budgets", budgetRoutes());
   api.route("/inbox", inboxRoutes());
+  api.route("/team", teamRoutes());
   api.route("/models", modelRoutes());
   api.route("/settings", settingsRoutes());
   api.route("/widget", widgetRoutes());

@@ -1,5 +1,19 @@
+import type { TeamRole, User } from "../../contract";
 import type { Db } from "../db/client";
+import type { publicAssistants } from "../db/schema";
 import type { Env } from "../env";
+
+/**
+ * What the route guard (http/team-guard.ts) resolved for a request: the signed-in user, the
+ * workspace the call acts in and their role there, and on `/api/public-assistants/{id}/…` the
+ * assistant's row it loaded in the same query, so `requirePublicAssistant` does not read it again.
+ */
+export interface RequestAccess {
+  user: User;
+  workspaceId: string;
+  role: TeamRole;
+  assistant?: typeof publicAssistants.$inferSelect;
+}
 
 /**
  * What every service receives as `ctx`: the bindings and the request's database client.
@@ -14,6 +28,8 @@ export interface ServiceContext {
    * runs the work in line instead.
    */
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** Set on routes behind the team guard; absent for direct callers (tests, objects, queues), which keep the owner-only checks. */
+  access?: RequestAccess | undefined;
 }
 
 /**

@@ -78,7 +78,7 @@ export interface ChatConnection {
 const OPEN = 1;
 /** The chat a server frame is about, and the client message id it answers. */
 const chatOfFrame = (frame: ServerFrame): string | undefined =>
-  frame.event === "new-message" ? frame.data.message.chatId : frame.event === "remaining-messages" || frame.event === "inbox" ? undefined : frame.data.chatId;
+  frame.event === "new-message" ? frame.data.message.chatId : frame.event === "remaining-messages" || frame.event === "inbox" || frame.event === "team-changed" ? undefined : frame.data.chatId;
 const answersOf = (frame: ServerFrame): string | undefined =>
   frame.event === "new-message" || frame.event === "thinking" || frame.event === "message-error" ? frame.data.clientMessageId : undefined;
 

@@ -67,6 +67,11 @@ export class HandoffFacet extends RpcTarget {
     });
   }
 
+  /** A room stops watching (its user left the workspace or lost the inbox): no inbox frame reaches it from now. */
+  unwatch(room: string): Promise<number | Gone> {
+    return whenOpen(this.#core, () => this.#core.handoff.watchers.drop(room));
+  }
+
   /**
    * The rooms to tell that the visitor types (WidgetRoom's relay of the visitor's `typing` frame,
    * services/realtime/relay-visitor-typing.ts): the owner with the watchers while a person was

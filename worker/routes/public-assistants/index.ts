@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requireUser } from "../../http/auth";
+import { teamGuard } from "../../http/team-guard";
 import type { AppEnv } from "../../http/context";
 import { apiKeyRoutes } from "./api-key";
 import { chatRoutes } from "./chats";
@@ -23,13 +24,15 @@ import { updatePublicAssistantRoute } from "./update";
 import { webhookRoutes } from "./webhooks";
 
 /**
- * /api/public-assistants: an owner's embeddable assistants, their knowledge files, API keys (the
+ * /api/public-assistants: a workspace's embeddable assistants, their knowledge files, API keys (the
  * snippet's publishable key; secret keys for servers), visitor history and signed webhooks. Signed-in users only;
- * another owner's assistant, file or session is a 404.
+ * the team guard checks the caller's role in the assistant's workspace (http/route-permissions.ts):
+ * a stranger gets 404 (another workspace's assistant, file or session), a role without the route's
+ * permission 403.
  */
 export function publicAssistantRoutes() {
   return new Hono<AppEnv>()
-    .use("*", requireUser)
+    .use("*", requireUser, teamGuard)
     .route("/", listPublicAssistantsRoute)
     .route("/", createPublicAssistantRoute)
     .route("/", updatePublicAssistantRoute)

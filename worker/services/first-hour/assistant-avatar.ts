@@ -9,7 +9,7 @@ import { api, widgetAvatarPath } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
-import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { assistantWorkspace, requirePublicAssistant } from "../public-assistants/find-public-assistant";
 import { assistantStoragePrefix, deleteStoredObjects } from "../public-assistants/storage";
 import { nextUpdatedAt } from "../public-assistants/to-public-assistant";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
@@ -29,7 +29,7 @@ async function saveAvatarUrl(ctx: ServiceContext, input: Input, url: string): Pr
   const updated = await ctx.db
     .update(publicAssistants)
     .set({ config: sql`json_set(${publicAssistants.config}, '$.customization.avatarUrl', ${url})`, updatedAt: nextUpdatedAt() })
-    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
+    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, assistantWorkspace(ctx, input))))
     .returning({ id: publicAssistants.id });
   await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token } });
   if (updated.length === 0) throw notFound();

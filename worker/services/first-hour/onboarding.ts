@@ -9,7 +9,7 @@ import type { OnboardingEvent, OnboardingRecord } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
-import { requirePublicAssistant } from "../public-assistants/find-public-assistant";
+import { assistantWorkspace, requirePublicAssistant } from "../public-assistants/find-public-assistant";
 import { readConfig } from "../public-assistants/to-public-assistant";
 
 type Field = keyof OnboardingRecord;
@@ -18,15 +18,15 @@ type Field = keyof OnboardingRecord;
 const setField = (field: Field, value: number | null) =>
   sql`json_set(${publicAssistants.config}, '$.onboarding', json_set(coalesce(json_extract(${publicAssistants.config}, '$.onboarding'), '{}'), ${`$.${field}`}, ${value}))`;
 
-const owned = (input: { userId: string; assistantId: string }) =>
-  and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId));
+const owned = (ctx: ServiceContext, input: { userId: string; assistantId: string }) =>
+  and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, assistantWorkspace(ctx, input)));
 
 /** The first Playground message: written once (later ones find it set and change nothing). */
 export async function markPlaygroundUsed({ ctx, input }: { ctx: ServiceContext; input: { userId: string; assistantId: string } }): Promise<void> {
   await ctx.db
     .update(publicAssistants)
     .set({ config: setField("playgroundAt", Date.now()) })
-    .where(and(owned(input), isNull(sql`json_extract(${publicAssistants.config}, '$.onboarding.playgroundAt')`)));
+    .where(and(owned(ctx, input), isNull(sql`json_extract(${publicAssistants.config}, '$.onboarding.playgroundAt')`)));
 }
 
 /** POST …/onboarding { event }: the snippet copied (first time kept), the checklist hidden or shown again. */
@@ -46,10 +46,10 @@ export async function recordOnboardingEvent({
         ? { set: setField("dismissedAt", now), onlyIfUnset: null }
         : { set: setField("dismissedAt", null), onlyIfUnset: null };
   const where = change.onlyIfUnset
-    ? and(owned(input), isNull(sql`json_extract(${publicAssistants.config}, ${`$.onboarding.${change.onlyIfUnset}`})`))
-    : owned(input);
+    ? and(owned(ctx, input), isNull(sql`json_extract(${publicAssistants.config}, ${`$.onboarding.${change.onlyIfUnset}`})`))
+    : owned(ctx, input);
   await ctx.db.update(publicAssistants).set({ config: change.set }).where(where);
-  const [row] = await ctx.db.select({ config: publicAssistants.config }).from(publicAssistants).where(owned(input)).limit(1);
+  const [row] = await ctx.db.select({ config: publicAssistants.config }).from(publicAssistants).where(owned(ctx, input)).limit(1);
   if (!row) throw notFound();
   return readConfig(row.config).onboarding;
 }

@@ -64,6 +64,8 @@ export async function exportLeads({ ctx, input }: { ctx: ServiceContext; input: 
         written += leads.length;
         if (leads.length) controller.enqueue(encoder.encode(leads.map(row).join("")));
         page = page.next && written < leadLimits.exportMaxRows ? await readPage(page.next) : null;
+        // A pull that enqueues nothing is not pulled again: close now (an assistant with no lead).
+        if (!page) controller.close();
       } catch (error) {
         console.error(JSON.stringify({ event: "lead-export-failed", assistantId: assistant.id, error: String(error) }));
         controller.error(error);

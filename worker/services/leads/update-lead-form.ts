@@ -38,7 +38,7 @@ export async function updateLeadForm({
     .update(publicAssistants)
     // Only the form's key: a settings save or an avatar upload at the same moment keeps its own change.
     .set({ config: sql`json_set(${publicAssistants.config}, '$.leadForm', json(${JSON.stringify(leadForm)}))`, updatedAt: nextUpdatedAt() })
-    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
+    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, row.userId)))
     .returning({ id: publicAssistants.id });
   // Deleted between the read and the write.
   if (updated.length === 0) throw notFound();

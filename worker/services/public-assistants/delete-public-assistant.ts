@@ -48,6 +48,6 @@ export async function deletePublicAssistant({
     ctx.db.delete(knowledgeFiles).where(eq(knowledgeFiles.assistantId, assistantId)),
     // Not left to the foreign key's cascade: D1 enforces it, but nothing here relies on PRAGMAs.
     ctx.db.delete(assistantSecretKeys).where(eq(assistantSecretKeys.assistantId, assistantId)),
-    ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, input.userId))),
+    ctx.db.delete(publicAssistants).where(and(eq(publicAssistants.id, assistantId), eq(publicAssistants.userId, assistant.userId))),
   ]);
 }

@@ -4,7 +4,7 @@ import type { PublicAssistant } from "../../../contract";
 import { publicAssistants } from "../../db/schema";
 import { callFacet, getAssistantHub } from "../../durable-objects/stubs";
 import type { ServiceContext } from "../context";
-import { toKnowledgeFile, toPublicAssistant } from "./to-public-assistant";
+import { toKnowledgeFile, toPublicAssistant, type PublicAssistantRow } from "./to-public-assistant";
 
 /**
  * The owner's assistants (newest first) from D1 (one query), with their files and session counts
@@ -20,6 +20,11 @@ export async function loadPublicAssistants(ctx: ServiceContext, userId: string, 
     .from(publicAssistants)
     .where(and(...owned))
     .orderBy(desc(publicAssistants.createdAt), desc(publicAssistants.id));
+  return withCardStats(ctx, rows);
+}
+
+/** Rows already read (the route guard's, for one assistant) as the list shows them, each with its card's stats. */
+export async function withCardStats(ctx: ServiceContext, rows: readonly PublicAssistantRow[]): Promise<PublicAssistant[]> {
   const stats = await Promise.allSettled(rows.map((row) => callFacet(getAssistantHub(ctx.env, row.id).history(), (h) => h.cardStats())));
   return rows.map((row, i) => {
     const card = stats[i]!;
@@ -32,7 +37,7 @@ export async function loadPublicAssistants(ctx: ServiceContext, userId: string, 
   });
 }
 
-/** GET /api/public-assistants: the owner's assistants, newest first, keys masked. */
+/** GET /api/public-assistants: the workspace's assistants (`userId`: the workspace's id), newest first, keys masked. */
 export async function listPublicAssistants({ ctx, input }: { ctx: ServiceContext; input: { userId: string } }): Promise<PublicAssistant[]> {
   return loadPublicAssistants(ctx, input.userId);
 }

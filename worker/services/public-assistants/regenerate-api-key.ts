@@ -7,6 +7,7 @@ import { notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
 import { encryptApiKey } from "./api-key-encryption";
+import { assistantWorkspace } from "./find-public-assistant";
 
 /**
  * Replaces the assistant's API key and returns the new one. The old key stops working at once:
@@ -31,7 +32,7 @@ export async function regenerateApiKey({
       apiKeyMasked: maskApiKey(apiKey),
       updatedAt: nextUpdatedAt(),
     })
-    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, input.userId)))
+    .where(and(eq(publicAssistants.id, input.assistantId), eq(publicAssistants.userId, assistantWorkspace(ctx, input))))
     .returning({ id: publicAssistants.id });
   if (updated.length === 0) throw notFound();
   await revokeWidgetSockets({ ctx, input: { assistantId: input.assistantId, token, close: widgetSocketClose.unavailable } });

@@ -5,8 +5,8 @@ import { publicAssistants } from "../../db/schema";
 import { AppError, notFound } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { assistantChanging, revokeWidgetSockets } from "../widget/revoke-widget-sockets";
-import { findPublicAssistant, requirePublicAssistant } from "./find-public-assistant";
-import { getPublicAssistant } from "./get-public-assistant";
+import { assistantWorkspace, findPublicAssistant, requirePublicAssistant } from "./find-public-assistant";
+import { loadPublicAssistants } from "./list-public-assistants";
 import { type PublicAssistantRow, mergeConfig, mergeIntegration, nextUpdatedAt, readConfig, readIntegration, toPublicAssistantRecord } from "./to-public-assistant";
 
 /**
@@ -28,7 +28,7 @@ export async function updatePublicAssistant({
   for (let attempt = 1; ; attempt++) {
     const written = await writeOnce(ctx, input, current);
     if (written.ok) return written.result;
-    const again = await findPublicAssistant({ ctx, input });
+    const again = await findPublicAssistant({ ctx, input, fresh: true });
     if (!again) throw notFound();
     if (attempt >= CONFIG_WRITE_ATTEMPTS) throw new AppError("CONFLICT", publicAssistantServerMessages.changedMeanwhile);
     current = again;
@@ -63,7 +63,7 @@ async function writeOnce(
     .where(
       and(
         eq(publicAssistants.id, input.assistantId),
-        eq(publicAssistants.userId, input.userId),
+        eq(publicAssistants.userId, assistantWorkspace(ctx, input)),
         ...(changes.config !== undefined ? [eq(publicAssistants.config, current.config)] : []),
       ),
     )
@@ -82,7 +82,10 @@ async function writeOnce(
     // Every other change only refreshes the assistant's copy (settings, instructions, limits).
     await revokeWidgetSockets({ ctx, input: { assistantId, token } });
   }
-  return { ok: true, result: await getPublicAssistant({ ctx, input }) };
+  // Read again: the row the route guard loaded is the one before this write.
+  const [result] = await loadPublicAssistants(ctx, assistantWorkspace(ctx, input), assistantId);
+  if (!result) throw notFound();
+  return { ok: true, result };
 }
 
 /** True when a socket allowed under `before` may be refused under `after` (an empty list allows every origin). */

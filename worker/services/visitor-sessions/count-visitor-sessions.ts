@@ -14,7 +14,7 @@ export async function sessionCounts(env: Pick<Env, "ASSISTANT_HUB">, assistantId
 }
 
 /**
- * GET …/chats/debug: the owner's visitor sessions across all their assistants, and this
+ * GET …/chats/debug: the visitor sessions across all the workspace's assistants, and this
  * assistant's. "In DB" is scoped to the owner: another owner's numbers are never revealed.
  */
 export async function countVisitorSessions({
@@ -25,7 +25,7 @@ export async function countVisitorSessions({
   input: { userId: string; assistantId: string };
 }): Promise<ChatDebugResponse> {
   const assistant = await requirePublicAssistant({ ctx, input });
-  const owned = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, input.userId));
+  const owned = await ctx.db.select({ id: publicAssistants.id }).from(publicAssistants).where(eq(publicAssistants.userId, assistant.userId));
   const counts = await sessionCounts(ctx.env, owned.map((a) => a.id));
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   return { stats: { totalChatsInDB: total, assistantChats: counts.get(assistant.id) ?? 0 } };

@@ -181,7 +181,8 @@ export function applyDelta(text: string, delta: string, offset: number): string 
 function onFrame(state: ChatState, frame: ServerFrame): ChatState {
   switch (frame.event) {
     case "inbox":
-      // The owner's inbox (schemas/handoff.ts), not a chat's: the inbox store reads it.
+    case "team-changed":
+      // The owner's inbox (schemas/handoff.ts) and the team's changes (schemas/team.ts), not a chat's.
       return state;
     case "remaining-messages":
       return { ...state, remaining: { remaining: frame.data.remaining, limit: frame.data.limit, scope: frame.data.scope } };
