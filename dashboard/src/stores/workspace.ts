@@ -15,6 +15,7 @@ import { ApiError, onWorkspaceRefused } from "../lib/api";
 import { teamApi, type TeamApi } from "../lib/team-api";
 import { clearWorkspaceInMemory, readWorkspaceChoice, setWorkspaceChoice } from "../lib/workspace-choice";
 import { authStore, type AuthState } from "./auth";
+import { onTeamChangedFrame, startChatRealtime } from "./chat-realtime";
 import { toast } from "./toast";
 
 export interface WorkspaceState {
@@ -143,6 +144,9 @@ export function startWorkspaces() {
   if (started) return;
   started = true;
   onWorkspaceRefused(actions.refused);
+  // Removed, a role changed, ownership moved: the server says so on the user's own socket.
+  startChatRealtime();
+  onTeamChangedFrame(() => void actions.refresh());
   const follow = (auth: AuthState) => actions.applyUser(auth.status === "authenticated" ? auth.user : null);
   follow(authStore.getState());
   authStore.subscribe(follow);

@@ -3,7 +3,7 @@ import { Fragment, useEffect, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { appRoutes } from "../../../../contract";
 import { useAuth } from "../../stores/auth";
-import { startInboxAlerts } from "../../stores/inbox";
+import { loadInboxSummary, startInboxAlerts } from "../../stores/inbox";
 import { startWorkspaces, useWorkspace } from "../../stores/workspace";
 import { Footer } from "./footer";
 import { SidePanel } from "./side-panel";
@@ -37,6 +37,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
   }, [signedIn]);
   // A switch of workspace remounts the page, which reads its data again (the chat is the user's own: it stays).
   const workspaceVersion = useWorkspace((s) => s.version);
+  // The navigation's inbox badge counts the workspace on screen.
+  useEffect(() => {
+    if (signedIn && workspaceVersion > 0) void loadInboxSummary();
+  }, [signedIn, workspaceVersion]);
   return (
     <div className={`flex flex-col bg-canvas text-fg ${fill ? "h-dvh overflow-hidden" : "min-h-dvh"}`}>
       <SkipLink />

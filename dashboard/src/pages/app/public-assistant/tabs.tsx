@@ -112,10 +112,12 @@ export type AssistantTabKey = (typeof assistantTabs)[number]["key"];
 export const defaultAssistantTab: AssistantTabKey = "knowledge";
 export const assistantTabKeys: readonly AssistantTabKey[] = assistantTabs.map((t) => t.key);
 
-/** The tabs a role sees, and the one an address without `?tab=` shows it (Knowledge, else its first). */
+/** The tabs a role sees, and the one an address without `?tab=` shows it (managers: Knowledge; agents: Inbox; viewers: History). */
 export function tabsForRole(role: TeamRole | null) {
   const tabs = assistantTabs.filter((t) => t.permissions.some((p) => can(role, p)));
   const keys: AssistantTabKey[] = tabs.map((t) => t.key);
-  const fallback: AssistantTabKey = keys.includes(defaultAssistantTab) && can(role, "assistants.manage") ? defaultAssistantTab : (keys[0] ?? defaultAssistantTab);
+  const fallback: AssistantTabKey = can(role, "assistants.manage")
+    ? defaultAssistantTab
+    : (keys.find((k) => k === "inbox") ?? keys.find((k) => k === "history") ?? keys[0] ?? defaultAssistantTab);
   return { tabs, keys, fallback };
 }
