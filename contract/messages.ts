@@ -1922,8 +1922,9 @@ export const privacyMessages = {
 /** The dashboard's words for teams: the workspace switcher, the Team page, the audit log, accepting an invitation. */
 export const teamUi = {
   switcher: {
-    /** The button's accessible name: the workspace on screen and the caller's role in it. */
-    label: (workspace: string, role: string) => `Workspace: ${workspace} (${role})`,
+    /** The button's accessible name: the workspace on screen and the caller's role in it (its visible words, after "Workspace:"). */
+    prefix: "Workspace:",
+    label: (workspace: string, role: string) => `Workspace: ${workspace} ${role}`,
     menuLabel: "Workspaces",
     manageTeam: "Manage team",
     removedNotice: (workspace: string) => `You are no longer a member of ${workspace}. You are back in your own workspace.`,

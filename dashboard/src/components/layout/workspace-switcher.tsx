@@ -35,11 +35,12 @@ export function WorkspaceSwitcher() {
     <div className="relative min-w-0">
       <button
         {...buttonProps}
-        aria-label={S.label(current.name, roleName(current.role))}
         className="flex h-9 max-w-[8.5rem] min-w-0 items-center gap-1.5 rounded-lg border border-line px-2 text-sm text-fg hover:bg-subtle focus-visible:outline-2 focus-visible:outline-accent sm:max-w-[16rem] sm:px-2.5"
       >
         <UsersIcon size={16} className="shrink-0 text-muted max-sm:hidden" />
-        <span className="min-w-0 truncate font-medium">{current.name}</span>
+        {/* Its name is what it shows, after "Workspace:" (S.label). */}
+        <span className="sr-only">{S.prefix} </span>
+        <span className="min-w-0 truncate font-medium">{current.name}</span>{" "}
         <span className="shrink-0 rounded bg-subtle px-1.5 text-xs leading-5 text-muted">{roleName(current.role)}</span>
         <ChevronDownIcon size={15} className="shrink-0 text-muted" />
       </button>
