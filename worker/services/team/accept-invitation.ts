@@ -1,8 +1,7 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { teamLimits, teamMessages, type User, type Workspace } from "../../../contract";
 import { sha256Hex } from "../../crypto/hash";
-import { writeBatch } from "../../db/client";
-import { auditLog, workspaceInvitations, workspaceMembers } from "../../db/schema";
+import { workspaceInvitations } from "../../db/schema";
 import { AppError, invalid } from "../../http/errors";
 import type { ServiceContext } from "../context";
 import { consumeRateLimit, peekRateLimit, retryAfterSeconds } from "../rate-limit";
@@ -50,23 +49,22 @@ export async function acceptInvitation({ ctx, input }: { ctx: ServiceContext; in
 
   // The invitation is taken in the same batch as the membership and its audit entry, which are
   // written only when this take is the one that landed: two accepts at once add one row.
-  const takenNow = sql`EXISTS (SELECT 1 FROM ${workspaceInvitations} WHERE id = ${invitation.id} AND accepted_by = ${user.id} AND accepted_at = ${now})`;
   const audit = auditRow({ workspaceId: facts.id, actor: auditActor(user), action: "invitation.accepted", target: invitation.email, details: { role: invitation.role } });
-  const [taken] = await writeBatch(ctx.db, [
-    ctx.db
-      .update(workspaceInvitations)
-      .set({ acceptedAt: now, acceptedBy: user.id })
-      .where(and(eq(workspaceInvitations.id, invitation.id), isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt)))
-      .returning({ id: workspaceInvitations.id }),
-    ctx.db.run(sql`
-      INSERT OR IGNORE INTO ${workspaceMembers} (workspace_id, user_id, role, added_at, added_by)
-      SELECT ${facts.id}, ${user.id}, ${invitation.role}, ${now}, ${invitation.invitedBy} WHERE ${takenNow}`),
-    ctx.db.run(sql`
-      INSERT INTO ${auditLog} (id, workspace_id, at, actor_id, actor_email, actor_name, action, assistant_id, assistant_name, target, details)
-      SELECT ${audit.id}, ${audit.workspaceId}, ${audit.at}, ${audit.actorId}, ${audit.actorEmail}, ${audit.actorName}, ${audit.action}, NULL, '', ${audit.target}, ${audit.details}
-      WHERE ${takenNow}`),
+  const takenNow = "EXISTS (SELECT 1 FROM workspace_invitations WHERE id = ?1 AND accepted_by = ?2 AND accepted_at = ?3)";
+  const db = ctx.env.DB;
+  const [taken] = await db.batch<{ id: string }>([
+    db.prepare("UPDATE workspace_invitations SET accepted_at = ?3, accepted_by = ?2 WHERE id = ?1 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING id").bind(invitation.id, user.id, now),
+    db
+      .prepare(`INSERT OR IGNORE INTO workspace_members (workspace_id, user_id, role, added_at, added_by) SELECT ?4, ?2, ?5, ?3, ?6 WHERE ${takenNow}`)
+      .bind(invitation.id, user.id, now, facts.id, invitation.role, invitation.invitedBy),
+    db
+      .prepare(
+        `INSERT INTO audit_log (id, workspace_id, at, actor_id, actor_email, actor_name, action, assistant_id, assistant_name, target, details)
+         SELECT ?4, ?5, ?3, ?2, ?6, ?7, ?8, NULL, '', ?9, ?10 WHERE ${takenNow}`,
+      )
+      .bind(invitation.id, user.id, now, audit.id, audit.workspaceId, audit.actorEmail, audit.actorName, audit.action, audit.target, audit.details),
   ]);
-  if (taken.length === 0) {
+  if (!taken?.results.length) {
     // Revoked or accepted between the read and the write: say which, as a first read would have.
     return acceptInvitation({ ctx, input });
   }

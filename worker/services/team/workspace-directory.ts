@@ -99,3 +99,26 @@ export async function workspacesOf(ctx: ServiceContext, userId: string): Promise
   }));
   return list.sort((a, b) => Number(b.id === userId) - Number(a.id === userId) || a.name.localeCompare(b.name));
 }
+
+/**
+ * The workspaces `userId` owns (their own unless transferred away, and any transferred to them),
+ * each with its name and how many other people are in it. One query.
+ */
+export async function workspacesOwnedBy(ctx: ServiceContext, userId: string): Promise<{ id: string; name: string; others: number }[]> {
+  const rows = await ctx.db.all<{ id: string; name: string | null; others: number; firstName: string | null; email: string | null }>(sql`
+    WITH owned(id) AS (
+      SELECT id FROM ${workspaces} WHERE owner_id = ${userId}
+      UNION SELECT ${userId} WHERE NOT EXISTS (SELECT 1 FROM ${workspaces} WHERE id = ${userId})
+    )
+    SELECT owned.id AS id, w.name AS name, u.first_name AS firstName, u.email AS email,
+      (SELECT count(*) FROM ${workspaceMembers} m WHERE m.workspace_id = owned.id AND m.user_id != ${userId}) AS others
+    FROM owned
+    LEFT JOIN ${workspaces} w ON w.id = owned.id
+    LEFT JOIN ${users} u ON u.id = ${userId}
+    LIMIT ${MAX_WORKSPACES}`);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name || defaultNameOf(r.email != null ? { firstName: r.firstName ?? "", email: r.email } : null),
+    others: Number(r.others),
+  }));
+}
