@@ -14,6 +14,7 @@ import {
   inboxUi,
   outboxResponse,
   privacyUi,
+  publicAssistantResponse,
   publicAssistantUi,
   successMessages,
   teamMessages,
@@ -139,7 +140,7 @@ test("an owner's team: invitations accepted, roles on screen, a removal felt at 
   // The agent answers in the Inbox, and has no Settings, Code or Webhooks.
   await a.goto(appRoutes.publicAssistant(assistantId));
   const agentTabs = a.getByRole("tablist", { name: publicAssistantUi.page.tabsLabel });
-  await expect(agentTabs.getByRole("tab")).toHaveText([publicAssistantUi.page.tabs.knowledge, inboxUi.tab, publicAssistantUi.page.tabs.history, "Leads"]);
+  await expect(agentTabs.getByRole("tab")).toHaveText([/^Knowledge/, /^Inbox/, /^History/, /^Leads/]);
   await a.goto(appRoutes.inboxConversation(assistantId, sessionId));
   await a.getByRole("button", { name: inboxUi.conversation.takeOver }).click();
   await a.getByLabel(inboxUi.composer.label).fill("Hello, I am Amina. Yes, the Sahara trip runs every week.");
@@ -161,7 +162,7 @@ test("an owner's team: invitations accepted, roles on screen, a removal felt at 
   await expect(v.getByRole("list", { name: publicAssistantUi.screen.listLabel })).toContainText("Dune Tours");
   await expect(v.getByRole("button", { name: publicAssistantUi.screen.createNew })).toHaveCount(0);
   await v.goto(appRoutes.publicAssistant(assistantId));
-  await expect(v.getByRole("tablist", { name: publicAssistantUi.page.tabsLabel }).getByRole("tab")).toHaveText([publicAssistantUi.page.tabs.history, "Leads", "Insights"]);
+  await expect(v.getByRole("tablist", { name: publicAssistantUi.page.tabsLabel }).getByRole("tab")).toHaveText([/^History/, /^Leads/, /^Insights/]);
   await v.goto(appRoutes.historyConversation(assistantId, sessionId));
   const conversation = v.getByRole("dialog");
   await expect(conversation).toContainText("Can I talk to a human about the Sahara trip?");
@@ -189,6 +190,8 @@ test("an owner's team: invitations accepted, roles on screen, a removal felt at 
   await expect(o.getByText(privacyUi.group.retentionExplain(30, false))).toBeVisible();
   await o.getByRole("button", { name: publicAssistantUi.form.save }).click();
   await expect(o.getByText(successMessages.assistantUpdated)).toBeVisible();
+  const stored = publicAssistantResponse.parse(await (await request.get(`/api/public-assistants/${assistantId}`, { headers: { authorization: `Token ${ownerToken}` } })).json());
+  expect(stored.assistant.config.retentionDays).toBe(30);
   await o.goto(appRoutes.historyConversation(assistantId, sessionId));
   const detail = o.getByRole("dialog");
   await detail.getByRole("button", { name: privacyUi.conversation.deleteVisitor }).click();
@@ -205,8 +208,8 @@ test("an owner's team: invitations accepted, roles on screen, a removal felt at 
   await expect(log).toContainText(`removed ${agentEmail}`);
   await expect(log).toContainText(`invited ${viewerEmail} as Viewer`);
   await expect(log).toContainText("deleted the data of visitor");
-  await expect(log).toContainText("keep conversations 30 days");
   await looks(o, testInfo, "audit-owner");
+  await expect(log).toContainText("keep conversations 30 days");
 
   await Promise.all([owner.context.close(), agentContext.close(), viewer.context.close()]);
 });
