@@ -82,6 +82,8 @@ export const storageKeys = {
    * download the SDK.
    */
   googleSession: "tala:googleSession",
+  /** The workspace the dashboard acts in (local): `{ userId, id, role }`, read only for that user. */
+  workspace: "tala:workspace",
 } as const;
 
 export const chatHistory = {

@@ -15,6 +15,11 @@ export const appRoutes = {
   publicAssistant: (id: string, tab?: string) =>
     `/app/public-assistants/${encodeURIComponent(id)}${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`,
   settings: "/app/settings",
+  /** The workspace's members, invitations, ownership and audit log (`?tab=audit`). */
+  team: "/app/team",
+  /** Accepting an invitation: `?code=` from the e-mail's link, or the code typed by hand. */
+  invite: "/app/invite",
+  inviteWithCode: (code: string) => `/app/invite?code=${encodeURIComponent(code)}`,
   /** One conversation opened in an assistant's Inbox tab (the owner's e-mail of a visitor asking for a person links it). */
   inboxConversation: (id: string, sessionId: string) =>
     `/app/public-assistants/${encodeURIComponent(id)}?tab=inbox&session=${encodeURIComponent(sessionId)}`,
@@ -29,6 +34,7 @@ export const navItems = [
   { label: "History", path: appRoutes.history },
   { label: "Projects", path: appRoutes.projects },
   { label: "Public Assistants", path: appRoutes.publicAssistants },
+  { label: "Team", path: appRoutes.team },
   { label: "Settings", path: appRoutes.settings },
 ] as const;
 

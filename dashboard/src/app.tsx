@@ -23,6 +23,8 @@ const pages = {
   publicAssistants: () => import("./pages/app/public-assistants"),
   publicAssistant: () => import("./pages/app/public-assistant"),
   settings: () => import("./pages/app/settings"),
+  team: () => import("./pages/app/team"),
+  invite: () => import("./pages/app/invite"),
 };
 const LoginPage = lazy(pages.login);
 const RegisterPage = lazy(pages.register);
@@ -35,6 +37,8 @@ const ProjectPage = lazy(pages.project);
 const PublicAssistantsPage = lazy(pages.publicAssistants);
 const PublicAssistantPage = lazy(pages.publicAssistant);
 const SettingsPage = lazy(pages.settings);
+const TeamPage = lazy(pages.team);
+const InvitePage = lazy(pages.invite);
 
 /**
  * Once the first page is on screen and the browser is idle, fetch the other pages' (small) chunks
@@ -106,6 +110,16 @@ function AppArea() {
             <Route path="/app/public-assistants/:id">
               <RequireAccount>
                 <PublicAssistantPage />
+              </RequireAccount>
+            </Route>
+            <Route path={appRoutes.team}>
+              <RequireAccount>
+                <TeamPage />
+              </RequireAccount>
+            </Route>
+            <Route path={appRoutes.invite}>
+              <RequireAccount>
+                <InvitePage />
               </RequireAccount>
             </Route>
             <Route path={appRoutes.settings}>

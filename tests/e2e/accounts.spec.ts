@@ -31,7 +31,7 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
 
   // Full navigation, in the spec's order, with the active route marked.
   const nav = page.getByRole("navigation", { name: "Main" }).first();
-  await expect(nav.getByRole("link")).toHaveText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
+  await expect(nav.getByRole("link")).toHaveText(["New Chat", "History", "Projects", "Public Assistants", "Team", "Settings"]);
   await expect(nav.getByRole("link", { name: "New Chat" })).toHaveAttribute("aria-current", "page");
 
   // Sign out from the user menu.
@@ -143,7 +143,7 @@ test("the phone layout opens the slide-in menu with the same items", async ({ pa
   await page.goto("/app/new-chat");
   await page.getByRole("button", { name: "Open menu" }).click();
   const menu = page.getByRole("dialog", { name: "Menu" });
-  await expect(menu.getByRole("link")).toContainText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
+  await expect(menu.getByRole("link")).toContainText(["New Chat", "History", "Projects", "Public Assistants", "Team", "Settings"]);
   await menu.getByRole("link", { name: "Projects" }).click();
   await expect(page).toHaveURL(/\/app\/projects/);
 

@@ -65,6 +65,7 @@ for (const size of sizes) {
       appRoutes.projects,
       appRoutes.publicAssistants,
       appRoutes.settings,
+      appRoutes.team,
       ...["playground", "knowledge", "settings", "code", "history", "leads", "insights", "webhooks"].map((tab) => appRoutes.publicAssistant(assistantId, tab)),
     ];
     for (const scheme of ["light", "dark"] as const) {
@@ -130,7 +131,7 @@ test("on a phone the chat screen has one drawer, the menu with the chats; a touc
 
   await page.getByRole("button", { name: "Open menu" }).click();
   const menu = page.getByRole("dialog", { name: "Menu" });
-  await expect(menu.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["New Chat", "History", "Projects", "Public Assistants", "Settings"]);
+  await expect(menu.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["New Chat", "History", "Projects", "Public Assistants", "Team", "Settings"]);
   const chats = menu.getByRole("navigation", { name: chatUi.chats });
   await expect(chats.getByRole("link")).toHaveCount(1);
   await expect(page.getByRole("dialog")).toHaveCount(1);

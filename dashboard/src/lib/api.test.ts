@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { accountMessages, api, httpClientMessages, serverMessages, storageKeys } from "../../../contract";
+import { accountMessages, api, httpClientMessages, serverMessages, storageKeys, teamLimits } from "../../../contract";
 import { installMemoryStorage } from "../test/memory-storage";
 import { ApiError, authorizationHeader, createApiClient, errorMessage } from "./api";
 
@@ -216,6 +216,25 @@ describe("api client: request shape", () => {
     const { c, calls } = client([json(200, { ok: true })], () => "Token abc");
     await c.delete("/auth/me", { body: {}, authorization: "Bearer fresh", schema: ok });
     expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Bearer fresh");
+  });
+});
+
+describe("api client: the workspace", () => {
+  it("names the chosen workspace on every call with a credential (X-Workspace-Id), and on none without one", async () => {
+    const results = [json(200, { ok: true }), json(200, { ok: true }), json(200, { ok: true })];
+    const { fetch, calls } = scriptedFetch(results);
+    let workspace: string | null = "ws-owner";
+    let auth: string | null = "Token abc";
+    const c = createApiClient({ fetch, authorization: () => auth, workspaceId: () => workspace, sleep: async () => undefined });
+    await c.get("/public-assistants", { schema: ok });
+    expect((calls[0]!.init.headers as Record<string, string>)[teamLimits.workspaceHeader]).toBe("ws-owner");
+    workspace = null;
+    await c.get("/team", { schema: ok });
+    expect(calls[1]!.init.headers as Record<string, string>).not.toHaveProperty(teamLimits.workspaceHeader);
+    workspace = "ws-owner";
+    auth = null;
+    await c.post("/auth/login", {}, { schema: ok });
+    expect(calls[2]!.init.headers as Record<string, string>).not.toHaveProperty(teamLimits.workspaceHeader);
   });
 });
 

@@ -8,11 +8,15 @@
  * and the access guard sends the user to /login (unlike spec section 4; README, "Where Tala
  * departs from the spec").
  *
- * `fetch`, `sleep` and the credential lookup are injectable so the policy is unit-tested.
+ * Every call names the workspace it acts in (`X-Workspace-Id`, lib/workspace-choice.ts) once the
+ * user chose one; without a choice the server acts in the user's own.
+ *
+ * `fetch`, `sleep`, the credential and the workspace lookups are injectable so the policy is unit-tested.
  */
 import type { z } from "zod";
-import { api, chatGuestSessionHeader, errorBodySchema, httpClientMessages, serverMessages, storageKeys, type ErrorCode } from "../../../contract";
+import { api, chatGuestSessionHeader, errorBodySchema, httpClientMessages, serverMessages, storageKeys, teamLimits, teamMessages, type ErrorCode } from "../../../contract";
 import { readGuestSessionId, readLocalThenSession } from "./storage";
+import { workspaceHeaderValue } from "./workspace-choice";
 
 /** Codes of failures that never reached a server answer, next to the contract's server codes. */
 export type ClientErrorCode = "NETWORK_ERROR" | "TIMEOUT" | "INVALID_RESPONSE" | "HTTP_ERROR";
@@ -63,6 +67,21 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * The headers a call outside the shared client (a download, an upload over XHR) sends with the
+ * stored credential: Authorization, and the workspace the dashboard acts in.
+ */
+export function credentialHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const auth = authorizationHeader();
+  if (auth) {
+    headers.authorization = auth;
+    const workspace = workspaceHeaderValue();
+    if (workspace) headers[teamLimits.workspaceHeader] = workspace;
+  }
+  return headers;
+}
+
 /** Field errors of a failed call, if the server sent any. */
 export function fieldErrors(err: unknown): Record<string, string> {
   return err instanceof ApiError && err.fields ? err.fields : {};
@@ -103,9 +122,16 @@ export interface ApiClientOptions {
    * (revoked, expired). The caller still gets the error and shows its own message.
    */
   onUnauthorized?: () => void;
+  /**
+   * Called when the server answers that the workspace named by X-Workspace-Id is not one of the
+   * caller's (removed from it meanwhile): the workspace store goes back to the user's own.
+   */
+  onWorkspaceNotFound?: () => void;
   sleep?: (ms: number) => Promise<void>;
   /** Returns the Authorization header value, or null for none. */
   authorization?: () => string | null;
+  /** Returns the workspace the call acts in (X-Workspace-Id), or null for none (the user's own). */
+  workspaceId?: () => string | null;
   /** Returns the guest's session id, sent (X-Guest-Session-Id) on chat history calls when there is no credential; null for none. */
   guestSessionId?: () => string | null;
   basePath?: string;
@@ -158,6 +184,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const sleep = options.sleep ?? defaultSleep;
   const authorization = options.authorization ?? (() => authorizationHeader());
   const guestSessionId = options.guestSessionId ?? readGuestSessionId;
+  const workspaceId = options.workspaceId ?? workspaceHeaderValue;
   const basePath = options.basePath ?? api.basePath;
   const timeoutMs = options.timeoutMs ?? api.timeoutMs;
   const retryDelaysMs = options.retryDelaysMs ?? api.retryDelaysMs;
@@ -166,8 +193,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
   async function attempt(method: Method, url: string, body: unknown, signal?: AbortSignal, override?: string): Promise<Response> {
     const headers: Record<string, string> = { accept: "application/json" };
     const auth = override ?? authorization();
-    if (auth) headers.authorization = auth;
-    else if (url.startsWith(`${basePath}/chats`)) {
+    if (auth) {
+      headers.authorization = auth;
+      const workspace = workspaceId();
+      if (workspace) headers[teamLimits.workspaceHeader] = workspace;
+    } else if (url.startsWith(`${basePath}/chats`)) {
       // A guest's chat history calls carry their id, their only credential (and no other call does).
       const guestId = guestSessionId();
       if (guestId) headers[chatGuestSessionHeader] = guestId;
@@ -225,6 +255,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       if (res) {
         if (res.ok) return await parseBody(res, opts.schema);
         failure = await toApiError(res);
+        if (res.status === 404 && failure.fromServer && failure.message === teamMessages.workspaceNotFound) options.onWorkspaceNotFound?.();
         if (!isRetryableStatus(res.status)) throw failure;
       }
       const delay = opts.retry === false ? undefined : retryDelaysMs[i];
@@ -274,10 +305,19 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 
 /** The dashboard's shared client. */
 let unauthorizedHandler: (() => void) | null = null;
+let workspaceNotFoundHandler: (() => void) | null = null;
+
+/** Who hears that the chosen workspace answered 404 (the workspace store, which falls back to the user's own). */
+export function onWorkspaceRefused(handler: (() => void) | null): void {
+  workspaceNotFoundHandler = handler;
+}
 
 /** Who hears that the stored session ended (the auth store, which signs this browser out). */
 export function onSessionRefused(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
 }
 
-export const apiClient: ApiClient = createApiClient({ onUnauthorized: () => unauthorizedHandler?.() });
+export const apiClient: ApiClient = createApiClient({
+  onUnauthorized: () => unauthorizedHandler?.(),
+  onWorkspaceNotFound: () => workspaceNotFoundHandler?.(),
+});

@@ -1,9 +1,9 @@
 /**
- * A file the server sends as an attachment (CSV exports), read with the owner's auth header: the
- * body as a Blob and the name to save it under. A network failure or an error answer throws the
- * same ApiError as every other call.
+ * A file the server sends as an attachment (CSV and JSON exports), read with the owner's auth header
+ * and workspace: the body as a Blob and the name to save it under. A network failure or an error
+ * answer throws the same ApiError as every other call.
  */
-import { authorizationHeader } from "./api";
+import { credentialHeaders } from "./api";
 import { errorFromResponse } from "./public-assistants-api";
 
 /** The file name of a download: the server's (Content-Disposition) when it gives one, else `fallback`. */
@@ -18,9 +18,7 @@ export function attachmentName(disposition: string | null, fallback: string): st
 }
 
 export async function downloadAttachment(fetchImpl: typeof fetch, url: string, accept: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
-  const headers: Record<string, string> = { accept };
-  const auth = authorizationHeader();
-  if (auth) headers.authorization = auth;
+  const headers: Record<string, string> = { accept, ...credentialHeaders() };
   let res: Response;
   try {
     res = await fetchImpl(url, { headers, credentials: "include" });

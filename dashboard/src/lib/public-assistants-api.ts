@@ -49,7 +49,7 @@ import {
   type VisitorSession,
   insightsLimits,
 } from "../../../contract";
-import { ApiError, apiClient, authorizationHeader, errorFromBody, type ApiClient } from "./api";
+import { ApiError, apiClient, credentialHeaders, errorFromBody, type ApiClient } from "./api";
 
 const base = "/public-assistants";
 const path = (id: string, rest = "") => `${base}/${encodeURIComponent(id)}${rest}`;
@@ -113,8 +113,7 @@ export function postFormWithProgress<T>(url: string, form: FormData, schema: z.Z
     xhr.open("POST", url);
     xhr.withCredentials = true;
     xhr.setRequestHeader("accept", "application/json");
-    const auth = authorizationHeader();
-    if (auth) xhr.setRequestHeader("authorization", auth);
+    for (const [name, value] of Object.entries(credentialHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => options.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
     xhr.onload = () => {
       try {

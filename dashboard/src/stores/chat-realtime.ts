@@ -8,7 +8,7 @@
  * - Guests' chats exist only in their room and in this browser session (session storage), as the
  *   spec keeps guests to one session; signed-in users' chats are read from GET /api/chats.
  */
-import { chatLimits, realtimeMessages, storageKeys, toast as toastTiming, userRoomId, type InboxFrameData, type ServerFrame } from "../../../contract";
+import { chatLimits, realtimeMessages, storageKeys, toast as toastTiming, userRoomId, type InboxFrameData, type ServerFrame, type TeamChangedData } from "../../../contract";
 import { initialChatState, isPendingKey, lastReply, lastSavedQuestion, resolveKey, type Attachment, type Conversation, type UiMessage } from "../components/chat/chat-reducer";
 import { ApiError } from "../lib/api";
 import { chatApi } from "../lib/chat-api";
@@ -91,10 +91,23 @@ export function onInboxFrame(listener: InboxListener): () => void {
   return () => inboxListeners.delete(listener);
 }
 
-/** A server frame of the connection, as received: the chat's reducer, or the inbox's listeners. */
+type TeamChangedListener = (data: TeamChangedData) => void;
+const teamListeners = new Set<TeamChangedListener>();
+
+/** Hears every `team-changed` frame (the user's membership or role changed: stores/workspace.ts re-reads). */
+export function onTeamChangedFrame(listener: TeamChangedListener): () => void {
+  teamListeners.add(listener);
+  return () => teamListeners.delete(listener);
+}
+
+/** A server frame of the connection, as received: the chat's reducer, or the inbox's or the team's listeners. */
 export function handleServerFrame(frame: ServerFrame) {
   if (frame.event === "inbox") {
     for (const listener of [...inboxListeners]) listener(frame.data);
+    return;
+  }
+  if (frame.event === "team-changed") {
+    for (const listener of [...teamListeners]) listener(frame.data);
     return;
   }
   onEvent(frame);

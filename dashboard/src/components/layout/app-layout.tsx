@@ -1,9 +1,10 @@
 /** The layout of /app (spec section 2 "Navigation"): top bar, side panel, main content, footer. */
-import { useEffect, type ReactNode } from "react";
+import { Fragment, useEffect, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { appRoutes } from "../../../../contract";
 import { useAuth } from "../../stores/auth";
-import { startInboxAlerts } from "../../stores/inbox";
+import { loadInboxSummary, startInboxAlerts } from "../../stores/inbox";
+import { startWorkspaces, useWorkspace } from "../../stores/workspace";
 import { Footer } from "./footer";
 import { SidePanel } from "./side-panel";
 import { TopBar } from "./top-bar";
@@ -29,8 +30,17 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // A signed-in owner's inbox badge and alerts, over the tab's one chat connection.
   const signedIn = useAuth((s) => s.status === "authenticated");
   useEffect(() => {
-    if (signedIn) startInboxAlerts();
+    if (signedIn) {
+      startWorkspaces();
+      startInboxAlerts();
+    }
   }, [signedIn]);
+  // A switch of workspace remounts the page, which reads its data again (the chat is the user's own: it stays).
+  const workspaceVersion = useWorkspace((s) => s.version);
+  // The navigation's inbox badge counts the workspace on screen.
+  useEffect(() => {
+    if (signedIn && workspaceVersion > 0) void loadInboxSummary();
+  }, [signedIn, workspaceVersion]);
   return (
     <div className={`flex flex-col bg-canvas text-fg ${fill ? "h-dvh overflow-hidden" : "min-h-dvh"}`}>
       <SkipLink />
@@ -39,7 +49,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <div className={`flex flex-1 ${fill ? "min-h-0" : ""}`}>
         <SidePanel />
         <main id="main" tabIndex={-1} className={`flex min-w-0 flex-1 flex-col focus:outline-none ${fill ? "min-h-0" : ""}`}>
-          {children}
+          <Fragment key={fill ? "chat" : workspaceVersion}>{children}</Fragment>
         </main>
       </div>
       <Footer compact={fill} />

@@ -9,18 +9,19 @@ import { appMessages, appRoutes, inboxUi, navItems, publicRoutes } from "../../.
 import { rememberReturnTo } from "../../lib/return-to";
 import { useAuth } from "../../stores/auth";
 import { useInboxSummary } from "../../stores/inbox";
-import { BotIcon, ChatPlusIcon, FolderIcon, HistoryIcon, LockIcon, SettingsIcon } from "../ui/icons";
+import { BotIcon, ChatPlusIcon, FolderIcon, HistoryIcon, LockIcon, SettingsIcon, UsersIcon } from "../ui/icons";
 
 const icons: Record<(typeof navItems)[number]["path"], typeof ChatPlusIcon> = {
   "/app/new-chat": ChatPlusIcon,
   "/app/history": HistoryIcon,
   "/app/projects": FolderIcon,
   "/app/public-assistants": BotIcon,
+  "/app/team": UsersIcon,
   "/app/settings": SettingsIcon,
 };
 
 /** The pages a guest cannot use (RequireAccount). */
-const accountOnly = new Set<string>([appRoutes.projects, appRoutes.publicAssistants, appRoutes.settings]);
+const accountOnly = new Set<string>([appRoutes.projects, appRoutes.publicAssistants, appRoutes.team, appRoutes.settings]);
 
 /** True when `path` is the current route or one of its children (a project under Projects). */
 export function isActivePath(location: string, path: string): boolean {

@@ -1,6 +1,7 @@
 /**
  * The top bar (spec section 2): product name and Home. Signed out: Sign In and 'Get Started - It's
- * Free', plus the Theme select. Signed in: the menu button (phones) and the user menu.
+ * Free', plus the Theme select. Signed in: the menu button (phones), the workspace switcher (the
+ * workspace every screen is in) and the user menu.
  */
 import { Link } from "wouter";
 import { appMessages, appRoutes, publicRoutes, PRODUCT_NAME } from "../../../../contract";
@@ -11,6 +12,7 @@ import { ThemeSelect } from "../ui/theme-controls";
 import { InstallButton } from "../../pwa";
 import { MobileMenu } from "./mobile-menu";
 import { UserMenu } from "./user-menu";
+import { WorkspaceSwitcher } from "./workspace-switcher";
 
 export function TopBar() {
   const signedIn = useAuth((s) => s.isAuthenticated);
@@ -22,9 +24,10 @@ export function TopBar() {
         {(signedIn || isGuest) && <MobileMenu />}
         <Link href={appRoutes.newChat} className="flex items-center gap-2 rounded-lg px-1 text-[15px] font-semibold tracking-tight text-fg">
           <TalaMark size={26} />
-          {/* Phones signed out need the room for Sign In and Get Started; the name stays for screen readers. */}
-          <span className={signedIn ? "" : "max-sm:sr-only"}>{PRODUCT_NAME}</span>
+          {/* Phones need the room (Sign In and Get Started; the workspace switcher): the name stays for screen readers. */}
+          <span className="max-sm:sr-only">{PRODUCT_NAME}</span>
         </Link>
+        {signedIn && <WorkspaceSwitcher />}
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           <InstallButton className="max-sm:hidden" />
           <a

@@ -1,9 +1,7 @@
 /**
  * The signed-in user's menu (spec section 2): a button showing the first name (fallback 'User')
- * opening Settings, the Theme choice and Logout. WAI-ARIA menu button pattern: arrows, Home/End,
- * Escape (focus back to the button), Tab and outside clicks close it.
+ * opening Settings, the Theme choice and Logout. WAI-ARIA menu button pattern (ui/use-menu-button.ts).
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import { appMessages, appRoutes, theme as themeConfig } from "../../../../contract";
 import { displayFirstName, initials } from "../../lib/format";
@@ -12,6 +10,7 @@ import { useAuth } from "../../stores/auth";
 import { useTheme } from "../../stores/theme";
 import { themeIcons } from "../ui/theme-controls";
 import { CheckIcon, ChevronDownIcon, LogOutIcon, SettingsIcon } from "../ui/icons";
+import { useMenuButton } from "../ui/use-menu-button";
 
 const itemClasses =
   "flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-left text-sm text-fg outline-none hover:bg-subtle focus:bg-subtle";
@@ -20,83 +19,13 @@ export function UserMenu() {
   const user = useAuth((s) => s.user);
   const theme = useTheme((s) => s.theme);
   const setTheme = useTheme((s) => s.setTheme);
-  const [open, setOpen] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const menuId = useId();
-  const buttonId = useId();
+  const { open, setOpen, close, buttonProps, menuProps } = useMenuButton();
   const firstName = displayFirstName(user);
-
-  const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []);
-  const focusItem = (index: number) => {
-    const all = items();
-    if (all.length) all[(index + all.length) % all.length]!.focus();
-  };
-  const close = (returnFocus = true) => {
-    setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
-  };
-
-  // Focus the first item on open; close on a pointer press outside.
-  useEffect(() => {
-    if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
-    const onPointerDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
-
-  const onMenuKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const all = items();
-    const index = all.indexOf(document.activeElement as HTMLElement);
-    switch (e.key) {
-      case "ArrowDown":
-        e.preventDefault();
-        focusItem(index + 1);
-        break;
-      case "ArrowUp":
-        e.preventDefault();
-        focusItem(index - 1);
-        break;
-      case "Home":
-        e.preventDefault();
-        focusItem(0);
-        break;
-      case "End":
-        e.preventDefault();
-        focusItem(all.length - 1);
-        break;
-      case "Escape":
-        e.preventDefault();
-        close();
-        break;
-      case "Tab":
-        setOpen(false);
-        break;
-    }
-  };
-
-  const onButtonKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      setOpen(true);
-    }
-  };
 
   return (
     <div className="relative">
       <button
-        ref={buttonRef}
-        id={buttonId}
-        type="button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((o) => !o)}
-        onKeyDown={onButtonKeyDown}
+        {...buttonProps}
         className="flex h-9 max-w-[11rem] items-center gap-2 rounded-lg pr-2 pl-1 text-sm font-medium text-fg hover:bg-subtle focus-visible:outline-2 focus-visible:outline-accent"
       >
         <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-accent text-xs font-semibold text-white">
@@ -108,11 +37,7 @@ export function UserMenu() {
 
       {open && (
         <div
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-labelledby={buttonId}
-          onKeyDown={onMenuKeyDown}
+          {...menuProps}
           className="absolute right-0 z-40 mt-2 w-60 origin-top-right animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lg"
         >
           <div className="border-b border-line px-2.5 pt-1.5 pb-2.5" role="none">

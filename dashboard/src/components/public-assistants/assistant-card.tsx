@@ -10,6 +10,7 @@ import { useId, type ReactNode } from "react";
 import { Link } from "wouter";
 import { appRoutes, publicAssistantUi, type PublicAssistant } from "../../../../contract";
 import { Button, buttonClasses } from "../ui/button";
+import { useCan } from "../../stores/workspace";
 import { ArrowRightIcon, CodeIcon, FileIcon, HistoryIcon, KeyIcon, PencilIcon, TrashIcon, UploadIcon } from "../ui/icons";
 import { ApiKeyField } from "./api-key-field";
 import type { AssistantStatus } from "./budget-alerts";
@@ -67,6 +68,8 @@ export function AssistantCard({
 }) {
   const headingId = useId();
   const act = (action: CardAction) => () => onAction(action, assistant);
+  // What the caller's role in the workspace allows (agents and viewers: the page and History only).
+  const manage = useCan("assistants.manage");
   return (
     <article aria-labelledby={headingId} className="flex min-w-0 flex-col gap-4 rounded-xl border border-line bg-surface p-5 shadow-xs">
       <header className="flex items-start gap-3">
@@ -89,7 +92,7 @@ export function AssistantCard({
         <StatusBadge status={status} />
       </header>
 
-      <ApiKeyField assistant={assistant} />
+      {manage && <ApiKeyField assistant={assistant} />}
 
       <dl className="grid grid-cols-2 gap-2">
         <Stat label={L.messagesPerSession} value={assistant.config.maxMessagesPerSession} />
@@ -113,24 +116,32 @@ export function AssistantCard({
         >
           {publicAssistantUi.page.open} <ArrowRightIcon size={15} />
         </Link>
-        <Button variant="secondary" size="sm" onClick={act("upload")}>
-          <UploadIcon size={15} /> {L.uploadFiles}
-        </Button>
-        <Button variant="secondary" size="sm" onClick={act("code")}>
-          <CodeIcon size={15} /> {L.getCode}
-        </Button>
-        <Button variant="secondary" size="sm" onClick={act("edit")}>
-          <PencilIcon size={15} /> {L.edit}
-        </Button>
+        {manage && (
+          <>
+            <Button variant="secondary" size="sm" onClick={act("upload")}>
+              <UploadIcon size={15} /> {L.uploadFiles}
+            </Button>
+            <Button variant="secondary" size="sm" onClick={act("code")}>
+              <CodeIcon size={15} /> {L.getCode}
+            </Button>
+            <Button variant="secondary" size="sm" onClick={act("edit")}>
+              <PencilIcon size={15} /> {L.edit}
+            </Button>
+          </>
+        )}
         <Button variant="secondary" size="sm" onClick={act("history")}>
           <HistoryIcon size={15} /> {L.viewHistory}
         </Button>
-        <Button variant="secondary" size="sm" onClick={act("regenerate")}>
-          <KeyIcon size={15} /> {L.regenerateKey}
-        </Button>
-        <Button variant="danger" size="sm" onClick={act("delete")}>
-          <TrashIcon size={15} /> {L.delete}
-        </Button>
+        {manage && (
+          <>
+            <Button variant="secondary" size="sm" onClick={act("regenerate")}>
+              <KeyIcon size={15} /> {L.regenerateKey}
+            </Button>
+            <Button variant="danger" size="sm" onClick={act("delete")}>
+              <TrashIcon size={15} /> {L.delete}
+            </Button>
+          </>
+        )}
       </div>
     </article>
   );

@@ -2,7 +2,8 @@
  * The assistant form's groups of fields: what the owner is named by (basic), how the widget looks
  * (appearance: colour, header, welcome, contact line, starter questions, theme, language,
  * availability line, position, size; the avatar is its own field, uploaded at once), its limits and
- * budget, its behaviour (instructions, attachments, sources), and where it runs (allowed origins).
+ * budget, its behaviour (instructions, attachments, sources), where it runs (allowed origins), and
+ * privacy (how long conversations are kept, the widget's privacy notice and link).
  * The dialog arranges them in the spec's three tabs; the Settings tab shows them as sections.
  */
 import type { ReactNode } from "react";
@@ -10,6 +11,8 @@ import {
   botDefence,
   budgets,
   budgetUi,
+  privacyLimits,
+  privacyUi,
   publicAssistantFieldLimits as F,
   publicAssistantLimits as LIM,
   publicAssistantUi,
@@ -22,12 +25,13 @@ import {
 } from "../../../../contract";
 import { TextField } from "../ui/field";
 import { Switch } from "../ui/switch";
-import { isHexColor, pickerColor, type AssistantFormValues } from "./assistant-form";
+import { isHexColor, pickerColor, retentionFromChoice, type AssistantFormValues, type RetentionChoice } from "./assistant-form";
 import type { AssistantForm } from "./assistant-settings-form";
 import { CornerVisual, RadioCards, SizeVisual, TextAreaField } from "./form-fields";
 import { StarterQuestionsField } from "./starter-questions-field";
 
 const L = publicAssistantUi.form;
+const PV = privacyUi.group;
 
 export interface GroupProps {
   form: AssistantForm;
@@ -271,6 +275,56 @@ export function OriginsField({ form }: GroupProps) {
       mono
       {...textProps(form, "allowedOrigins")}
     />
+  );
+}
+
+const retentionChoices = ["keep", ...privacyLimits.retentionDays.map((d) => String(d))] as RetentionChoice[];
+
+/**
+ * Privacy: how long visitors' conversations are kept (with a sentence of what that deletes, and
+ * whether their leads go too), and the widget's privacy line and policy link.
+ */
+export function PrivacyFields({ form }: GroupProps) {
+  const { values, set } = form;
+  const days = retentionFromChoice(values.retentionDays);
+  return (
+    <>
+      <RadioCards
+        legend={PV.retentionLabel}
+        value={values.retentionDays}
+        options={retentionChoices.map((c) => ({ value: c, label: PV.retentionOption(retentionFromChoice(c)) }))}
+        onChange={(v) => set("retentionDays", v)}
+        columns="grid-cols-2 sm:grid-cols-4"
+        error={form.errors.retentionDays}
+        hint={PV.retentionExplain(days, values.retentionIncludesLeads)}
+      />
+      {days !== null && (
+        <div className="rounded-lg border border-line p-3">
+          <Switch label={PV.retentionLeads} checked={values.retentionIncludesLeads} onChange={(v) => set("retentionIncludesLeads", v)} hint={PV.retentionLeadsHint} />
+        </div>
+      )}
+      <TextAreaField
+        label={PV.noticeLabel}
+        name="privacyNotice"
+        rows={2}
+        placeholder={PV.noticePlaceholder}
+        hint={PV.noticeHint}
+        maxLength={privacyLimits.maxNoticeChars}
+        {...textProps(form, "privacyNotice")}
+      />
+      <TextField
+        label={PV.urlLabel}
+        name="privacyUrl"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={PV.urlPlaceholder}
+        hint={PV.urlHint}
+        maxLength={privacyLimits.maxNoticeUrlChars}
+        {...textProps(form, "privacyUrl")}
+      />
+    </>
   );
 }
 

@@ -10,6 +10,7 @@ import {
   type BotDefenceMode,
   type BudgetAction,
   type QaStrictness,
+  type RetentionDays,
   type VisitorLimitScope,
   type WidgetPosition,
   type WidgetSize,
@@ -48,7 +49,20 @@ export interface AssistantFormValues {
   widgetSize: WidgetSize;
   /** One origin per line. */
   allowedOrigins: string;
+  /** How long visitors' conversations are kept: "keep" or a number of days (contract privacyLimits.retentionDays). */
+  retentionDays: RetentionChoice;
+  retentionIncludesLeads: boolean;
+  /** The widget's privacy line and its policy link ("" for none). */
+  privacyNotice: string;
+  privacyUrl: string;
 }
+
+export type RetentionChoice = "keep" | `${RetentionDays}`;
+
+/** The form's retention choice → config.retentionDays, and back. */
+export const retentionFromChoice = (c: RetentionChoice): RetentionDays | null => (c === "keep" ? null : (Number(c) as RetentionDays));
+export const retentionChoiceOf = (days: number | null | undefined): RetentionChoice =>
+  days === null || days === undefined ? "keep" : (String(days) as RetentionChoice);
 
 export type AssistantFormTab = "basic" | "limits" | "widget";
 
@@ -77,6 +91,10 @@ export const defaultFormValues: AssistantFormValues = {
   widgetPosition: D.integration.widgetPosition,
   widgetSize: D.integration.widgetSize,
   allowedOrigins: "",
+  retentionDays: retentionChoiceOf(D.config.retentionDays),
+  retentionIncludesLeads: D.config.retentionIncludesLeads,
+  privacyNotice: D.config.customization.privacyNotice,
+  privacyUrl: D.config.customization.privacyUrl,
 };
 
 export function formValuesFrom(assistant: PublicAssistant | null | undefined): AssistantFormValues {
@@ -107,6 +125,10 @@ export function formValuesFrom(assistant: PublicAssistant | null | undefined): A
     widgetPosition: integration.widgetPosition,
     widgetSize: integration.widgetSize,
     allowedOrigins: assistant.allowedOrigins.join("\n"),
+    retentionDays: retentionChoiceOf(config.retentionDays),
+    retentionIncludesLeads: config.retentionIncludesLeads,
+    privacyNotice: config.customization.privacyNotice,
+    privacyUrl: config.customization.privacyUrl,
   };
 }
 
@@ -161,6 +183,8 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
       botDefence: v.botDefence,
       visitorLimitScope: v.visitorLimitScope,
       qaStrictness: v.qaStrictness,
+      retentionDays: retentionFromChoice(v.retentionDays),
+      retentionIncludesLeads: v.retentionIncludesLeads,
       customization: {
         primaryColor: v.primaryColor.trim(),
         headerText: v.headerText,
@@ -170,6 +194,8 @@ export function toRequestBody(v: AssistantFormValues): PublicAssistantBody {
         theme: v.theme,
         language: v.language,
         availabilityLine: v.availabilityLine,
+        privacyNotice: v.privacyNotice,
+        privacyUrl: v.privacyUrl,
       },
     },
     integration: { widgetPosition: v.widgetPosition, widgetSize: v.widgetSize },
@@ -215,6 +241,10 @@ const tabOfField: Record<keyof AssistantFormValues, AssistantFormTab> = {
   widgetPosition: "widget",
   widgetSize: "widget",
   allowedOrigins: "widget",
+  retentionDays: "widget",
+  retentionIncludesLeads: "widget",
+  privacyNotice: "widget",
+  privacyUrl: "widget",
 };
 
 /** Server field errors → form field errors (first message per field) and the tab of the first one. */

@@ -10,6 +10,7 @@ import { Fragment, useId, useState, type FormEvent, type ReactNode } from "react
 import {
   assistantLifecycleUi,
   publicAssistantMessages,
+  privacyUi,
   publicAssistantUi,
   successMessages,
   widgetLookUi,
@@ -38,6 +39,7 @@ import {
   LookFields,
   OriginsField,
   PlacementFields,
+  PrivacyFields,
 } from "./assistant-form-groups";
 import { cleanStarterQuestions } from "./starter-questions";
 
@@ -189,6 +191,9 @@ export function AssistantFormFields({
         <FormSection id={`${sectionId}-origins`} title={widgetLookUi.installTitle}>
           <OriginsField form={form} />
         </FormSection>
+        <FormSection id={`${sectionId}-privacy`} title={privacyUi.group.title} text={privacyUi.group.text}>
+          <PrivacyFields form={form} />
+        </FormSection>
       </form>
     );
   }
@@ -222,6 +227,7 @@ export function AssistantFormFields({
         <TabPanel tabKey="widget" ids={ids} {...panel("widget")} className="space-y-5">
           <PlacementFields form={form} />
           <OriginsField form={form} />
+          <PrivacyFields form={form} />
         </TabPanel>
       </Panels>
     </form>

@@ -34,6 +34,7 @@ import { inputClasses } from "../ui/field";
 import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MessageIcon, RefreshIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { historyFailureText } from "./failure-text";
+import { ConversationPrivacyActions } from "./privacy-actions";
 import { SessionDetailDialog, firstQuestion, shortSessionId } from "./session-detail-dialog";
 
 const L = publicAssistantUi.history;
@@ -278,7 +279,24 @@ export function ChatHistoryPanel({
           </Button>
         </nav>
       )}
-      {selected && <SessionDetailDialog session={selected} primaryColor={assistant.config.customization.primaryColor} assistantId={assistant._id} onClose={() => onSelect(null)} />}
+      {selected && (
+        <SessionDetailDialog
+          session={selected}
+          primaryColor={assistant.config.customization.primaryColor}
+          assistantId={assistant._id}
+          onClose={() => onSelect(null)}
+          actions={
+            <ConversationPrivacyActions
+              assistantId={assistant._id}
+              session={selected}
+              onDeleted={() => {
+                onSelect(null);
+                refresh();
+              }}
+            />
+          }
+        />
+      )}
     </div>
   );
 }

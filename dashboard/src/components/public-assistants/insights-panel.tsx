@@ -20,6 +20,7 @@ import { TabList, TabPanel, TabPanels, useTabIds } from "../ui/tabs";
 import { CheckIcon, PencilIcon } from "../ui/icons";
 import { chartShapes, chartBox, handoffTotals, leadsLine, leadsPerDay, ratingShare, shortDate, totals, type DailyRow, type HandoffDay, type LeadsDay } from "./insights-chart";
 import { useQaEditor, type QaEditorTarget } from "./qa-editor";
+import { useCan } from "../../stores/workspace";
 
 type Load = { state: "loading" } | { state: "error" } | { state: "ready"; data: InsightsResponse };
 
@@ -356,6 +357,9 @@ function OpenButton({ sessionId, describedBy, onOpen }: { sessionId: string | un
 }
 
 function ImproveButton({ describedBy, onClick }: { describedBy: string; onClick: () => void }) {
+  // Curated answers are for the roles that edit them (viewers read Insights only).
+  const allowed = useCan("qa.manage");
+  if (!allowed) return null;
   return (
     <Button variant="secondary" size="sm" aria-describedby={describedBy} onClick={onClick} className="shrink-0">
       <PencilIcon size={13} />

@@ -13,6 +13,7 @@ import { KnowledgeSearch } from "./knowledge-search";
 import { QaPanel } from "./qa-panel";
 import { UploadButton, UploadFields, useKnowledgeUpload } from "./upload-panel";
 import { WebSourcesPanel } from "./web-sources-panel";
+import { useCan } from "../../stores/workspace";
 
 const P = publicAssistantUi.page;
 
@@ -26,6 +27,8 @@ export interface KnowledgeSectionProps {
 
 export interface KnowledgeSection {
   key: string;
+  /** Shown only to roles that manage assistants (agents see the curated answers and the search). */
+  manageOnly?: boolean;
   render: (props: KnowledgeSectionProps) => ReactNode;
 }
 
@@ -91,16 +94,17 @@ function DocumentsSection({ assistant, reload, onRemoveFile }: KnowledgeSectionP
 }
 
 export const knowledgeSections: readonly KnowledgeSection[] = [
-  { key: "documents", render: (props) => <DocumentsSection {...props} /> },
-  { key: "websites", render: ({ assistant }) => <WebSourcesPanel assistantId={assistant._id} /> },
+  { key: "documents", manageOnly: true, render: (props) => <DocumentsSection {...props} /> },
+  { key: "websites", manageOnly: true, render: ({ assistant }) => <WebSourcesPanel assistantId={assistant._id} /> },
   { key: "curated-answers", render: ({ assistant, reload }) => <QaPanel assistant={assistant} reload={reload} /> },
   { key: "search", render: ({ assistant }) => <KnowledgeSearch assistant={assistant} /> },
 ];
 
 export function KnowledgePanel(props: KnowledgeSectionProps) {
+  const manage = useCan("assistants.manage");
   return (
     <div className="space-y-8">
-      {knowledgeSections.map((section) => (
+      {knowledgeSections.filter((section) => manage || !section.manageOnly).map((section) => (
         <Fragment key={section.key}>{section.render(props)}</Fragment>
       ))}
     </div>

@@ -13,6 +13,7 @@ import { ExternalLinkIcon, FileIcon, MessageIcon, PencilIcon } from "../ui/icons
 import { questionBefore } from "./qa-draft";
 import { useQaEditor } from "./qa-editor";
 import { sourceHref } from "./source-link";
+import { useCan } from "../../stores/workspace";
 
 const L = publicAssistantUi.session;
 /** The spec's session id display: its first 8 characters. */
@@ -172,9 +173,23 @@ export function bubbleColor(primaryColor: string | undefined) {
  * `assistantId` offers "Improve this answer" under each reply: the editor opens with the visitor's
  * question and the reply, and saving makes a curated answer.
  */
-export function SessionDetailDialog({ session, primaryColor, assistantId, onClose }: { session: VisitorSession; primaryColor?: string; assistantId?: string; onClose: () => void }) {
+export function SessionDetailDialog({
+  session,
+  primaryColor,
+  assistantId,
+  onClose,
+  actions,
+}: {
+  session: VisitorSession;
+  primaryColor?: string;
+  assistantId?: string;
+  onClose: () => void;
+  /** More under the messages (History's privacy actions). */
+  actions?: ReactNode;
+}) {
   const color = bubbleColor(primaryColor);
   const editor = useQaEditor(assistantId ?? "");
+  const canImprove = useCan("qa.manage");
   const improve = (index: number) => {
     const reply = session.messages[index]!;
     editor.open({ title: qaUi.improve, prefill: { question: questionBefore(session.messages, index), answer: reply.content.type === "text" ? reply.content.data : "" } });
@@ -234,7 +249,7 @@ export function SessionDetailDialog({ session, primaryColor, assistantId, onClos
               message={m}
               color={color}
               note={
-                assistantId && m.role === "assistant" ? (
+                assistantId && canImprove && m.role === "assistant" ? (
                   <button
                     type="button"
                     onClick={() => improve(i)}
@@ -249,6 +264,7 @@ export function SessionDetailDialog({ session, primaryColor, assistantId, onClos
           ))}
         </ol>
       )}
+      {actions}
       {editor.element}
     </Modal>
   );

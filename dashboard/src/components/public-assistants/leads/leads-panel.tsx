@@ -18,6 +18,7 @@ import { ListSearch } from "../list-search";
 import { LeadFormEditor } from "./lead-form-editor";
 import { LeadsList } from "./leads-list";
 import { formSummary } from "./leads-model";
+import { useCan } from "../../../stores/workspace";
 
 const F = L.form;
 /** How long typing pauses before the search runs. */
@@ -41,6 +42,8 @@ function LeadFormCard({
   const headingId = useId();
   const bodyId = useId();
   const form = state.kind === "ready" ? state.value : null;
+  // Editing the form is the managers'; agents and viewers read the leads.
+  const manage = useCan("assistants.manage");
   return (
     <section aria-labelledby={headingId} className="rounded-xl border border-line bg-surface p-4 sm:p-5">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -55,7 +58,7 @@ function LeadFormCard({
           </h2>
           <p className="mt-0.5 text-sm text-muted">{open || !form ? F.intro : formSummary(form)}</p>
         </div>
-        {form ? (
+        {form && manage ? (
           <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)} className="self-start">
             {open ? L.form.hide : L.form.edit}
           </Button>

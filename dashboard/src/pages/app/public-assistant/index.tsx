@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
-import { appMessages, appRoutes, inboxUi, publicAssistantUi, type BudgetsResponse, type PublicAssistant } from "../../../../../contract";
+import { appMessages, appRoutes, can, inboxUi, publicAssistantUi, type BudgetsResponse, type PublicAssistant } from "../../../../../contract";
 import { ApiKeyField } from "../../../components/public-assistants/api-key-field";
 import { StatusBadge } from "../../../components/public-assistants/assistant-card";
 import { assistantStatus } from "../../../components/public-assistants/budget-alerts";
@@ -24,8 +24,9 @@ import { ApiError } from "../../../lib/api";
 import { publicAssistantsApi } from "../../../lib/public-assistants-api";
 import { useInboxSummary } from "../../../stores/inbox";
 import { failureToast, usePublicAssistants } from "../../../stores/public-assistants";
+import { useWorkspaceRole } from "../../../stores/workspace";
 import { assistantPageHref, readAssistantPageParams } from "./page-url";
-import { assistantTabKeys, assistantTabs, defaultAssistantTab, type AssistantTabContext, type AssistantTabKey } from "./tabs";
+import { assistantTabKeys, defaultAssistantTab, tabsForRole, type AssistantTabContext, type AssistantTabKey } from "./tabs";
 
 const P = publicAssistantUi.page;
 const C = publicAssistantUi.card;
@@ -54,7 +55,7 @@ function useAssistant(id: string) {
   return { state, reload, retry: () => (setState({ status: "loading" }), reload()) };
 }
 
-function Header({ assistant, budgets }: { assistant: PublicAssistant; budgets: BudgetsResponse | null }) {
+function Header({ assistant, budgets, showKey }: { assistant: PublicAssistant; budgets: BudgetsResponse | null; showKey: boolean }) {
   return (
     <header className="flex flex-col gap-4 border-b border-line pb-6 lg:flex-row lg:items-end lg:justify-between">
       <div className="flex min-w-0 items-start gap-3">
@@ -73,9 +74,11 @@ function Header({ assistant, budgets }: { assistant: PublicAssistant; budgets: B
           <p className={`mt-1.5 max-w-2xl text-sm ${assistant.description ? "text-muted" : "text-faint italic"}`}>{assistant.description || C.noDescription}</p>
         </div>
       </div>
-      <div className="w-full shrink-0 lg:w-96">
-        <ApiKeyField assistant={assistant} />
-      </div>
+      {showKey && (
+        <div className="w-full shrink-0 lg:w-96">
+          <ApiKeyField assistant={assistant} />
+        </div>
+      )}
     </header>
   );
 }
@@ -87,7 +90,11 @@ export default function PublicAssistantPage() {
   const ids = useTabIds("assistant");
   const { state, reload, retry } = useAssistant(id);
   const [pending, setPending] = useState<PendingConfirmation | null>(null);
-  const { tab, session } = readAssistantPageParams<AssistantTabKey>(search, assistantTabKeys, defaultAssistantTab);
+  // The tabs of the caller's role in the workspace (an agent lands on the Inbox, a viewer on History).
+  const role = useWorkspaceRole();
+  const manage = can(role, "assistants.manage");
+  const visible = tabsForRole(role);
+  const { tab, session } = readAssistantPageParams<AssistantTabKey>(search, visible.keys, visible.fallback);
   // Panels opened once stay mounted (hidden) while another tab is shown.
   const [opened, setOpened] = useState<ReadonlySet<AssistantTabKey>>(() => new Set([tab]));
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
@@ -150,18 +157,20 @@ export default function PublicAssistantPage() {
 
   const { assistant } = state;
   const context: AssistantTabContext = { assistant, reload: reloadWithBudgets, confirm: setPending, openConversation, session, tab, selectSession, selectInboxSession };
-  const tabItems = assistantTabs.map((t) => (t.key === "inbox" ? { ...t, badge: { count: needsPerson, label: inboxUi.badge(needsPerson) } } : t));
+  const tabItems = visible.tabs.map((t) => (t.key === "inbox" ? { ...t, badge: { count: needsPerson, label: inboxUi.badge(needsPerson) } } : t));
 
   return (
     <PageContainer wide>
       {back}
-      <Header assistant={assistant} budgets={budgetData} />
+      <Header assistant={assistant} budgets={budgetData} showKey={manage} />
       <BudgetBanners data={budgetData} assistantId={assistant._id} className="mt-4" />
-      <OnboardingChecklist
-        assistant={assistant}
-        onOpenTab={(key) => navigate(assistantPageHref(id, { tab: assistantTabKeys.find((k) => k === key) ?? defaultAssistantTab }))}
-        onChanged={reload}
-      />
+      {manage && (
+        <OnboardingChecklist
+          assistant={assistant}
+          onOpenTab={(key) => navigate(assistantPageHref(id, { tab: assistantTabKeys.find((k) => k === key) ?? defaultAssistantTab }))}
+          onChanged={reload}
+        />
+      )}
       <TabList
         items={tabItems}
         value={tab}
@@ -171,7 +180,7 @@ export default function PublicAssistantPage() {
         scrollable
         className="mt-6 w-full sm:w-fit"
       />
-      {assistantTabs
+      {visible.tabs
         .filter((t) => opened.has(t.key))
         .map((t) => (
           <TabPanel key={t.key} tabKey={t.key} ids={ids} hidden={t.key !== tab} className="mt-6">

@@ -5,7 +5,18 @@
  * Sections of the Knowledge tab are entries of `knowledgeSections` (components/public-assistants/knowledge-panel.tsx).
  */
 import type { ReactNode } from "react";
-import { inboxUi, insightsUi, leadsUi, publicAssistantUi, webhooksUi, type KnowledgeFile, type PublicAssistant } from "../../../../../contract";
+import {
+  can,
+  inboxUi,
+  insightsUi,
+  leadsUi,
+  publicAssistantUi,
+  webhooksUi,
+  type KnowledgeFile,
+  type PublicAssistant,
+  type TeamPermission,
+  type TeamRole,
+} from "../../../../../contract";
 import { ChatHistoryPanel } from "../../../components/public-assistants/chat-history-panel";
 import type { PendingConfirmation } from "../../../components/public-assistants/confirm-actions";
 import { InboxPanel } from "../../../components/public-assistants/inbox/inbox-panel";
@@ -40,22 +51,27 @@ export interface AssistantTabContext {
 export interface AssistantTab {
   key: string;
   label: string;
+  /** Shown to a role with any of these permissions in the assistant's workspace (contract `teamPermissions`). */
+  permissions: readonly TeamPermission[];
   render: (context: AssistantTabContext) => ReactNode;
 }
 
 export const assistantTabs = [
-  { key: "playground", label: T.playground, render: ({ assistant, reload }) => <PlaygroundPanel assistant={assistant} onAnswered={reload} /> },
+  { key: "playground", label: T.playground, permissions: ["assistants.manage"], render: ({ assistant, reload }) => <PlaygroundPanel assistant={assistant} onAnswered={reload} /> },
   {
     key: "knowledge",
     label: T.knowledge,
+    // Agents edit curated answers here (the rest of the tab is the managers').
+    permissions: ["assistants.manage", "qa.manage"],
     render: ({ assistant, reload, confirm }) => (
       <KnowledgePanel assistant={assistant} reload={reload} onRemoveFile={(file: KnowledgeFile) => confirm({ kind: "deleteFile", assistant, file })} />
     ),
   },
-  { key: "settings", label: T.settings, render: ({ assistant, reload, confirm }) => <SettingsPanel assistant={assistant} onSaved={reload} onConfirm={confirm} /> },
+  { key: "settings", label: T.settings, permissions: ["assistants.manage"], render: ({ assistant, reload, confirm }) => <SettingsPanel assistant={assistant} onSaved={reload} onConfirm={confirm} /> },
   {
     key: "code",
     label: T.code,
+    permissions: ["assistants.manage"],
     // The panel's sections are h3s (as in the Get Code dialog, under its h2 title): the page gives them their h2.
     render: ({ assistant, reload }) => (
       <>
@@ -67,6 +83,7 @@ export const assistantTabs = [
   {
     key: "inbox",
     label: inboxUi.tab,
+    permissions: ["inbox.reply"],
     render: ({ assistant, tab, session, selectInboxSession }) => (
       <InboxPanel assistant={assistant} shown={tab === "inbox"} session={tab === "inbox" ? session : null} selectSession={selectInboxSession} />
     ),
@@ -74,17 +91,19 @@ export const assistantTabs = [
   {
     key: "history",
     label: T.history,
+    permissions: ["history.read"],
     render: ({ assistant, tab, session, selectSession }) => (
       <ChatHistoryPanel assistant={assistant} selectedId={tab === "history" ? session : null} onSelect={selectSession} />
     ),
   },
-  { key: "leads", label: leadsUi.tab, render: ({ assistant }) => <LeadsPanel assistant={assistant} /> },
+  { key: "leads", label: leadsUi.tab, permissions: ["leads.read"], render: ({ assistant }) => <LeadsPanel assistant={assistant} /> },
   {
     key: "insights",
     label: insightsUi.title,
+    permissions: ["insights.read"],
     render: ({ assistant, openConversation }) => <InsightsPanel assistantId={assistant._id} onOpenConversation={openConversation} />,
   },
-  { key: "webhooks", label: webhooksUi.tab, render: ({ assistant }) => <WebhooksPanel assistant={assistant} /> },
+  { key: "webhooks", label: webhooksUi.tab, permissions: ["assistants.manage"], render: ({ assistant }) => <WebhooksPanel assistant={assistant} /> },
 ] as const satisfies readonly AssistantTab[];
 
 export type AssistantTabKey = (typeof assistantTabs)[number]["key"];
@@ -92,3 +111,13 @@ export type AssistantTabKey = (typeof assistantTabs)[number]["key"];
 /** The tab an address without `?tab=` shows. */
 export const defaultAssistantTab: AssistantTabKey = "knowledge";
 export const assistantTabKeys: readonly AssistantTabKey[] = assistantTabs.map((t) => t.key);
+
+/** The tabs a role sees, and the one an address without `?tab=` shows it (managers: Knowledge; agents: Inbox; viewers: History). */
+export function tabsForRole(role: TeamRole | null) {
+  const tabs = assistantTabs.filter((t) => t.permissions.some((p) => can(role, p)));
+  const keys: AssistantTabKey[] = tabs.map((t) => t.key);
+  const fallback: AssistantTabKey = can(role, "assistants.manage")
+    ? defaultAssistantTab
+    : (keys.find((k) => k === "inbox") ?? keys.find((k) => k === "history") ?? keys[0] ?? defaultAssistantTab);
+  return { tabs, keys, fallback };
+}

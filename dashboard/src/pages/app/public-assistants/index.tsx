@@ -22,6 +22,7 @@ import { EmptyState, PageContainer, PageHeader } from "../../../components/ui/pa
 import { Spinner } from "../../../components/ui/spinner";
 import { TabList, TabPanel, useTabIds } from "../../../components/ui/tabs";
 import { usePublicAssistants } from "../../../stores/public-assistants";
+import { useCan } from "../../../stores/workspace";
 import { HowItWorks } from "./how-it-works";
 
 const S = publicAssistantUi.screen;
@@ -61,6 +62,8 @@ export default function PublicAssistantsPage() {
 
   const close = () => setDialog(null);
   const openCreate = () => setDialog({ kind: "form", assistant: null });
+  // Creating, budgets and every card action but History need the role to manage assistants.
+  const manage = useCan("assistants.manage");
 
   const onAction = (action: CardAction, assistant: PublicAssistant) => {
     if (action === "edit") setDialog({ kind: "form", assistant });
@@ -74,9 +77,11 @@ export default function PublicAssistantsPage() {
         <ArrowLeftIcon size={16} /> {S.backToDashboard}
       </Link>
       <PageHeader title={S.title} description={S.description}>
-        <Button onClick={openCreate}>
-          <PlusIcon size={16} /> {S.createNew}
-        </Button>
+        {manage && (
+          <Button onClick={openCreate}>
+            <PlusIcon size={16} /> {S.createNew}
+          </Button>
+        )}
       </PageHeader>
       <BudgetBanners data={budgetState.data} className="mt-4" />
 
@@ -100,12 +105,14 @@ export default function PublicAssistantsPage() {
           {status === "ready" && assistants.length === 0 && (
             <EmptyState icon={<BotIcon size={20} />} title={S.emptyTitle}>
               <p>{S.emptyText}</p>
-              <Button className="mt-3" onClick={openCreate}>
-                <PlusIcon size={16} /> {S.createFirst}
-              </Button>
+              {manage && (
+                <Button className="mt-3" onClick={openCreate}>
+                  <PlusIcon size={16} /> {S.createFirst}
+                </Button>
+              )}
             </EmptyState>
           )}
-          {status === "ready" && assistants.length > 0 && (
+          {status === "ready" && assistants.length > 0 && manage && (
             <OwnerBudgetControl data={budgetState.data} onSaved={budgetState.setData} />
           )}
           {status === "ready" && assistants.length > 0 && (
