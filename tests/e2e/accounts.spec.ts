@@ -27,7 +27,7 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
   await page.getByLabel("Verification code").fill(code);
   await page.getByRole("button", { name: "Verify email" }).click();
   await expect(page).toHaveURL(/\/app\/new-chat/);
-  await expect(page.getByRole("button", { name: /Amina/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Amina", exact: true })).toBeVisible();
 
   // Full navigation, in the spec's order, with the active route marked.
   const nav = page.getByRole("navigation", { name: "Main" }).first();
@@ -35,7 +35,7 @@ test("a new user registers, verifies, signs out and in, and resets a forgotten p
   await expect(nav.getByRole("link", { name: "New Chat" })).toHaveAttribute("aria-current", "page");
 
   // Sign out from the user menu.
-  await page.getByRole("button", { name: /Amina/ }).click();
+  await page.getByRole("button", { name: "Amina", exact: true }).click();
   await page.getByRole("menuitem", { name: appMessages.signOut }).click();
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByText(appMessages.signedOut)).toBeVisible();

@@ -47,6 +47,14 @@ describe("an audit entry in words", () => {
     expect(auditSentence(entry({ action: "visitor.deleted", target: "visitor-7", details: { deletedConversations: 3 } }))).toBe(
       "Nadia deleted the data of visitor visitor-7 (3 conversations)",
     );
+    // The server's retention details (update-public-assistant.ts): toDays, null for keep.
+    const retention = { action: "assistant.retention_changed" as const, target: "conversation retention" };
+    expect(auditSentence(entry({ ...retention, details: { fromDays: null, toDays: 30, fromLeads: false, toLeads: false } }))).toBe(
+      "Nadia set conversation retention to keep conversations 30 days",
+    );
+    expect(auditSentence(entry({ ...retention, details: { fromDays: 30, toDays: null, fromLeads: false, toLeads: false } }))).toBe(
+      "Nadia set conversation retention to keep conversations",
+    );
     expect(auditSentence(entry({ action: "secret_key.revoked", target: "Server key (tala_sk_…a1b2)" }))).toBe("Nadia revoked the secret key Server key (tala_sk_…a1b2)");
   });
 

@@ -47,7 +47,8 @@ export function auditSentence(entry: AuditEntry): string {
     case "member.left":
       return S["member.left"](who);
     case "assistant.retention_changed": {
-      const raw = entry.details.retentionDays ?? entry.details.to;
+      // The server's details: fromDays/toDays (null: keep), fromLeads/toLeads.
+      const raw = entry.details.toDays;
       const days = typeof raw === "number" ? raw : raw === null || raw === "null" || raw === undefined ? null : Number(raw) || null;
       return S["assistant.retention_changed"](who, t, raw === undefined ? "" : teamUi.audit.retentionDays(days));
     }
