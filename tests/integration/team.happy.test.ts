@@ -1,10 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { auditResponse, memberResponse, publicAssistantListResponse, teamLimits, teamMessages, teamResponse } from "../../contract";
+import { apiKeyResponse, auditResponse, leadMessages, memberResponse, publicAssistantListResponse, teamLimits, teamMessages, teamResponse } from "../../contract";
 import { call, json, outbox, registerUser } from "./helpers";
 import { createAssistant } from "./public-assistants-helpers";
+import { setLeadForm, submittedLead } from "./lead-helpers";
 import { invite, joinAs, teamCall, type Account } from "./team-helpers";
+import { startSession } from "./widget-helpers";
 
 const team = async (who: Account, workspace?: string) => {
   const res = await teamCall("/api/team", { token: who.token, workspace });
@@ -121,6 +123,22 @@ describe("a workspace and its members", () => {
     expect((await audit(admin, "?action=ownership.transferred", owner.user.id)).entries).toEqual([
       expect.objectContaining({ action: "ownership.transferred", target: admin.email, actor: expect.objectContaining({ userId: owner.user.id }) }),
     ]);
+  });
+
+  it("after a transfer, the owner's e-mails (a new lead here) go to the new owner, not the first one", async () => {
+    const owner = await registerUser({ firstName: "Omar" });
+    const assistant = await createAssistant(owner.token, { name: "Handed over" });
+    const { apiKey } = await json(await call(`/api/public-assistants/${assistant._id}/raw-api-key`, { token: owner.token }), apiKeyResponse);
+    await setLeadForm(owner.token, assistant._id, { enabled: true });
+    const admin = await joinAs(owner, "admin");
+    expect((await teamCall("/api/team/transfer", { token: owner.token, json: { userId: admin.user.id } })).status).toBe(200);
+    const { sessionId } = await startSession(apiKey);
+    await submittedLead(apiKey, sessionId, { name: "Sara", email: "sara@example.ma" });
+    const subject = leadMessages.ownerEmailSubject("Handed over");
+    const toNewOwner = async () => (await outbox(admin.email)).filter((m) => m.subject === subject);
+    for (let i = 0; i < 60 && (await toNewOwner()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await toNewOwner()).toHaveLength(1);
+    expect((await outbox(owner.email)).filter((m) => m.subject === subject)).toHaveLength(0);
   });
 
   it("pages the audit log newest first and filters it by person and by action", async () => {

@@ -1,6 +1,7 @@
 import { appRoutes, handoffMessages } from "../../../contract";
 import type { ServiceContext } from "../context";
 import { emailSenderFor } from "../email/sender";
+import { workspaceOwnerEmail } from "../team/workspace-owner-email";
 
 /**
  * The owner is told by e-mail that a visitor asked for a person (the hub allowed it: the owner's
@@ -12,11 +13,11 @@ export async function emailOwnerOfRequest(
   ctx: ServiceContext,
   input: { userId: string; assistantName: string; question: string; assistantId: string; sessionId: string; appOrigin: string },
 ): Promise<void> {
-  const user = await ctx.env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(input.userId).first<{ email: string }>();
-  if (!user) return;
+  const email = await workspaceOwnerEmail(ctx.env.DB, input.userId);
+  if (!email) return;
   const link = `${input.appOrigin}${appRoutes.inboxConversation(input.assistantId, input.sessionId)}`;
   await emailSenderFor(ctx).send({
-    to: user.email,
+    to: email,
     subject: handoffMessages.ownerEmailSubject(input.assistantName),
     text: handoffMessages.ownerEmailBody(input.assistantName, input.question, link),
   });

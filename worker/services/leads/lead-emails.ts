@@ -1,6 +1,7 @@
 import { appRoutes, leadMessages, type Lead } from "../../../contract";
 import type { ServiceContext } from "../context";
 import { emailSenderFor } from "../email/sender";
+import { workspaceOwnerEmail } from "../team/workspace-owner-email";
 
 /**
  * The owner is told by e-mail of a new lead (the hub allowed it: the form's `emailOwner`, at most
@@ -12,12 +13,12 @@ export async function emailOwnerOfLead(
   ctx: ServiceContext,
   input: { userId: string; assistantName: string; assistantId: string; lead: Pick<Lead, "sessionId" | "values">; appOrigin: string },
 ): Promise<void> {
-  const user = await ctx.env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(input.userId).first<{ email: string }>();
-  if (!user) return;
+  const email = await workspaceOwnerEmail(ctx.env.DB, input.userId);
+  if (!email) return;
   const link = `${input.appOrigin}${appRoutes.historyConversation(input.assistantId, input.lead.sessionId)}`;
   const lines = input.lead.values.map((v) => leadMessages.ownerEmailLine(v.label, v.value.replace(/[\r\n]+/g, " "))).join("\n");
   await emailSenderFor(ctx).send({
-    to: user.email,
+    to: email,
     subject: leadMessages.ownerEmailSubject(input.assistantName),
     text: leadMessages.ownerEmailBody(input.assistantName, lines, link),
   });

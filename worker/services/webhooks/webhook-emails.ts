@@ -2,6 +2,7 @@ import { appRoutes, webhookMessages as M } from "../../../contract";
 import { dbOf } from "../../db/client";
 import type { Env } from "../../env";
 import { emailSenderFor } from "../email/sender";
+import { workspaceOwnerEmail } from "../team/workspace-owner-email";
 
 /**
  * The owner is told once by e-mail that the server turned an endpoint off (the assistant's
@@ -13,11 +14,11 @@ export async function emailOwnerOfDisabledWebhook(
   env: Env,
   input: { assistantId: string; userId: string; assistantName: string; url: string; hours: number; appOrigin: string | null },
 ): Promise<void> {
-  const user = await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(input.userId).first<{ email: string }>();
-  if (!user) return;
+  const email = await workspaceOwnerEmail(env.DB, input.userId);
+  if (!email) return;
   const link = `${input.appOrigin ?? ""}${appRoutes.publicAssistant(input.assistantId, "webhooks")}`;
   await emailSenderFor({ env, db: dbOf(env.DB) }).send({
-    to: user.email,
+    to: email,
     subject: M.disabledEmailSubject(input.assistantName),
     text: M.disabledEmailBody(input.assistantName, input.url, input.hours, link),
   });
