@@ -3,6 +3,7 @@ import { dbOf } from "../db/client";
 import type { Env } from "../env";
 import { emailSenderFor } from "../services/email/sender";
 import { previousMonth, thresholdsDue, type NotifiedThreshold } from "./budget-math";
+import { workspaceOwnerEmail } from "../services/team/owner-email";
 
 /**
  * The budget e-mails still to send, and those sent, in the SQLite of the object that counts the
@@ -155,13 +156,13 @@ export async function deliverBudgetNotices(env: Env, storage: SqlHost, now = Dat
   const notices = new BudgetNotices(storage);
   for (const notice of notices.take(now)) {
     try {
-      const user = await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(notice.userId).first<{ email: string }>();
+      const ownerEmail = await workspaceOwnerEmail(env.DB, notice.userId);
       // The account is gone: nobody to tell.
-      if (!user) {
+      if (!ownerEmail) {
         notices.sent(notice);
         continue;
       }
-      await emailSenderFor({ env, db: dbOf(env.DB) }).send({ to: user.email, ...budgetEmail(notice) });
+      await emailSenderFor({ env, db: dbOf(env.DB) }).send({ to: ownerEmail, ...budgetEmail(notice) });
       notices.sent(notice);
     } catch (error) {
       console.error(JSON.stringify({ event: "budget-email-failed", scope: notice.scope, month: notice.month, percent: notice.percent, error: String(error) }));
