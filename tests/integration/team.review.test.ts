@@ -2,8 +2,10 @@
  * Teams seen by a hostile tester: who keeps getting a workspace's data once ownership moved and
  * people left, and what a member can still reach after their access changed.
  */
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { apiKeyResponse, leadMessages } from "../../contract";
+import { apiKeyResponse, leadMessages, teamLimits, userRoomId } from "../../contract";
+import { callFacet, getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, json, outbox, registerUser } from "./helpers";
 import { emailsTo } from "./handoff-helpers";
 import { setLeadForm, submittedLead } from "./lead-helpers";
@@ -27,5 +29,21 @@ describe("the workspace's owner e-mails after a transfer", () => {
     const toNewOwner = (await emailsTo(next.email, 3)).filter((m) => m.subject === subject);
     expect(toNewOwner).toHaveLength(1);
     expect((await outbox(first.email)).filter((m) => m.subject === subject)).toHaveLength(0);
+  });
+});
+
+describe("the inbox's watchers with a full team", () => {
+  it("every person of a full workspace watching a conversation keeps their leases: none is dropped for lack of room", async () => {
+    const owner = await registerUser();
+    const assistant = await createAssistant(owner.token, { name: "Busy inbox" });
+    const rooms = Array.from({ length: teamLimits.maxMembers }, (_, i) => userRoomId(`member-${i}`));
+    const until = Date.now() + 60_000;
+    for (const [i, room] of rooms.entries()) {
+      expect(await callFacet(getAssistantHub(env, assistant._id).handoff(), (h) => h.watch({ room, sessionId: `conversation-${i}`, until: until + i }))).toBe(true);
+    }
+    const watching = await runInDurableObject(getAssistantHub(env, assistant._id), (_instance, state) =>
+      state.storage.sql.exec("SELECT DISTINCT room FROM inbox_watchers WHERE session_id = ''").toArray().map((r) => String(r.room)),
+    );
+    expect(watching.sort()).toEqual([...rooms].sort());
   });
 });

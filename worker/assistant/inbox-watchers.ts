@@ -1,5 +1,7 @@
+import { teamLimits } from "../../contract";
+
 /**
- * The owners' rooms watching an assistant's inbox (POST …/inbox/watch): a lease per room (and per
+ * The workspace's people's rooms watching an assistant's inbox (POST …/inbox/watch): a lease per room (and per
  * room and conversation, whose reply is streamed to it), in the object's SQLite (`inbox_watchers`,
  * 0015_handoff) and in memory. A visitor turn asks `rooms()` / `forSession()` from memory only, so
  * an assistant nobody watches costs its turns no SQL. Expired leases are dropped when read.
@@ -8,8 +10,12 @@
 
 type SqlHost = Pick<DurableObjectStorage, "sql">;
 
-/** An assistant has one owner; a few rooms (a room per owner) with a few opened conversations each. */
-const maxWatchers = 64;
+/**
+ * A room per person of the workspace (at most `teamLimits.maxMembers`, the owner included), each
+ * with at most two leases (the inbox, and the one conversation it streams): every person of a
+ * full team keeps their leases.
+ */
+const maxWatchers = teamLimits.maxMembers * 2;
 
 interface Lease {
   room: string;
