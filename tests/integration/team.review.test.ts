@@ -4,9 +4,9 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { apiKeyResponse, leadMessages, teamLimits, userRoomId } from "../../contract";
+import { apiKeyResponse, budgetsResponse, leadMessages, teamLimits, userRoomId } from "../../contract";
 import { callFacet, getAssistantHub } from "../../worker/durable-objects/stubs";
-import { call, json, outbox, registerUser } from "./helpers";
+import { call, defaultPassword, json, outbox, registerUser } from "./helpers";
 import { emailsTo } from "./handoff-helpers";
 import { setLeadForm, submittedLead } from "./lead-helpers";
 import { createAssistant } from "./public-assistants-helpers";
@@ -45,5 +45,21 @@ describe("the inbox's watchers with a full team", () => {
       state.storage.sql.exec("SELECT DISTINCT room FROM inbox_watchers WHERE session_id = ''").toArray().map((r) => String(r.room)),
     );
     expect(watching.sort()).toEqual([...rooms].sort());
+  });
+});
+
+describe("a former owner's account deletion", () => {
+  it("keeps the workspace's all-assistants budget the new owner relies on", async () => {
+    const first = await registerUser();
+    await createAssistant(first.token, { name: "Capped" });
+    expect((await call("/api/budgets", { method: "PUT", token: first.token, json: { limit: 500, action: "pause" } })).status).toBe(200);
+    const next = await joinAs(first, "admin");
+    expect((await teamCall("/api/team/transfer", { token: first.token, json: { userId: next.user.id } })).status).toBe(200);
+    expect((await call("/api/auth/me", { method: "DELETE", token: first.token, json: { password: defaultPassword } })).status).toBe(200);
+
+    const res = await teamCall("/api/budgets", { token: next.token, workspace: first.user.id });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const budgets = await json(res, budgetsResponse);
+    expect(budgets.owner).toMatchObject({ limit: 500, action: "pause" });
   });
 });
