@@ -4,7 +4,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { apiKeyResponse, budgetsResponse, leadMessages, teamLimits, userRoomId } from "../../contract";
+import { apiKeyResponse, budgetsResponse, leadMessages, teamLimits, teamResponse, userRoomId } from "../../contract";
 import { callFacet, getAssistantHub } from "../../worker/durable-objects/stubs";
 import { call, defaultPassword, json, outbox, registerUser } from "./helpers";
 import { emailsTo } from "./handoff-helpers";
@@ -61,5 +61,18 @@ describe("a former owner's account deletion", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const budgets = await json(res, budgetsResponse);
     expect(budgets.owner).toMatchObject({ limit: 500, action: "pause" });
+  });
+});
+
+describe("two transfers at once", () => {
+  it("the workspace ends with one owner and every other person still in it", async () => {
+    const first = await registerUser();
+    const [a, b] = [await joinAs(first, "admin"), await joinAs(first, "admin")];
+    const transfer = (to: string) => teamCall("/api/team/transfer", { token: first.token, json: { userId: to } });
+    const statuses = (await Promise.all([transfer(a.user.id), transfer(b.user.id)])).map((r) => r.status);
+    expect(statuses.sort()).toEqual([200, 403]);
+    const team = await json(await teamCall("/api/team", { token: first.token, workspace: first.user.id }), teamResponse);
+    expect(team.members.filter((m) => m.role === "owner")).toHaveLength(1);
+    expect(team.members.map((m) => m.userId).sort()).toEqual([first.user.id, a.user.id, b.user.id].sort());
   });
 });
