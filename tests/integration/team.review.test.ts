@@ -76,3 +76,26 @@ describe("two transfers at once", () => {
     expect(team.members.map((m) => m.userId).sort()).toEqual([first.user.id, a.user.id, b.user.id].sort());
   });
 });
+
+describe("a removal racing a watch", () => {
+  it("a watch whose role was read before the member's leases were dropped adds no lease; one read after does", async () => {
+    const owner = await registerUser();
+    const assistant = await createAssistant(owner.token, { name: "Raced inbox" });
+    const room = userRoomId("removed-member");
+    const hub = () => getAssistantHub(env, assistant._id).handoff();
+    const checkedBefore = Date.now();
+    const watch = (checkedAt: number) => callFacet(hub(), (h) => h.watch({ room, until: Date.now() + 60_000, checkedAt }));
+    expect(await watch(checkedBefore)).toBe(true);
+    await new Promise((r) => setTimeout(r, 5));
+    await callFacet(hub(), (h) => h.unwatch(room));
+    const rooms = () =>
+      runInDurableObject(getAssistantHub(env, assistant._id), (_i, state) => state.storage.sql.exec("SELECT room FROM inbox_watchers").toArray().map((r) => String(r.room)));
+    // The watch that passed the guard before the removal arrives after it.
+    expect(await watch(checkedBefore)).toBe(true);
+    expect(await rooms()).toEqual([]);
+    // Re-invited later: their role is read after the drop.
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await watch(Date.now())).toBe(true);
+    expect(await rooms()).toEqual([room]);
+  });
+});
