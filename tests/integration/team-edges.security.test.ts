@@ -1,6 +1,7 @@
 /**
- * Teams seen by a hostile tester: who keeps getting a workspace's data once ownership moved and
- * people left, and what a member can still reach after their access changed.
+ * Teams at their edges: who gets the owner's e-mails and keeps the workspace's budget once
+ * ownership moved and the former owner left or deleted their account, two transfers at once, a
+ * full team watching the inbox, and a watch racing a member's removal.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
