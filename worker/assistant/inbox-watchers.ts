@@ -1,5 +1,7 @@
+import { teamLimits } from "../../contract";
+
 /**
- * The owners' rooms watching an assistant's inbox (POST …/inbox/watch): a lease per room (and per
+ * The workspace's people's rooms watching an assistant's inbox (POST …/inbox/watch): a lease per room (and per
  * room and conversation, whose reply is streamed to it), in the object's SQLite (`inbox_watchers`,
  * 0015_handoff) and in memory. A visitor turn asks `rooms()` / `forSession()` from memory only, so
  * an assistant nobody watches costs its turns no SQL. Expired leases are dropped when read.
@@ -8,8 +10,14 @@
 
 type SqlHost = Pick<DurableObjectStorage, "sql">;
 
-/** An assistant has one owner; a few rooms (a room per owner) with a few opened conversations each. */
-const maxWatchers = 64;
+/**
+ * A room per person of the workspace (at most `teamLimits.maxMembers`, the owner included), each
+ * with at most two leases (the inbox, and the one conversation it streams): every person of a
+ * full team keeps their leases.
+ */
+const maxWatchers = teamLimits.maxMembers * 2;
+/** How long a drop is remembered: far longer than a request takes from its role check to its watch. */
+const droppedMemoryMs = 60_000;
 
 interface Lease {
   room: string;
@@ -20,6 +28,8 @@ interface Lease {
 
 export class InboxWatchers {
   private leases: Lease[] | null = null;
+  /** When each room's leases were last dropped (kept `droppedMemoryMs`): a watch checked before then adds nothing. */
+  private readonly dropped = new Map<string, number>();
 
   constructor(private readonly storage: SqlHost) {}
 
@@ -28,8 +38,15 @@ export class InboxWatchers {
     this.leases = null;
   }
 
-  /** Watches the inbox (and `sessionId`'s replies) from `room` until `until`. */
-  watch(room: string, sessionId: string | undefined, until: number, now = Date.now()) {
+  /**
+   * Watches the inbox (and `sessionId`'s replies) from `room` until `until`. `checkedAt`: when the
+   * caller's role was read; at or before the room's last `drop` (a removal racing this watch),
+   * nothing is added.
+   */
+  watch(room: string, sessionId: string | undefined, until: number, now = Date.now(), checkedAt?: number) {
+    this.pruneDropped(now);
+    const dropped = this.dropped.get(room);
+    if (checkedAt !== undefined && dropped !== undefined && checkedAt <= dropped) return;
     const leases = this.live(now).filter((l) => !(l.room === room && (l.sessionId === "" || l.sessionId === (sessionId ?? ""))));
     // A room streams one conversation at a time: opening another drops the previous one.
     const kept = sessionId ? leases.filter((l) => !(l.room === room && l.sessionId !== "")) : leases;
@@ -42,6 +59,8 @@ export class InboxWatchers {
 
   /** Drops every lease of `room` (a member removed, or whose role no longer answers the inbox); how many went. */
   drop(room: string, now = Date.now()): number {
+    this.pruneDropped(now);
+    this.dropped.set(room, now);
     const leases = this.live(now);
     const kept = leases.filter((l) => l.room !== room);
     if (kept.length === leases.length) return 0;
@@ -62,6 +81,10 @@ export class InboxWatchers {
     const leases = this.live(now);
     if (!leases.length) return [];
     return [...new Set(leases.filter((l) => l.sessionId === sessionId).map((l) => l.room))];
+  }
+
+  private pruneDropped(now: number) {
+    for (const [room, at] of this.dropped) if (at <= now - droppedMemoryMs) this.dropped.delete(room);
   }
 
   private live(now: number): Lease[] {

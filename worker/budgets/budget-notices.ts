@@ -3,7 +3,7 @@ import { dbOf } from "../db/client";
 import type { Env } from "../env";
 import { emailSenderFor } from "../services/email/sender";
 import { previousMonth, thresholdsDue, type NotifiedThreshold } from "./budget-math";
-import { workspaceOwnerEmail } from "../services/team/workspace-owner-email";
+import { workspaceOwnerEmail } from "../services/team/owner-email";
 
 /**
  * The budget e-mails still to send, and those sent, in the SQLite of the object that counts the
@@ -156,13 +156,13 @@ export async function deliverBudgetNotices(env: Env, storage: SqlHost, now = Dat
   const notices = new BudgetNotices(storage);
   for (const notice of notices.take(now)) {
     try {
-      // The workspace's owner today (its id is its first owner's); gone: nobody to tell.
-      const email = await workspaceOwnerEmail(env.DB, notice.userId);
-      if (!email) {
+      const ownerEmail = await workspaceOwnerEmail(env.DB, notice.userId);
+      // The account is gone: nobody to tell.
+      if (!ownerEmail) {
         notices.sent(notice);
         continue;
       }
-      await emailSenderFor({ env, db: dbOf(env.DB) }).send({ to: email, ...budgetEmail(notice) });
+      await emailSenderFor({ env, db: dbOf(env.DB) }).send({ to: ownerEmail, ...budgetEmail(notice) });
       notices.sent(notice);
     } catch (error) {
       console.error(JSON.stringify({ event: "budget-email-failed", scope: notice.scope, month: notice.month, percent: notice.percent, error: String(error) }));

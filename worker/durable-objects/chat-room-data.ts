@@ -27,6 +27,9 @@ import { RoomAdmissionLog } from "../chat/user-limits-store";
 import type { Env } from "../env";
 import { AlarmScheduler } from "./alarm-scheduler";
 
+/** room_state marker: the account is deleted but its workspace lives on under another owner (its budget stays). */
+const WORKSPACE_KEPT = "workspace-kept";
+
 /**
  * The storage half of a chat room (ChatRoom, chat-room.ts, is the realtime half): the room's
  * own SQLite (chat/room-store.ts) holds a signed-in user's chats, messages, projects and settings,
@@ -220,7 +223,7 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
 
   private async withBudget<T>(method: string, use: (budget: OwnerBudget, userId: string, now: number) => T | Promise<T>): Promise<T | { ok: false }> {
     try {
-      if (this.isGuestRoom || (await this.revocations.isAccountClosed())) return { ok: false };
+      if (this.isGuestRoom || ((await this.revocations.isAccountClosed()) && this.store.state(WORKSPACE_KEPT) === null)) return { ok: false };
       return await use(new OwnerBudget(this.store), this.name.slice("user-".length), Date.now());
     } catch (error) {
       console.error(JSON.stringify({ event: "owner-budget-failed", method, error: String(error) }));
@@ -266,14 +269,17 @@ export abstract class ChatRoomData extends Server<Env & Cloudflare.Env> {
   /**
    * Account deletion, before the account's D1 rows go: every chat, message, project and setting
    * of the room is erased, replies being written stop, and the legacy move is marked done (the
-   * same D1 batch deletes any legacy row it had not moved yet).
+   * same D1 batch deletes any legacy row it had not moved yet). `keepWorkspace`: the account's own
+   * workspace lives on under the owner it was transferred to, and its all-assistants budget (kept
+   * in this room, named by the workspace's id) stays and keeps answering (WORKSPACE_KEPT).
    */
-  async eraseAccountData(): Promise<void> {
+  async eraseAccountData(options: { keepWorkspace?: boolean } = {}): Promise<void> {
     for (const reply of this.active.all()) this.active.stop(reply.chatId);
     // The marker in the same transaction: a legacy move still running stops at its next write.
     this.store.transaction(() => {
       this.store.eraseUserData();
-      new OwnerBudget(this.store).erase();
+      if (options.keepWorkspace) this.store.setState(WORKSPACE_KEPT, "1");
+      else new OwnerBudget(this.store).erase();
       this.store.setState(LEGACY_IMPORT_MARKER, "done");
     });
     this.imported = true;

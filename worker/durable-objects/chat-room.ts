@@ -120,15 +120,15 @@ export class ChatRoom extends ChatRoomData {
    * closes the sockets (and HTTP frame streams) they opened. `replacedTokenId`: the token the
    * password was changed with; its sockets close with `credentialsReplaced`, so that client
    * reconnects with its new token. `everyConnection` (account deletion) closes Firebase-opened
-   * sockets too and closes the room for good. Returns how many were closed.
+   * sockets too and closes the room for good (`keepWorkspace`: its workspace's budget stays). Returns how many were closed.
    */
-  async revokeTokens(input: { tokens: RevokedToken[]; replacedTokenId?: string; everyConnection?: boolean }): Promise<number> {
+  async revokeTokens(input: { tokens: RevokedToken[]; replacedTokenId?: string; everyConnection?: boolean; keepWorkspace?: boolean }): Promise<number> {
     await this.revocations.add(input.tokens);
     if (input.everyConnection) {
       // The account is gone: a socket authenticated a moment before (by any credential) is
       // refused when it arrives, and replies being written stop (their chats are deleted).
       await this.revocations.closeAccount();
-      await this.eraseAccountData();
+      await this.eraseAccountData({ keepWorkspace: input.keepWorkspace === true });
     }
     const revoked = new Set(input.tokens.map((t) => t.id));
     let closed = 0;

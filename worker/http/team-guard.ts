@@ -75,11 +75,12 @@ export const teamGuard = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.var.user;
   const params = pathParams(route.path, c.req.path);
   const ctx = serviceContext(c);
+  const checkedAt = Date.now();
   if (route.path === ASSISTANT_ROUTE || route.path.startsWith(`${ASSISTANT_ROUTE}/`)) {
     const found = await resolveAssistantAccess({ ctx, input: { userId: user.id, assistantId: params.id ?? "" } });
     if (!found) throw notFound();
     checkRule(rule, found.role, params, user.id);
-    c.set("access", { user, workspaceId: found.workspaceId, role: found.role, assistant: found.assistant });
+    c.set("access", { user, workspaceId: found.workspaceId, role: found.role, checkedAt, assistant: found.assistant });
     return next();
   }
   const named = c.req.header(teamLimits.workspaceHeader);

@@ -12,6 +12,8 @@ export interface RequestAccess {
   user: User;
   workspaceId: string;
   role: TeamRole;
+  /** When the guard began reading the caller's role (a lease asked with it is refused after a later revocation). */
+  checkedAt?: number;
   assistant?: typeof publicAssistants.$inferSelect;
 }
 

@@ -59,10 +59,10 @@ export class HandoffFacet extends RpcTarget {
     return whenOpen(this.#core, (opened) => this.#core.handoff.store(opened).summary(Date.now()));
   }
 
-  /** The owner's room watches the inbox (and `sessionId`'s replies) until `until`. */
-  watch(input: { room: string; sessionId?: string | undefined; until: number }): Promise<true | Gone> {
+  /** The owner's room watches the inbox (and `sessionId`'s replies) until `until`; `checkedAt`: when its role was read (inbox-watchers.ts). */
+  watch(input: { room: string; sessionId?: string | undefined; until: number; checkedAt?: number | undefined }): Promise<true | Gone> {
     return whenOpen(this.#core, () => {
-      this.#core.handoff.watchers.watch(input.room, input.sessionId, input.until);
+      this.#core.handoff.watchers.watch(input.room, input.sessionId, input.until, Date.now(), input.checkedAt);
       return true as const;
     });
   }

@@ -72,7 +72,8 @@ export async function deleteAccount({
   const [handedOver] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(and(eq(workspaces.id, user.id), ne(workspaces.ownerId, user.id))).limit(1);
   const actor = auditActor(user);
 
-  await callChatRoom(ctx, userRoomId(user.id), (room) => room.eraseAccountData());
+  // A handed-over workspace's all-assistants budget lives in this room (named by its id): it stays.
+  await callChatRoom(ctx, userRoomId(user.id), (room) => room.eraseAccountData({ keepWorkspace: !!handedOver }));
   const chatsOfUser = ctx.db.select({ id: chats.id }).from(chats).where(eq(chats.userId, user.id));
   const [, , , , deletedTokens] = await writeBatch(ctx.db, [
     ctx.db.delete(messages).where(inArray(messages.chatId, chatsOfUser)),
@@ -93,5 +94,5 @@ export async function deleteAccount({
           .where(eq(users.id, user.id))
       : ctx.db.delete(users).where(eq(users.id, user.id)),
   ]);
-  await revokeChatSockets({ ctx, input: { userId: user.id, tokens: deletedTokens, everyConnection: true } });
+  await revokeChatSockets({ ctx, input: { userId: user.id, tokens: deletedTokens, everyConnection: true, keepWorkspace: !!handedOver } });
 }

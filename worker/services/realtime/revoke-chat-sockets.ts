@@ -14,7 +14,7 @@ export async function revokeChatSockets({
   input,
 }: {
   ctx: { env: Pick<Env, "CHAT_ROOM"> };
-  input: { userId: string; tokens: RevokedToken[]; replacedTokenId?: string | undefined; everyConnection?: boolean };
+  input: { userId: string; tokens: RevokedToken[]; replacedTokenId?: string | undefined; everyConnection?: boolean; keepWorkspace?: boolean };
 }): Promise<void> {
   const { userId, ...revocation } = input;
   if (revocation.tokens.length === 0 && !revocation.everyConnection) return;
@@ -23,6 +23,7 @@ export async function revokeChatSockets({
       tokens: revocation.tokens,
       ...(revocation.replacedTokenId ? { replacedTokenId: revocation.replacedTokenId } : {}),
       ...(revocation.everyConnection ? { everyConnection: true } : {}),
+      ...(revocation.keepWorkspace ? { keepWorkspace: true } : {}),
     });
   } catch (error) {
     console.error(JSON.stringify({ event: "chat-socket-revocation-failed", userId, error: String(error) }));
