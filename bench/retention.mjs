@@ -18,7 +18,6 @@
 //
 //   node bench/retention.mjs   prints a table, writes bench/results/retention.json
 //   TALA_BENCH_SESSIONS=20000  a smaller store (for trying the script)
-import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -26,7 +25,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { clearInterval, setInterval } from "node:timers";
-import { Miniflare } from "miniflare";
+import { startObjectBench } from "./lib/object-bench.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SESSIONS = Number(process.env.TALA_BENCH_SESSIONS || 100_000);
@@ -40,24 +39,7 @@ const work = join(tmpdir(), "tala-bench");
 const persist = join(work, "retention-do");
 rmSync(persist, { recursive: true, force: true });
 mkdirSync(persist, { recursive: true });
-const bundle = join(work, "retention-worker.mjs");
-await build({
-  entryPoints: [join(root, "bench/lib/retention-worker.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  conditions: ["workerd", "worker", "browser"],
-  external: ["cloudflare:*", "node:*"],
-  outfile: bundle,
-  logLevel: "error",
-});
-const mf = new Miniflare({
-  modules: [{ type: "ESModule", path: "worker.mjs", contents: readFileSync(bundle, "utf8") }],
-  compatibilityDate: "2026-04-26",
-  compatibilityFlags: ["nodejs_compat"],
-  durableObjects: { RETENTION: { className: "BenchRetention", useSQLite: true } },
-  durableObjectsPersist: persist,
-});
+const mf = await startObjectBench({ entry: join(root, "bench/lib/retention-worker.ts"), binding: "RETENTION", className: "BenchRetention", persist });
 await mf.ready;
 
 const call = async (object, body) => {

@@ -13,8 +13,8 @@
 //
 //   node bench/retrieval.mjs      prints tables, writes bench/results/retrieval.json
 import { build } from "esbuild";
-import { Miniflare } from "miniflare";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { startObjectBench } from "./lib/object-bench.mjs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,23 +31,7 @@ const started = Date.now();
 const nodeBundle = join(work, "retrieval.mjs");
 await build({ entryPoints: [join(root, "bench/retrieval-entry.ts")], bundle: true, format: "esm", platform: "node", outfile: nodeBundle, logLevel: "error" });
 const T = await import(pathToFileURL(nodeBundle).href);
-const workerBundle = join(work, "retrieval-fts-worker.mjs");
-await build({
-  entryPoints: [join(root, "bench/lib/fts-worker.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  conditions: ["workerd", "worker", "browser"],
-  external: ["cloudflare:*", "node:*"],
-  outfile: workerBundle,
-  logLevel: "error",
-});
-const mf = new Miniflare({
-  modules: [{ type: "ESModule", path: "fts-worker.mjs", contents: readFileSync(workerBundle, "utf8") }],
-  compatibilityDate: "2026-04-26",
-  compatibilityFlags: ["nodejs_compat"],
-  durableObjects: { INDEX: { className: "BenchIndex", useSQLite: true } },
-});
+const mf = await startObjectBench({ entry: join(root, "bench/lib/fts-worker.ts"), binding: "INDEX", className: "BenchIndex" });
 const call = async (set, body) => {
   const res = await mf.dispatchFetch(`http://bench/?set=${set}`, { method: "POST", body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`fts worker: ${res.status} ${await res.text()}`);

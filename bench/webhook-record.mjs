@@ -10,38 +10,19 @@
 // deliveries running beside the turns hide a cost this small.
 //
 //   node bench/webhook-record.mjs   prints a table, writes bench/results/webhook-record.json
-import { build } from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { Miniflare } from "miniflare";
+import { startObjectBench } from "./lib/object-bench.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const N = Number(process.env.TALA_BENCH_ANSWERS || 500);
 const SAMPLES = Number(process.env.TALA_BENCH_SAMPLES || 15);
 const CASES = [0, 1, 10];
 
-const work = join(tmpdir(), "tala-bench");
-mkdirSync(work, { recursive: true });
-const bundle = join(work, "webhook-record-worker.mjs");
-await build({
-  entryPoints: [join(root, "bench/lib/webhook-record-worker.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  conditions: ["workerd", "worker", "browser"],
-  external: ["cloudflare:*", "node:*"],
-  outfile: bundle,
-  logLevel: "error",
-});
-const mf = new Miniflare({
-  modules: [{ type: "ESModule", path: "worker.mjs", contents: readFileSync(bundle, "utf8") }],
-  compatibilityDate: "2026-04-26",
-  compatibilityFlags: ["nodejs_compat"],
-  durableObjects: { RECORDER: { className: "BenchRecorder", useSQLite: true } },
-});
+const mf = await startObjectBench({ entry: join(root, "bench/lib/webhook-record-worker.ts"), binding: "RECORDER", className: "BenchRecorder" });
 const call = async (object, body) => {
   const res = await mf.dispatchFetch(`http://bench/?object=${object}`, { method: "POST", body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`bench worker: ${res.status} ${await res.text()}`);
