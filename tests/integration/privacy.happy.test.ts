@@ -46,10 +46,13 @@ describe("deleting one conversation", () => {
     expect(res.status, await res.clone().text()).toBe(204);
 
     expect(await rowsAbout(assistantId, [sessionId])).toEqual({ sessions: 0, messages: 0, leads: 0, watchers: 0, firstReplies: 0, questionLinks: 0, webhookEvents: 0, webhookOutbox: 0 });
-    // The other conversation, Insights' counts and the first reply's duration stay.
+    // The other conversation, Insights' day counts and the first reply's duration stay; the question
+    // only this conversation asked goes with its day count (its wording is what the visitor typed).
     expect((await rowsAbout(assistantId, [otherId])).sessions).toBe(1);
     const after = await tablesOf(assistantId);
-    expect(after).toMatchObject({ sessions: tables.sessions - 1, leads: tables.leads - 1, days: tables.days, questions: tables.questions, questionDays: tables.questionDays });
+    expect(after).toMatchObject({ sessions: tables.sessions - 1, leads: tables.leads - 1, days: tables.days, questions: tables.questions - 1, questionDays: tables.questionDays - 1 });
+    const wordings = await inHub(assistantId, (s) => s.sql.exec("SELECT wording FROM insight_questions").toArray().map((r) => String(r.wording)));
+    expect(wordings).toEqual(["Do you ship to Morocco?"]);
     expect(await inHub(assistantId, (s) => Number(s.sql.exec("SELECT count(*) AS n FROM insight_first_replies").one().n))).toBe(1);
     // The widget stores a file's name only: nothing of the visitor was ever in R2, and nothing is now.
     expect(await r2Keys(assistantId)).toEqual(filesBefore);
@@ -68,6 +71,19 @@ describe("deleting one conversation", () => {
     expect((await call(chatPath(assistantId, sessionId), { token, method: "DELETE" })).status).toBe(204);
     expect(await auditRows("conversation.deleted", sessionId)).toHaveLength(1);
     expect((await call(chatPath(assistantId, otherId), { token })).status).toBe(200);
+  });
+
+  it("a question other conversations asked too stays in Insights, counted, linked to them only", async () => {
+    const { token, key, assistantId } = await privacyAssistant();
+    const { sessionId: first } = await startSession(key);
+    const { sessionId: second } = await startSession(key);
+    await ask(key, first, "Do you ship to Morocco?");
+    await ask(key, second, "do you ship to morocco");
+    const tables = await tablesOf(assistantId);
+    expect((await call(chatPath(assistantId, first), { token, method: "DELETE" })).status).toBe(204);
+    expect(await tablesOf(assistantId)).toMatchObject({ questions: tables.questions, questionDays: tables.questionDays });
+    const [question] = await inHub(assistantId, (s) => s.sql.exec("SELECT asked, session_ids FROM insight_questions").toArray());
+    expect(question).toMatchObject({ asked: 2, session_ids: JSON.stringify([second]) });
   });
 
   it("a conversation deleted while its answer is being written keeps no answer", async () => {

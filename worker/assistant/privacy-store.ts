@@ -1,4 +1,4 @@
-import type { VisitorDeletion } from "../../contract";
+import { insightsLimits, type VisitorDeletion } from "../../contract";
 import { toLead, type LeadCursor, type SavedLead } from "./lead-store";
 
 /**
@@ -12,7 +12,8 @@ import { toLead, type LeadCursor, type SavedLead } from "./lead-store";
  * nothing of a visitor is in R2), its inbox watch leases, the webhook events about it not yet
  * sent (outbox rows, kept bodies and their deliveries), the links Insights keep to it (a question's
  * conversations; a first reply's duration stays, unlinked), and, when asked, its leads. Day counts
- * and question counts stay: they hold no personal data.
+ * stay: they hold no personal data. A question only the deleted conversations asked goes with its
+ * day counts (its wording is what a visitor typed); one others asked too stays, unlinked from them.
  *
  * Lists of ids go to SQLite as one JSON parameter (`json_each`), never one parameter per id.
  * Every lookup is by index: sessions by last activity (0001), by signed visitor (0007), messages
@@ -170,6 +171,14 @@ export class PrivacyStore {
       this.sql.exec(`DELETE FROM inbox_watchers WHERE session_id IN ${IDS}`, list);
       // The duration stays in the day's median; only its link to the conversation goes.
       this.sql.exec(`UPDATE insight_first_replies SET session_id = 'deleted-' || lower(hex(randomblob(12))) WHERE session_id IN ${IDS}`, list);
+      // Questions no other conversation asked (every linked one deleted, and the list never cut
+      // short at its bound, or it holds every ask): their wording and day counts go.
+      const only = `${MENTIONS("session_ids")} AND NOT EXISTS (SELECT 1 FROM json_each(session_ids) WHERE value NOT IN ${IDS})
+        AND NOT EXISTS (SELECT 1 FROM json_each(gap_session_ids) WHERE value NOT IN ${IDS})
+        AND (json_array_length(session_ids) < ? OR asked <= json_array_length(session_ids))`;
+      const orphans = JSON.stringify(this.sql.exec(`SELECT id FROM insight_questions WHERE ${only}`, list, list, list, insightsLimits.sessionsPerQuestion).toArray().map((r) => r.id));
+      this.sql.exec(`DELETE FROM insight_question_days WHERE question_id IN ${IDS}`, orphans);
+      this.sql.exec(`DELETE FROM insight_questions WHERE id IN ${IDS}`, orphans);
       this.sql.exec(
         `UPDATE insight_questions SET session_ids = ${WITHOUT("session_ids")}, gap_session_ids = ${WITHOUT("gap_session_ids")}
          WHERE ${MENTIONS("session_ids")} OR ${MENTIONS("gap_session_ids")}`,
