@@ -40,6 +40,12 @@ describe("the embedded widget's config", () => {
     expect(widgetConfigFromForm("pa_1", typed).starterQuestions).toEqual(["Where is my order?", "Can I pay later?"]);
     expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", typed), widgetConfigOf(assistant))).toBe(true);
     expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, starterQuestions: ["", " "] }), widgetConfigOf(assistant))).toBe(false);
+    // The privacy line is carried only when set, and the preview shows it as typed; clearing it differs too.
+    const noticed = widgetConfigFromForm("pa_1", { ...values, privacyNotice: " We keep chats 30 days. ", privacyUrl: "https://shop.example/privacy" });
+    expect(noticed).toMatchObject({ privacyNotice: "We keep chats 30 days.", privacyUrl: "https://shop.example/privacy" });
+    expect(widgetConfigFromForm("pa_1", values)).not.toHaveProperty("privacyNotice");
+    expect(widgetConfigDiffers(noticed, widgetConfigOf(assistant))).toBe(true);
+    expect(widgetConfigDiffers(widgetConfigOf(assistant), noticed)).toBe(true);
     // Fields the widget does not show are not its business.
     expect(widgetConfigDiffers(widgetConfigFromForm("pa_1", { ...values, instructions: "Other", dailyLimit: "20", name: "New name" }), widgetConfigOf(assistant))).toBe(false);
   });

@@ -27,6 +27,7 @@ export function widgetConfigOf(assistant: PublicAssistant): PlaygroundConfig {
     availabilityLine: config.customization.availabilityLine,
     avatarUrl: config.customization.avatarUrl,
     contactLine: config.customization.contactLine,
+    ...privacyNoticeOf(config.customization),
   };
 }
 
@@ -49,13 +50,21 @@ export function widgetConfigFromForm(assistantId: string, v: AssistantFormValues
     // Uploaded at once (not a form value): the saved one.
     avatarUrl: saved.avatarUrl,
     contactLine: v.contactLine,
+    ...privacyNoticeOf({ privacyNotice: v.privacyNotice.trim(), privacyUrl: v.privacyUrl.trim() }),
   };
+}
+
+/** The widget's privacy line, carried only when set (as GET /api/widget/config does). */
+function privacyNoticeOf(c: { privacyNotice: string; privacyUrl: string }): Pick<PlaygroundConfig, "privacyNotice" | "privacyUrl"> {
+  return { ...(c.privacyNotice ? { privacyNotice: c.privacyNotice } : {}), ...(c.privacyUrl ? { privacyUrl: c.privacyUrl } : {}) };
 }
 
 /** True when the widget would look or behave differently from the saved one. */
 export function widgetConfigDiffers(a: PlaygroundConfig, b: PlaygroundConfig): boolean {
   // Compared as JSON: the starter questions are a list.
-  return (Object.keys(a) as (keyof PlaygroundConfig)[]).some((k) => k !== "name" && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  // Over both sides' keys: a field carried only when set (the privacy line) may be on one side only.
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof PlaygroundConfig)[]);
+  return [...keys].some((k) => k !== "name" && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
 /** The playground endpoint's URL, for the widget's playground transport. */
