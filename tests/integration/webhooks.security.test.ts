@@ -226,6 +226,14 @@ describe("webhooks: ownership, secrets, bounds", () => {
     ]);
     // Finished deliveries are never swept.
     expect(await sweepAt(now + 2 * SWEEP_GRACE_MS)).toEqual([]);
+    // The sweep and its next due time read the unfinished deliveries by index, never the whole table.
+    const plans = await runInDurableObject(hub, (_i, state) =>
+      [
+        "SELECT * FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying') AND coalesce(next_attempt_at, created_at) < 1 ORDER BY coalesce(next_attempt_at, created_at) LIMIT 100",
+        "SELECT min(coalesce(next_attempt_at, created_at)) AS due FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying')",
+      ].map((query) => state.storage.sql.exec(`EXPLAIN QUERY PLAN ${query}`).toArray().map((row) => String(row.detail)).join("; ")),
+    );
+    for (const plan of plans) expect(plan).toContain("webhook_deliveries_unfinished_idx");
   });
 });
 

@@ -482,6 +482,16 @@ export const assistantStorageMigrations: readonly StorageMigration[] = [
       CREATE INDEX leads_visitor_idx ON leads (visitor_sub) WHERE visitor_sub IS NOT NULL;
     `,
   },
+  {
+    // Webhooks (webhook-store.ts): the outbox alarm's sweep and its next due time read only the
+    // unfinished deliveries handed to the queue, by due time. An endpoint down for a day can hold
+    // many (finished ones alone are pruned), and the sweep runs on every outbox alarm.
+    id: "0019_webhook_sweep",
+    sql: `
+      CREATE INDEX webhook_deliveries_unfinished_idx ON webhook_deliveries (coalesce(next_attempt_at, created_at))
+        WHERE queued = 1 AND status IN ('pending', 'retrying');
+    `,
+  },
 ];
 
 /** Applies the pending migrations to `storage` (synchronous: call before any other query). */
