@@ -5,9 +5,6 @@ import { extractCsv } from "./extract/csv";
 import { extractDoc } from "./extract/doc";
 import { ExtractGuard } from "./extract/guard";
 import { extractJson } from "./extract/json";
-import { extractPdf } from "./extract/pdf";
-import { extractOffice } from "./extract/office";
-import { extractSpreadsheet } from "./extract/spreadsheet";
 import { extractMarkdown, extractPlainText } from "./extract/text";
 import { extractXml } from "./extract/xml";
 import { decodeText, type SniffedFile } from "./sniff";
@@ -24,6 +21,10 @@ import { readZipDirectory, type ZipEntry } from "./zip";
  * in its input, with caps on line length, cells per row, nesting depth, elements, blocks and
  * inflated bytes, and a wall-clock deadline checked inside its loops. The knowledge upload, the
  * queue and chat attachments (users and guests) all come through here.
+ *
+ * The readers built on large libraries (PDF.js, mammoth, SheetJS: over half of the Worker's code)
+ * are imported when a file of their kind is first read, so an isolate that never reads one (a
+ * visitor's turn, a test that uploads nothing) never evaluates them.
  */
 export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "text" | "zipEntries">, bytes: Uint8Array): Promise<ExtractedDocument> {
   const { kind, name } = file;
@@ -42,13 +43,13 @@ export async function extractFile(file: Pick<SniffedFile, "kind" | "name" | "tex
       case "xml":
         return extractXml(text(), out);
       case "pdf":
-        return await extractPdf(bytes, name, out);
+        return await (await import("./extract/pdf")).extractPdf(bytes, name, out);
       case "docx":
       case "xlsx":
-        return await extractOffice(kind, bytes, zipEntries(file, bytes, name), name, out);
+        return await (await import("./extract/office")).extractOffice(kind, bytes, zipEntries(file, bytes, name), name, out);
       case "xls":
         if (bytes.length > knowledgeLimits.maxXlsBytes) throw new KnowledgeError("too_complex", knowledgeMessages.tooComplex(name));
-        return extractSpreadsheet(bytes, name, out);
+        return (await import("./extract/spreadsheet")).extractSpreadsheet(bytes, name, out);
       case "doc":
         return extractDoc(bytes, name, out);
     }
