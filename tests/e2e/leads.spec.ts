@@ -133,10 +133,10 @@ test("required before the first message: the visitor fills the form with the key
     expect(csv.status()).toBe(200);
     expect(await csv.text()).toContain('"ann@dune.example"');
 
-    // Not asked again in this conversation, after a reload either.
+    // Not asked again in this conversation, after a reload either; the owner's thanks are still there.
     await page.reload();
     const again = await openWidget(page, baseURL!, a.key);
-    await expect(again.getByRole("log")).toBeVisible();
+    await expect(again.getByRole("log")).toContainText("Thanks! Ask away.");
     await expect(again.getByRole("textbox", { name: en.messageLabel })).toBeEnabled();
     await expect(again.locator("form.n")).toHaveCount(0);
   } finally {
@@ -171,6 +171,11 @@ test("in French, asking to be called back: the offer reply with the form under i
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ trigger: "asked" });
     expect(leads[0]!.values).toEqual([expect.objectContaining({ key: "email", value: "ines@dune.example" })]);
+    // After a reload the conversation reads as it did: the thanks after the offer, and no form.
+    await page.reload();
+    const again = (await openWidget(page, baseURL!, a.key, "fr")).getByRole("log");
+    await expect(again.locator(".m1")).toContainText(["Pouvez-vous me rappeler ?", leadMessages.offerReply.fr, fr.leadThanks]);
+    await expect(again.locator("form.n")).toHaveCount(0);
   } finally {
     await visitor.close();
   }

@@ -12,7 +12,7 @@ import type { WidgetLeadStrings, WidgetLocale } from "../../../contract/widget-s
 import { sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as L from "./lead-contract";
-import type { Controller, Notice } from "../core/controller";
+import type { Controller, Notice, UiMessage } from "../core/controller";
 import { register } from "./register";
 
 type H = typeof preactH;
@@ -117,6 +117,12 @@ function sync(c: Controller, s: Form) {
   // Another conversation (new, or reopened): nothing of this one's carries over but the values typed.
   if (s.sid && sid !== s.sid) Object.assign(s, { why: "", seen: [], sent: false, errs: {}, line: "" });
   s.sid = sid;
+  // A resumed conversation that sent a lead: the owner's thank-you line again, where it was (after the message the server names).
+  const at = c.state.leadAfter;
+  if (f && sid && at !== undefined && !m.some((x) => x.key === `tl${sid}`)) {
+    const i = m.findIndex((x) => x.id === at) + 1;
+    return c.set({ messages: [...m.slice(0, i), thanks(c, f, sid), ...m.slice(i)] });
+  }
   if (!f || s.sent || (c.state.leadSent && sid)) s.why = "";
   else if (s.why) {
     // Before the first message: only while there is none. A person's ask: while one is asked for. Others: until the visitor writes.
@@ -155,6 +161,9 @@ function sync(c: Controller, s: Form) {
   if (block && !n?.blocking) c.set({ notice: (s.mine = { text: strings(c).leadFirst, blocking: true }) });
   else if (!block && n && n === s.mine) c.set({ notice: null });
 }
+
+/** The owner's thank-you line (or the default), as an answer in the conversation (no id: never rated). */
+const thanks = (c: Controller, f: WidgetLeadForm, sid: string): UiMessage => ({ key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || strings(c).leadThanks, files: [], status: "complete" });
 
 /** Checks each value as the server does, then POSTs them; the server's refusal lands on the field it names, or above the buttons. */
 async function submit(c: Controller, s: Form, el: HTMLElement) {
@@ -199,7 +208,7 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
     s.sent = true;
     s.why = "";
     // The owner's thank-you line replaces the form, in the conversation; focus goes back to the message box.
-    c.set({ leadSent: true, messages: [...c.state.messages, { key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || k.leadThanks, files: [], status: "complete" }] });
+    c.set({ leadSent: true, messages: [...c.state.messages, thanks(c, f, sid as string)] });
     setTimeout(() => panel?.querySelector("textarea")?.focus());
     return;
   }
