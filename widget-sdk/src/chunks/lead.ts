@@ -12,7 +12,7 @@ import type { WidgetLeadStrings, WidgetLocale } from "../../../contract/widget-s
 import { sessionPath } from "../core/api";
 import { chunk } from "../core/chunks";
 import * as L from "./lead-contract";
-import type { Controller, Notice, UiMessage } from "../core/controller";
+import type { Controller, Notice } from "../core/controller";
 import { register } from "./register";
 
 type H = typeof preactH;
@@ -36,7 +36,6 @@ interface Form {
   said?: LeadTrigger;
   /** What showed it in this conversation already (a trigger, or an offering answer's id): each once. */
   seen: string[];
-  sent: boolean;
   /** The visitor's messages when it opened: a new one closes an optional form (they chose to write). */
   count: number;
   vals: Record<string, string>;
@@ -115,15 +114,17 @@ function sync(c: Controller, s: Form) {
   const m = c.state.messages;
   const u = users(c);
   // Another conversation (new, or reopened): nothing of this one's carries over but the values typed.
-  if (s.sid && sid !== s.sid) Object.assign(s, { why: "", seen: [], sent: false, errs: {}, line: "" });
+  if (s.sid && sid !== s.sid) Object.assign(s, { why: "", seen: [], errs: {}, line: "" });
   s.sid = sid;
-  // A resumed conversation that sent a lead: the owner's thank-you line again, where it was (after the message the server names).
+  // A lead sent: the owner's thank-you line (or the default) as an answer (no id: never rated), after the message
+  // `leadAfter` names (the session's when resumed, the last one when sent here; null: first).
   const at = c.state.leadAfter;
   if (f && sid && at !== undefined && !m.some((x) => x.key === `tl${sid}`)) {
-    const i = m.findIndex((x) => x.id === at) + 1;
-    return c.set({ messages: [...m.slice(0, i), thanks(c, f, sid), ...m.slice(i)] });
+    const n = [...m];
+    n.splice(m.findIndex((x) => x.key === at) + 1, 0, { key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || strings(c).leadThanks, files: [], status: "complete" });
+    return c.set({ messages: n });
   }
-  if (!f || s.sent || (c.state.leadSent && sid)) s.why = "";
+  if (!f || (c.state.leadSent && sid)) s.why = "";
   else if (s.why) {
     // Before the first message: only while there is none. A person's ask: while one is asked for. Others: until the visitor writes.
     if (s.why === "handoff" ? !c.state.handing : s.why === "before-first-message" ? m.length : u.length > s.count) s.why = "";
@@ -161,9 +162,6 @@ function sync(c: Controller, s: Form) {
   if (block && !n?.blocking) c.set({ notice: (s.mine = { text: strings(c).leadFirst, blocking: true }) });
   else if (!block && n && n === s.mine) c.set({ notice: null });
 }
-
-/** The owner's thank-you line (or the default), as an answer in the conversation (no id: never rated). */
-const thanks = (c: Controller, f: WidgetLeadForm, sid: string): UiMessage => ({ key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || strings(c).leadThanks, files: [], status: "complete" });
 
 /** Checks each value as the server does, then POSTs them; the server's refusal lands on the field it names, or above the buttons. */
 async function submit(c: Controller, s: Form, el: HTMLElement) {
@@ -205,10 +203,9 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
   s.busy = false;
   if (sid && c.currentSession !== sid) return c.set({});
   if (status > 199 && status < 300) {
-    s.sent = true;
     s.why = "";
-    // The owner's thank-you line replaces the form, in the conversation; focus goes back to the message box.
-    c.set({ leadSent: true, messages: [...c.state.messages, thanks(c, f, sid as string)] });
+    // The owner's thank-you line replaces the form, at the end of the conversation (sync); focus goes back to the message box.
+    c.set({ leadSent: true, leadAfter: c.state.messages.at(-1)?.key ?? null });
     setTimeout(() => panel?.querySelector("textarea")?.focus());
     return;
   }
@@ -300,7 +297,7 @@ function view(h: H, c: Controller): VNode | null {
 
 function on(c: Controller) {
   if (all.has(c)) return;
-  const s: Form = { sid: c.currentSession, why: "", seen: [], sent: false, count: 0, vals: {}, errs: {}, line: "", retry: false, busy: false, jump: false, lede: "", mine: null, langs: [] };
+  const s: Form = { sid: c.currentSession, why: "", seen: [], count: 0, vals: {}, errs: {}, line: "", retry: false, busy: false, jump: false, lede: "", mine: null, langs: [] };
   all.set(c, s);
   c.subscribe(() => sync(c, s));
   sync(c, s);
@@ -310,7 +307,7 @@ function on(c: Controller) {
 function byHandoff(c: Controller, intro: string) {
   on(c);
   const s = all.get(c)!;
-  if (!formOf(c) || s.sent || c.state.leadSent) return;
+  if (!formOf(c) || c.state.leadSent) return;
   show(c, s, "handoff");
   s.lede = intro;
   c.set({});

@@ -79,7 +79,7 @@ export interface State {
   handing?: boolean;
   /** The open conversation already sent a lead (from its session; set by the lead chunk after one). */
   leadSent?: boolean;
-  /** From a resumed session that sent a lead: the message the lead chunk shows the thank-you line after again (null: first). */
+  /** A lead was sent: the key of the message the lead chunk shows the thank-you line after (null: first); from the session when resumed. */
   leadAfter?: string | null;
 }
 
