@@ -70,7 +70,10 @@ function declarations(limit, only) {
   if (call?.body?.type === "BlockStatement") body = call.body.body;
   const starts = [];
   let at = 0;
-  for (const p of mini) starts.push([at, p.name]), (at += p.code.length);
+  for (const p of mini) {
+    starts.push([at, p.name]);
+    at += p.code.length;
+  }
   const moduleAt = (pos) => starts.filter(([s]) => s <= pos).at(-1)?.[1] ?? "?";
   const units = [];
   const nameOf = (n) => n.id?.name ?? n.declarations?.map((d) => d.id.name ?? "{…}").join(",") ?? n.expression?.type ?? n.type;
