@@ -119,7 +119,9 @@ table(
 
 /** Another checkout's figures, by its own bench (its kinds and files as they were there). */
 function measureBefore(dir) {
-  const run = spawnSync(process.execPath, [join(dir, "bench/widget-size.mjs")], { cwd: dir, encoding: "utf8" });
+  // Without TALA_BENCH_ROOT: the other checkout's bench must not measure a `before` of its own (it would start itself again, without end).
+  const { TALA_BENCH_ROOT: _root, ...env } = process.env;
+  const run = spawnSync(process.execPath, [join(dir, "bench/widget-size.mjs")], { cwd: dir, encoding: "utf8", env });
   const file = join(dir, "bench/results/widget-size.json");
   if (!existsSync(file)) throw new Error(`widget-size: ${dir} wrote no results: ${run.stderr}`);
   const b = JSON.parse(readFileSync(file, "utf8"));
