@@ -5,6 +5,7 @@
  * the trigger that showed it. Two ways in: the form required before the first message (English),
  * the visitor asking to be called back (French: the offer reply, no model, the form under it), and
  * nobody taking over in time when a person was asked for (the form asks for the address instead).
+ * After a reload, the owner's thank-you line is back where it was, and the form is not asked again.
  * axe on the widget with the form and its errors. The E2E server has no model.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
