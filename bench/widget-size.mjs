@@ -46,7 +46,8 @@ rmSync(out, { recursive: true, force: true });
  * the core, their language's chunk (English: none; fr; ar), and the lead chunks when the owner shows
  * the form before the first message ("required" or "optional"). They must fit: over, the bench fails.
  * The others load a lazy chunk when the visitor does something rare (asks for a person, attaches a
- * file, opens their Conversations, is offered the form later, meets a refusal) or when the network
+ * file, opens their Conversations, is offered the form later, comes back to a conversation that sent
+ * a lead (the lead chunk puts the owner's thank-you line back), meets a refusal) or when the network
  * forces it (the SSE reader when the socket fails, the solver when the server asks for a proof):
  * `reported`, with their totals and how far over they are, never failing the bench.
  */
@@ -71,6 +72,7 @@ const kinds = [
   lazy("cannot go on, Arabic", ["ar", "blocked"]),
   lazy("offered the form later (after the N-th message, under an answer, a person's ask), English", ["lead-en"]),
   lazy("offered the form later, Arabic", ["ar", "lead-ar"]),
+  lazy("back to a conversation that sent a lead (its thank-you line), English", ["lead-en"]),
   lazy("worst case: Arabic, verified, proof-of-work, SSE, attachment, a person, blocked, their details", ["ar", "visitor", "pow", "sse", "files", "handoff", "handoff-ar", "blocked", "lead-ar"]),
 ].map((k) => {
   const totalGzipBytes = core.gzipBytes + k.chunks.reduce((s, c) => s + chunks[c].gzipBytes, 0);
@@ -119,7 +121,9 @@ table(
 
 /** Another checkout's figures, by its own bench (its kinds and files as they were there). */
 function measureBefore(dir) {
-  const run = spawnSync(process.execPath, [join(dir, "bench/widget-size.mjs")], { cwd: dir, encoding: "utf8" });
+  // Without TALA_BENCH_ROOT: the other checkout's bench must not measure a `before` of its own (it would start itself again, without end).
+  const { TALA_BENCH_ROOT: _root, ...env } = process.env;
+  const run = spawnSync(process.execPath, [join(dir, "bench/widget-size.mjs")], { cwd: dir, encoding: "utf8", env });
   const file = join(dir, "bench/results/widget-size.json");
   if (!existsSync(file)) throw new Error(`widget-size: ${dir} wrote no results: ${run.stderr}`);
   const b = JSON.parse(readFileSync(file, "utf8"));

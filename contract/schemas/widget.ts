@@ -172,6 +172,11 @@ export const widgetSessionResponse = z.object({
   handoff: conversationHandoffSchema.optional(),
   /** This conversation already sent a lead (schemas/leads.ts): the widget does not offer the form again. Absent: none. */
   leadSent: z.boolean().optional(),
+  /**
+   * With `leadSent`: the id of the last message the widget shows that came before the lead, where
+   * it shows the owner's thank-you line again on a reload; null: the lead came before any message.
+   */
+  leadAfter: z.string().nullable().optional(),
 });
 export type WidgetSessionResponse = z.infer<typeof widgetSessionResponse>;
 

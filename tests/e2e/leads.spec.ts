@@ -5,6 +5,7 @@
  * the trigger that showed it. Two ways in: the form required before the first message (English),
  * the visitor asking to be called back (French: the offer reply, no model, the form under it), and
  * nobody taking over in time when a person was asked for (the form asks for the address instead).
+ * After a reload, the owner's thank-you line is back where it was, and the form is not asked again.
  * axe on the widget with the form and its errors. The E2E server has no model.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
@@ -133,10 +134,10 @@ test("required before the first message: the visitor fills the form with the key
     expect(csv.status()).toBe(200);
     expect(await csv.text()).toContain('"ann@dune.example"');
 
-    // Not asked again in this conversation, after a reload either.
+    // Not asked again in this conversation, after a reload either; the owner's thanks are still there.
     await page.reload();
     const again = await openWidget(page, baseURL!, a.key);
-    await expect(again.getByRole("log")).toBeVisible();
+    await expect(again.getByRole("log")).toContainText("Thanks! Ask away.");
     await expect(again.getByRole("textbox", { name: en.messageLabel })).toBeEnabled();
     await expect(again.locator("form.n")).toHaveCount(0);
   } finally {
@@ -171,6 +172,11 @@ test("in French, asking to be called back: the offer reply with the form under i
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ trigger: "asked" });
     expect(leads[0]!.values).toEqual([expect.objectContaining({ key: "email", value: "ines@dune.example" })]);
+    // After a reload the conversation reads as it did: the thanks after the offer, and no form.
+    await page.reload();
+    const again = (await openWidget(page, baseURL!, a.key, "fr")).getByRole("log");
+    await expect(again.locator(".m1")).toContainText(["Pouvez-vous me rappeler ?", leadMessages.offerReply.fr, fr.leadThanks]);
+    await expect(again.locator("form.n")).toHaveCount(0);
   } finally {
     await visitor.close();
   }

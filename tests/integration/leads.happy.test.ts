@@ -239,6 +239,21 @@ describe("the turn offers the form", () => {
     const view = await visitorView(key, sessionId);
     expect(view.leadSent).toBe(true);
     expect(view.messages.some((m) => m.offersLeadForm)).toBe(false);
+    // Where the widget shows the thank-you line again: after the offering answer, before what came next.
+    expect(view.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(view.leadAfter).toBe(view.messages[1]!.id);
+  });
+
+  it("a lead sent before the first message is placed before every message; a conversation without one says nothing of it", async () => {
+    const { key, sessionId } = await leadConversation({ emailOwner: false, beforeFirstMessage: "required" });
+    const none = await visitorView(key, sessionId);
+    expect(none.leadSent).toBeUndefined();
+    expect(none.leadAfter).toBeUndefined();
+    await submittedLead(key, sessionId, { email: "first@example.com" }, "before-first-message");
+    await visitorSays(key, sessionId, "Do you sell purple umbrellas?");
+    const view = await visitorView(key, sessionId);
+    expect(view).toMatchObject({ leadSent: true, leadAfter: null });
+    expect(view.messages.length).toBeGreaterThan(0);
   });
 });
 

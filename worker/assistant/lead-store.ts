@@ -70,7 +70,13 @@ export class LeadStore {
 
   /** Whether this conversation sent a lead (the form is not offered again). */
   hasLead(sessionId: string): boolean {
-    return this.sql.exec("SELECT 1 FROM leads WHERE session_id = ? LIMIT 1", sessionId).toArray().length > 0;
+    return this.firstAt(sessionId) !== null;
+  }
+
+  /** When this conversation sent its first lead (null: none), to place the thank-you line when the widget resumes it. */
+  firstAt(sessionId: string): number | null {
+    const row = this.sql.exec("SELECT created_at FROM leads WHERE session_id = ? ORDER BY created_at LIMIT 1", sessionId).toArray()[0];
+    return row ? num(row.created_at) : null;
   }
 
   /** Saves one lead and its keys' labels in one transaction; the lead as the owner reads it. */

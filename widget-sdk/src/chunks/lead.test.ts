@@ -48,7 +48,7 @@ const form = (over: Partial<WidgetLeadForm> = {}): WidgetLeadForm => ({
 const msg = (id: string, role: string, text: string, extra: object = {}) => ({ id, chatId: "s1", role, content: { type: "text", data: text }, files: [], timestamp: 1, status: "complete", ...extra });
 
 let config: Record<string, unknown>;
-let session: { messages: unknown[]; handoff?: ConversationHandoff; leadSent?: boolean; visitor?: { id: string; name?: string; email?: string } };
+let session: { messages: unknown[]; handoff?: ConversationHandoff; leadSent?: boolean; leadAfter?: string | null; visitor?: { id: string; name?: string; email?: string } };
 /** Every lead POST: its body and headers. */
 let posts: { sid: string; body: unknown; key: string | null; token: string | null }[];
 /** New conversations opened, and how long the server takes to open one. */
@@ -428,6 +428,39 @@ describe("the lead form", () => {
     w.c.newConversation();
     await exchange(w, "Hi again", 2);
     expect(w.leadForm()).not.toBeNull();
+  });
+
+  it("after a reload, a conversation that sent a lead shows the owner's thank-you line again where it was, not rated, and no form", async () => {
+    config.leadForm = form({ afterMessages: 1 });
+    session = { messages: [msg("u0", "user", "Hi"), msg("a0", "assistant", "Hello", { offersLeadForm: true }), msg("u1", "user", "Ok"), msg("a1", "assistant", "Fine")], leadSent: true, leadAfter: "a0" };
+    const w = await openWidget({ stored: true });
+    await vi.waitFor(() => expect(w.c.state.messages.map((m) => m.text)).toEqual(["Hi", "Hello", "Thanks, we'll call you back.", "Ok", "Fine"]));
+    await settle();
+    const lines = [...w.root.querySelectorAll(".m1")].map((el) => el.textContent);
+    expect(lines[2]).toContain("Thanks, we'll call you back.");
+    // Rating buttons under the two answers, none under the thank-you line.
+    expect(w.root.querySelectorAll(".m1")[2]!.querySelector(".rt")).toBeNull();
+    expect(w.root.querySelectorAll(".rt")).toHaveLength(2);
+    expect(w.leadForm()).toBeNull();
+    // Only once, whatever renders next; the form is not asked again in this conversation.
+    await exchange(w, "Contact me", 2, { offersLeadForm: true });
+    expect(w.c.state.messages.filter((m) => m.text === "Thanks, we'll call you back.")).toHaveLength(1);
+    expect(w.leadForm()).toBeNull();
+    w.c.destroy();
+  });
+
+  it("after a reload, a lead sent before the first message: the thank-you line (the default, in the visitor's language) first, the required form not asked again", async () => {
+    config.leadForm = form({ beforeFirstMessage: "required", thanks: {} });
+    session = { messages: [], leadSent: true, leadAfter: null };
+    const w = await openWidget({ stored: true, locale: "ar" });
+    await vi.waitFor(() => expect(w.c.state.messages.map((m) => m.text)).toEqual([widgetStrings.ar.leadThanks]));
+    await settle();
+    expect(w.leadForm()).toBeNull();
+    expect(w.textarea().disabled).toBe(false);
+    await exchange(w, "Hi", 1);
+    expect(w.c.state.messages.map((m) => m.text)).toEqual([widgetStrings.ar.leadThanks, "Hi", "An answer."]);
+    expect(w.leadForm()).toBeNull();
+    w.c.destroy();
   });
 
   it("nobody took over: the handoff's e-mail ask is the lead form (its intro the ask), sent with trigger handoff", async () => {

@@ -31,26 +31,25 @@ interface Form {
   /** The conversation this is about (null until it opens: the form before the first message may open it). */
   sid: string | null;
   /** Why the form shows ("offer": under an answer offering it; "": it does not). */
-  why: LeadTrigger | "offer" | "";
+  why?: LeadTrigger | "offer" | "";
   /** Under an answer offering it: why that answer offered it, as the server said (`leadTrigger`), when it said. */
   said?: LeadTrigger;
   /** What showed it in this conversation already (a trigger, or an offering answer's id): each once. */
   seen: string[];
-  sent: boolean;
   /** The visitor's messages when it opened: a new one closes an optional form (they chose to write). */
-  count: number;
+  count?: number;
   vals: Record<string, string>;
   errs: Record<string, string>;
   /** The announced line above the buttons: what to fix, the server's refusal, a failure (`retry`: trying again may help). */
-  line: string;
-  retry: boolean;
-  busy: boolean;
+  line?: string;
+  retry?: boolean;
+  busy?: boolean;
   /** At its next render, focus goes to the first invalid field, else the first field. */
-  jump: boolean;
+  jump?: boolean;
   /** The handoff's ask, as the intro of the form it opened. */
-  lede: string;
+  lede?: string;
   /** The notice that disables the composer while a required form waits (ours to take back). */
-  mine: Notice | null;
+  mine?: Notice | null;
   /** The languages whose texts were asked for (once each: a chunk that did not load says so, with its notice). */
   langs: string[];
 }
@@ -115,12 +114,20 @@ function sync(c: Controller, s: Form) {
   const m = c.state.messages;
   const u = users(c);
   // Another conversation (new, or reopened): nothing of this one's carries over but the values typed.
-  if (s.sid && sid !== s.sid) Object.assign(s, { why: "", seen: [], sent: false, errs: {}, line: "" });
+  if (s.sid && sid !== s.sid) Object.assign(s, { why: "", seen: [], errs: {}, line: "" });
   s.sid = sid;
-  if (!f || s.sent || (c.state.leadSent && sid)) s.why = "";
+  // A lead sent: the owner's thank-you line (or the default) as an answer (no id: never rated), after the message
+  // `leadAfter` names (the session's when resumed, the last one when sent here; null: first).
+  const at = c.state.leadAfter;
+  if (f && sid && at !== undefined && !m.some((x) => x.key === `tl${sid}`)) {
+    const n = [...m];
+    n.splice(m.findIndex((x) => x.key === at) + 1, 0, { key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || strings(c).leadThanks, files: [], status: "complete" });
+    return c.set({ messages: n });
+  }
+  if (!f || (c.state.leadSent && sid)) s.why = "";
   else if (s.why) {
     // Before the first message: only while there is none. A person's ask: while one is asked for. Others: until the visitor writes.
-    if (s.why === "handoff" ? !c.state.handing : s.why === "before-first-message" ? m.length : u.length > s.count) s.why = "";
+    if (s.why === "handoff" ? !c.state.handing : s.why === "before-first-message" ? m.length : u.length > s.count!) s.why = "";
   } else {
     const last = m[m.length - 1];
     const nth = u[f.afterMessages - 1];
@@ -196,10 +203,9 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
   s.busy = false;
   if (sid && c.currentSession !== sid) return c.set({});
   if (status > 199 && status < 300) {
-    s.sent = true;
     s.why = "";
-    // The owner's thank-you line replaces the form, in the conversation; focus goes back to the message box.
-    c.set({ leadSent: true, messages: [...c.state.messages, { key: `tl${sid}`, role: "assistant", text: own(c, f.thanks) || k.leadThanks, files: [], status: "complete" }] });
+    // The owner's thank-you line replaces the form, at the end of the conversation (sync); focus goes back to the message box.
+    c.set({ leadSent: true, leadAfter: c.state.messages.at(-1)?.key ?? null });
     setTimeout(() => panel?.querySelector("textarea")?.focus());
     return;
   }
@@ -207,9 +213,9 @@ async function submit(c: Controller, s: Form, el: HTMLElement) {
   const error = typeof body?.error === "string" ? body.error : "";
   const named = body?.fields && typeof body.fields === "object" ? Object.entries(body.fields as Record<string, unknown>) : [];
   let on = false;
-  for (const [key, text] of named) {
-    const field = f.fields.find((x) => x.key === key.replace(/^fields\./, ""));
-    if (field && typeof text === "string") on = !!(s.errs[field.key] = text);
+  for (const [name, text] of named) {
+    const key = name.replace(/^fields\./, "");
+    if (typeof text === "string" && f.fields.some((x) => x.key === key)) on = !!(s.errs[key] = text);
   }
   s.line = on ? k.leadFix : error || k.leadFailed;
   s.retry = !status || status > 499 || status === 429;
@@ -291,7 +297,8 @@ function view(h: H, c: Controller): VNode | null {
 
 function on(c: Controller) {
   if (all.has(c)) return;
-  const s: Form = { sid: c.currentSession, why: "", seen: [], sent: false, count: 0, vals: {}, errs: {}, line: "", retry: false, busy: false, jump: false, lede: "", mine: null, langs: [] };
+  // The rest starts unset (falsy): no reason, no line, not busy.
+  const s: Form = { sid: c.currentSession, seen: [], vals: {}, errs: {}, langs: [] };
   all.set(c, s);
   c.subscribe(() => sync(c, s));
   sync(c, s);
@@ -301,7 +308,7 @@ function on(c: Controller) {
 function byHandoff(c: Controller, intro: string) {
   on(c);
   const s = all.get(c)!;
-  if (!formOf(c) || s.sent || c.state.leadSent) return;
+  if (!formOf(c) || c.state.leadSent) return;
   show(c, s, "handoff");
   s.lede = intro;
   c.set({});

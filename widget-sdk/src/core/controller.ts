@@ -79,6 +79,8 @@ export interface State {
   handing?: boolean;
   /** The open conversation already sent a lead (from its session; set by the lead chunk after one). */
   leadSent?: boolean;
+  /** A lead was sent: the key of the message the lead chunk shows the thank-you line after (null: first); from the session when resumed. */
+  leadAfter?: string | null;
 }
 
 const BLOCKING = ["session-limit", "daily-limit", "unavailable", "origin-not-allowed", "session-not-found", "identity-invalid", "budget-reached"];
@@ -342,13 +344,13 @@ export class Controller {
       this.fail((!res.ok && res.error) || this.t.loadFailed, res.ok ? undefined : this.refusal(res), false);
       return false;
     }
-    const { sessionId, messages, remaining, handoff, leadSent } = res.data;
+    const { sessionId, messages, remaining, handoff, leadSent, leadAfter } = res.data;
     this.rnw = false;
     this.currentSession = sessionId;
     storeSession(this.#storeKey, sessionId);
     // Messages the visitor typed while the session was opening stay after the saved ones.
     const typed = this.state.messages.filter((m) => m.status === "pending");
-    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff, leadSent });
+    this.set({ messages: [...messages.filter((m) => m.role !== "system").map((m) => toUi(m)), ...typed], handoff, leadSent, leadAfter });
     // A person was asked for (and may have written: a reply written after the visitor left shows now).
     if (handoff) void this.#hand();
     this.#setRemaining(Math.min(remaining.session, remaining.daily), remaining.session === 0 ? "session-limit" : "daily-limit");

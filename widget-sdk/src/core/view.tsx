@@ -301,9 +301,9 @@ export class App extends Component<AppProps> {
               )}
               {/* The owner's lead form, at the end of the conversation while it is due (the lead chunk's, which
                   decides once loaded). Its chunk loads when it may be due: before the first message, after the
-                  visitor's N-th, under an answer offering it. */}
+                  visitor's N-th, under an answer offering it, and in a resumed conversation that sent one (its thank-you line). */}
               {chunk("lead")?.view(h, c) ??
-                (lf && (!s.messages.length ? lf.beforeFirstMessage != "off" : s.messages.filter((m) => m.role == "user").length == lf.afterMessages || last?.offersLeadForm) && void c.collect())}
+                (lf && (s.leadSent || (!s.messages.length ? lf.beforeFirstMessage != "off" : s.messages.filter((m) => m.role == "user").length == lf.afterMessages || last?.offersLeadForm)) && void c.collect())}
             </div>
             )}
             {chunk("handoff")?.bar(h, c)}

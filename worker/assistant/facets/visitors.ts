@@ -166,10 +166,12 @@ function widgetSession(storage: DurableObjectStorage, store: VisitorStore, assis
   const { config, showSources } = assistant.record;
   const visitor = sessionVisitor(row);
   // A conversation that sent a lead is not offered the form again, not even by an earlier reply.
-  const leadSent = new LeadStore(storage).hasLead(row.id);
+  const leadAt = new LeadStore(storage).firstAt(row.id);
+  const leadSent = leadAt !== null;
+  const messages = store.messages(row.id).map((m) => toWidgetMessage(leadSent ? { ...m, offersLeadForm: false } : m, showSources));
   return {
     sessionId: row.id,
-    messages: store.messages(row.id).map((m) => toWidgetMessage(leadSent ? { ...m, offersLeadForm: false } : m, showSources)),
+    messages,
     remaining: store.remaining({
       sessionId: row.id,
       maxMessagesPerSession: config.maxMessagesPerSession,
@@ -178,6 +180,7 @@ function widgetSession(storage: DurableObjectStorage, store: VisitorStore, assis
     }),
     ...(visitor ? { visitor } : {}),
     ...(everHandedOff(row) ? { handoff: conversationHandoff(row, config.handoff) } : {}),
-    ...(leadSent ? { leadSent } : {}),
+    // Where the widget shows the owner's thank-you line again: after the last message it shows that came before the lead.
+    ...(leadSent ? { leadSent, leadAfter: messages.findLast((m) => m.role !== "system" && m.timestamp <= leadAt)?.id ?? null } : {}),
   };
 }
