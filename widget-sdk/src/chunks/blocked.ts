@@ -1,6 +1,8 @@
 // widget-chunks/blocked.{hash}.js: what the visitor is told when the chat cannot go on (a paused,
 // over-limit or switched-off assistant, a refused visitor token), in every language, and the
-// renewal of a refused token through the host page: loaded at that moment, by few visitors.
+// renewal of a refused token through the host page, and the owner's contact line under the
+// refusal: loaded at that moment, by few visitors.
+import type { ComponentChildren, h as preactH, VNode } from "preact";
 import { widgetBlockedStrings, type WidgetBlockedStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
 import { subOf } from "../core/storage";
@@ -19,6 +21,12 @@ export interface BlockedChunk {
    * same token or another user's: false. identify() or logout() meanwhile decide instead.
    */
   renew(c: Controller): Promise<boolean>;
+  /**
+   * The owner's contact line (`config.contactLine`) under the refusal, its links made clickable by
+   * the core's `inline`; `dir="auto"`: the owner's words read in their own direction in an RTL
+   * panel. Null when the owner set none. Preact's `h` comes from the core, as in the files chunk.
+   */
+  contact(h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null;
 }
 
 function say(c: Controller, error: string | null, reason?: string) {
@@ -44,4 +52,9 @@ async function renew(c: Controller) {
   return true;
 }
 
-register("blocked", { say, renew });
+const contact = (h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null => {
+  const line = c.state.config?.contactLine;
+  return line ? h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, inline(line)) : null;
+};
+
+register("blocked", { say, renew, contact });

@@ -326,8 +326,8 @@ export class App extends Component<AppProps> {
             {n && (
               <div class="n" role="alert">
                 <p>{n.text}</p>
-                {/* The chat cannot go on here: how to reach the owner instead (their contact line). */}
-                {blocked && cfg.contactLine && <p class="ct">{inline(cfg.contactLine)}</p>}
+                {/* The chat cannot go on here: how to reach the owner instead (their contact line, the blocked chunk's). */}
+                {blocked && chunk("blocked")?.contact(h, c, inline)}
                 {(n.retry || n.redo) && (
                   <button type="button" class="bt" onClick={() => (n.redo ? n.redo() : c.retry())}>
                     {t.retry}
