@@ -19,7 +19,8 @@ import { App } from "./view";
  * token the server refuses (the host page asked once for a new one, then a plain sentence, never
  * the server's technical text), a switched-off, paused or over-limit assistant (the composer off,
  * the owner's contact line, the reason in the visitor's language), and the owner's look and
- * language (theme, language, avatar, availability line). The panel is rendered to VNodes (no DOM),
+ * language (theme, language, avatar, availability line); a 5xx (the API's retries, then Retry) and
+ * offline. The panel is rendered to VNodes (no DOM),
  * as in chunks/handoff.test.ts.
  */
 const HOST = "https://tala.example";
@@ -251,6 +252,67 @@ describe("an assistant that cannot answer", () => {
     expect(c.state.notice?.blocking).toBe(true);
     expect(text()).toContain(CONTACT);
     expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(true);
+    c.destroy();
+  });
+
+  it("the contact line reads in the owner's direction in an Arabic panel (dir=auto), links clickable", async () => {
+    assistant.contactLine = "Write to [our help page](https://shop.example/help)";
+    server.use(http.post(url(widgetApiPaths.messages("s1")), () => HttpResponse.json({ error: budgetMessages.budgetReached, code: "RATE_LIMITED", requestId: "r", reason: "budget-reached" }, { status: 429 })));
+    const { c, tree } = await widget({ locale: "ar" });
+    await sendHi(c);
+    await vi.waitFor(() => expect(c.state.notice?.text).toBe(widgetStrings.ar.budgetReached));
+    const alert = tree().find((e) => e.props.role === "alert")!;
+    const line = elements(alert.props.children).find((e) => e.type === "p" && texts(e).join("").startsWith("Write to"))!;
+    expect(line.props.dir).toBe("auto");
+    expect(elements(line.props.children).find((e) => e.type === "a")!.props).toMatchObject({ href: "https://shop.example/help", children: ["our help page"] });
+    // The visitor's refused message stays, marked as not sent (its own class: full contrast, a dashed outline).
+    expect(String(tree().find((e) => e.props.class?.toString().startsWith("m1 u"))!.props.class)).toBe("m1 u f");
+    c.destroy();
+  });
+
+  it("a 5xx on the message (after the API's retries): the send failed, Retry, the composer stays on, no contact line", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    let calls = 0;
+    server.use(http.post(url(widgetApiPaths.messages("s1")), () => (calls++, HttpResponse.json({ error: "Internal error", code: "INTERNAL", requestId: "r" }, { status: 503 }))));
+    const { c, text, tree } = await widget();
+    await sendHi(c);
+    await vi.waitFor(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(c.state.notice).not.toBeNull();
+    });
+    vi.useRealTimers();
+    expect(c.state.notice).toMatchObject({ retry: true, blocking: false });
+    expect(text()).not.toContain(CONTACT);
+    expect(text()).toContain(widgetStrings.en.retry);
+    expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(false);
+    expect(c.state.messages.map((m) => m.status)).toEqual(["failed"]);
+    // Retry sends it again; the server is back.
+    server.use(http.post(url(widgetApiPaths.messages("s1")), async ({ request }) => reply(((await request.json()) as { clientMessageId: string }).clientMessageId)));
+    c.retry();
+    await vi.waitFor(() => expect(c.state.messages.map((m) => m.text)).toEqual(["hi", "Hello!"]));
+    expect(c.state.notice).toBeNull();
+    expect(calls).toBeGreaterThanOrEqual(1);
+    c.destroy();
+  });
+
+  it("a 5xx opening the conversation is retried by the API; the conversation opens when the server is back", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    let failures = 2;
+    server.use(
+      http.post(url(widgetApiPaths.sessions), () =>
+        failures-- > 0 ? HttpResponse.json({ error: "Busy", code: "INTERNAL", requestId: "r" }, { status: 502 }) : HttpResponse.json(widgetSessionResponse.parse({ sessionId: "s1", messages: [], remaining: { session: 8, daily: 98 } })),
+      ),
+    );
+    const { c } = await widget();
+    const sent = sendHi(c);
+    await vi.waitFor(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(c.currentSession).toBe("s1");
+    });
+    vi.useRealTimers();
+    await sent;
+    await vi.waitFor(() => expect(c.state.messages.map((m) => m.text)).toEqual(["hi", "Hello!"]));
+    expect(c.state.notice).toBeNull();
     c.destroy();
   });
 
