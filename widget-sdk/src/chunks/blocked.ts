@@ -23,7 +23,7 @@ export interface BlockedChunk {
   renew(c: Controller): Promise<boolean>;
   /**
    * The owner's contact line (`config.contactLine`) under the refusal, its links made clickable by
-   * the core's `inline`; `dir="auto"`: the owner's words read in their own direction in an RTL
+   * the core's `inline`, its e-mail addresses and phone numbers by `reachable`; `dir="auto"`: the owner's words read in their own direction in an RTL
    * panel. Null when the owner set none. Preact's `h` comes from the core, as in the files chunk.
    */
   contact(h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null;
@@ -52,9 +52,35 @@ async function renew(c: Controller) {
   return true;
 }
 
+/** An e-mail address, or a phone number (checked for 8 to 15 digits below). */
+const REACHABLE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[+(]?\d[\d ().-]{6,}\d/g;
+
+/**
+ * The plain text of the owner's line with its e-mail addresses and phone numbers as `mailto:` and
+ * `tel:` links (a tap writes or calls on a phone). The addresses are built from the matched
+ * characters only (word characters, `.+-@`; digits and a leading `+`), so nothing else reaches an href.
+ */
+export function reachable(h: typeof preactH, text: string): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let last = 0;
+  for (const m of text.matchAll(REACHABLE)) {
+    const found = m[0];
+    const digits = found.replace(/\D/g, "");
+    const href = found.includes("@") ? `mailto:${found}` : digits.length >= 8 && digits.length <= 15 ? `tel:${found[0] === "+" ? "+" : ""}${digits}` : "";
+    if (!href) continue;
+    out.push(text.slice(last, m.index), h("a", { href }, found));
+    last = m.index + found.length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
 const contact = (h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null => {
   const line = c.state.config?.contactLine;
-  return line ? h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, inline(line)) : null;
+  if (!line) return null;
+  const parts = inline(line);
+  // Markdown links stay the owner's; only the plain text between them is searched.
+  return h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, (Array.isArray(parts) ? parts : [parts]).map((p) => (typeof p === "string" ? reachable(h, p) : p)));
 };
 
 register("blocked", { say, renew, contact });

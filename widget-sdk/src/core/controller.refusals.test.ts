@@ -102,7 +102,7 @@ async function widget(options: { userToken?: string; refreshToken?: () => unknow
   c.setOpen(true);
   const app = new App({ c, root: {} as ShadowRoot, host: {} as HTMLElement });
   const tree = () => elements(app.render(app.props));
-  return { c, emit, tree, text: () => texts(app.render(app.props)).join(" ") };
+  return { c, emit, tree, text: () => texts(app.render(app.props)).join("") };
 }
 
 /** The reply to "hi" as the server streams it (the visitor's saved message, then the answer). */
@@ -255,8 +255,8 @@ describe("an assistant that cannot answer", () => {
     c.destroy();
   });
 
-  it("the contact line reads in the owner's direction in an Arabic panel (dir=auto), links clickable", async () => {
-    assistant.contactLine = "Write to [our help page](https://shop.example/help)";
+  it("the contact line reads in the owner's direction in an Arabic panel (dir=auto); its links, e-mail address and phone number clickable", async () => {
+    assistant.contactLine = "Write to [our help page](https://shop.example/help), help@shop.example or +33 1 23 45 67 89";
     server.use(http.post(url(widgetApiPaths.messages("s1")), () => HttpResponse.json({ error: budgetMessages.budgetReached, code: "RATE_LIMITED", requestId: "r", reason: "budget-reached" }, { status: 429 })));
     const { c, tree } = await widget({ locale: "ar" });
     await sendHi(c);
@@ -264,7 +264,11 @@ describe("an assistant that cannot answer", () => {
     const alert = tree().find((e) => e.props.role === "alert")!;
     const line = elements(alert.props.children).find((e) => e.type === "p" && texts(e).join("").startsWith("Write to"))!;
     expect(line.props.dir).toBe("auto");
-    expect(elements(line.props.children).find((e) => e.type === "a")!.props).toMatchObject({ href: "https://shop.example/help", children: ["our help page"] });
+    expect(elements(line.props.children).filter((e) => e.type === "a").map((a) => [a.props.href, texts(a).join("")])).toEqual([
+      ["https://shop.example/help", "our help page"],
+      ["mailto:help@shop.example", "help@shop.example"],
+      ["tel:+33123456789", "+33 1 23 45 67 89"],
+    ]);
     // The visitor's refused message stays, marked as not sent (its own class: full contrast, a dashed outline).
     expect(String(tree().find((e) => e.props.class?.toString().startsWith("m1 u"))!.props.class)).toBe("m1 u f");
     c.destroy();
