@@ -26,7 +26,7 @@ export interface BlockedChunk {
    * the core's `inline`, its e-mail addresses and phone numbers by `reachable`; `dir="auto"`: the owner's words read in their own direction in an RTL
    * panel. Null when the owner set none. Preact's `h` comes from the core, as in the files chunk.
    */
-  contact(h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null;
+  contact(h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren[]): VNode | null;
 }
 
 function say(c: Controller, error: string | null, reason?: string) {
@@ -75,12 +75,10 @@ export function reachable(h: typeof preactH, text: string): ComponentChildren[] 
   return out;
 }
 
-const contact = (h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren): VNode | null => {
+const contact = (h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren[]): VNode | null => {
   const line = c.state.config?.contactLine;
-  if (!line) return null;
-  const parts = inline(line);
   // Markdown links stay the owner's; only the plain text between them is searched.
-  return h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, (Array.isArray(parts) ? parts : [parts]).map((p) => (typeof p === "string" ? reachable(h, p) : p)));
+  return line ? h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, inline(line).map((p) => (typeof p === "string" ? reachable(h, p) : p))) : null;
 };
 
 register("blocked", { say, renew, contact });
