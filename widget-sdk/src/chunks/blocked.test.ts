@@ -28,6 +28,11 @@ describe("the contact line's e-mail addresses and phone numbers (blocked chunk)"
     expect(show(reachable(h, text))).toBe(text);
   });
 
+  it("a phone number is never cut across two lines; an address may wrap", () => {
+    const links = reachable(h, "help@shop.example or +33 1 23 45 67 89").filter((p): p is VNode<{ style?: object }> => typeof p === "object" && p !== null);
+    expect(links.map((a) => a.props.style)).toEqual([undefined, { whiteSpace: "nowrap" }]);
+  });
+
   it("builds each address from the matched characters only", () => {
     const parts = reachable(h, 'x"><script>@a.b javascript:alert(1)@evil.example');
     const hrefs = parts.filter((p): p is VNode<{ href: string }> => typeof p === "object" && p !== null).map((p) => p.props.href);

@@ -66,9 +66,10 @@ export function reachable(h: typeof preactH, text: string): ComponentChildren[] 
   for (const m of text.matchAll(REACHABLE)) {
     const found = m[0];
     const digits = found.replace(/\D/g, "");
-    const href = found.includes("@") ? `mailto:${found}` : digits.length >= 8 && digits.length <= 15 ? `tel:${found[0] === "+" ? "+" : ""}${digits}` : "";
-    if (!href) continue;
-    out.push(text.slice(last, m.index), h("a", { href }, found));
+    const mail = found.includes("@");
+    if (!mail && (digits.length < 8 || digits.length > 15)) continue;
+    // A number is never cut across two lines.
+    out.push(text.slice(last, m.index), h("a", mail ? { href: `mailto:${found}` } : { href: `tel:${found[0] === "+" ? "+" : ""}${digits}`, style: { whiteSpace: "nowrap" } }, found));
     last = m.index + found.length;
   }
   out.push(text.slice(last));
