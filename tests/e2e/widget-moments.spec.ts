@@ -254,6 +254,7 @@ for (const scheme of ["light", "dark"] as const) {
       await expect(alert).toContainText(en.unavailable);
       await expect(alert).toContainText(CONTACT);
       await expect(panel(page).getByRole("textbox", { name: en.messageLabel })).toBeDisabled();
+      await expect(panel(page).getByRole("button", { name: en.newConversation })).toHaveCount(0);
       await expectReachable(page);
       await check(page, testInfo, `switched-off-${scheme}-${size.name}`);
     }

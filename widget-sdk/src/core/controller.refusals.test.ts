@@ -229,6 +229,9 @@ describe("an assistant that cannot answer", () => {
     expect(text()).toContain(CONTACT);
     expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(true);
     expect(emit).toHaveBeenCalledWith("error", { error: widgetStrings.fr.unavailable, reason: "unavailable" });
+    // No "New conversation" there: it would only clear the sentence for a conversation refused again.
+    expect(tree().some((e) => e.props["aria-label"] === widgetStrings.fr.newConversation)).toBe(false);
+    expect(tree().some((e) => e.props["aria-label"] === widgetStrings.fr.closeChat)).toBe(true);
     c.destroy();
   });
 

@@ -245,11 +245,13 @@ export class App extends Component<AppProps> {
                   "aria-pressed": !!listView,
                   onClick: () => void c.showConversations(),
                 })}
-              {iconButton(t.newConversation, "M12 5v14M5 12h14", {
-                ref: this.plus,
-                // With nothing the visitor wrote, nothing to lose: no question.
-                onClick: () => (s.messages.some((m) => m.role === "user") ? this.confirm() : this.fresh()),
-              })}
+              {/* Not on the switched-off panel (its config has no id): a new conversation there would only be refused again. */}
+              {cfg.id &&
+                iconButton(t.newConversation, "M12 5v14M5 12h14", {
+                  ref: this.plus,
+                  // With nothing the visitor wrote, nothing to lose: no question.
+                  onClick: () => (s.messages.some((m) => m.role === "user") ? this.confirm() : this.fresh()),
+                })}
               {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             {listView ? (
