@@ -1,17 +1,19 @@
 import { createHmac } from "node:crypto";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
-import { authResponse, identitySecretCreated, visitorIdentityMessages, widgetStrings, type PublicAssistantBody } from "../../contract";
+import { authResponse, identitySecretCreated, visitorIdentityMessages, widget, widgetApiPaths, widgetSessionResponse, widgetStrings, type PublicAssistantBody } from "../../contract";
 import { expectNoAxeFindings, shot, sidewaysOverflow } from "./axe";
 import { expect, test, uniqueEmail } from "./fixtures";
 import { attrValue, createAssistantWithKey, startHostSite } from "./host-site";
 
 /**
  * The widget's polish as a visitor on another site meets it, at 1280×800 and 390×844, light and
- * dark: the owner's theme, avatar and availability line (the config's fields, added to the real
- * server's answer by the test where the server does not send them yet), the animated typing dots
- * (static under reduced motion), an attachment's chip above the input, a signed visitor whose token
- * is refused (the host page's refresh asked first), and a switched-off assistant with the owner's
- * contact line. axe on the open widget; screenshots in the test's output folder.
+ * dark: the owner's theme, fixed language, uploaded avatar (and one that fails to load) and
+ * availability line, all set through the owner's API; the animated typing dots (static under
+ * reduced motion), an attachment's chip above the input, a signed visitor whose token is refused
+ * (the host page's refresh asked first; a new conversation's unsent message keeps its contrast), a
+ * paused assistant (French), one over its conversation's limit (Arabic) and a switched-off one,
+ * each with the owner's contact line (its e-mail and phone as links). axe on the open widget;
+ * screenshots in the test's output folder.
  */
 const en = widgetStrings.en;
 const CONTACT = "Write to help@shop.example or call +33 1 23 45 67 89";
@@ -29,7 +31,7 @@ test.beforeAll(async ({ request }) => {
   host = await startHostSite((q) => {
     const tala = attrValue(q.get("tala"));
     return `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head>
-<body><main><h1>A shop</h1><p>Some host content</p></main><script src="${tala}/widget.js" data-assistant-key="${attrValue(q.get("key"))}" data-host="${tala}" async></script></body></html>`;
+<body><main><h1>A shop</h1><p>Some host content</p></main><script src="${tala}/widget.js" data-assistant-key="${attrValue(q.get("key"))}" data-host="${tala}"${q.get("locale") ? ` data-locale="${attrValue(q.get("locale"))}"` : ""} async></script></body></html>`;
   });
   const res = await request.post("/api/auth/register", { data: { email: uniqueEmail("widget-moments"), password: "correct horse battery", firstName: "Owner" } });
   expect(res.ok()).toBe(true);
@@ -48,13 +50,16 @@ const launcher = (page: Page) => page.locator("tala-widget").getByRole("button",
 /** A value read inside the widget's shadow root. */
 const inside = <T>(page: Page, fn: (root: ShadowRoot) => T) => page.evaluate(`(${fn.toString()})(document.querySelector("tala-widget").shadowRoot)`) as Promise<T>;
 
-/** The owner's look, as the config will carry it (theme, avatar, availability line), added to the server's answer. */
-async function ownerLook(page: Page, baseURL: string, look: Record<string, unknown>) {
-  await page.route(`${baseURL}/api/widget/config`, async (route) => {
-    const res = await route.fetch();
-    const body = (await res.json()) as { assistant: Record<string, unknown> };
-    await route.fulfill({ response: res, json: { ...body, assistant: { ...body.assistant, ...look } } });
-  });
+/** The owner uploads the assistant's avatar (PUT …/avatar, the raw image): the config carries its address from then on. */
+async function uploadAvatar(request: APIRequestContext, id: string) {
+  const res = await request.put(`/api/public-assistants/${id}/avatar`, { headers: { ...auth(), "content-type": "image/png" }, data: PNG });
+  expect(res.status()).toBe(200);
+}
+/** The contact line's e-mail address and phone number are links (a tap writes or calls). */
+async function expectReachable(page: Page) {
+  const alert = panel(page).getByRole("alert");
+  await expect(alert.getByRole("link", { name: "help@shop.example" })).toHaveAttribute("href", "mailto:help@shop.example");
+  await expect(alert.getByRole("link", { name: "+33 1 23 45 67 89" })).toHaveAttribute("href", "tel:+33123456789");
 }
 
 async function check(page: Page, testInfo: TestInfo, name: string) {
@@ -68,11 +73,10 @@ for (const size of SIZES) {
     test(`the owner's theme overrides the visitor's ${scheme} system; avatar and availability line in the header (${size.name})`, async ({ page, request, baseURL }, testInfo) => {
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
-      const { key } = await createAssistant(request);
       // The owner picked the other theme than the visitor's system.
       const theme = scheme === "light" ? "dark" : "light";
-      await ownerLook(page, baseURL!, { theme, avatarUrl: "/e2e-avatar.png", availabilityLine: "We usually reply within an hour" });
-      await page.route(`${baseURL}/e2e-avatar.png`, (route) => route.fulfill({ contentType: "image/png", body: PNG }));
+      const { id, key } = await createAssistant(request, { config: { customization: { theme, availabilityLine: "We usually reply within an hour" } } });
+      await uploadAvatar(request, id);
       await page.goto(hostPage(baseURL!, key));
       await launcher(page).click();
       await expect(panel(page)).toBeVisible();
@@ -87,14 +91,19 @@ for (const size of SIZES) {
     });
   }
 
-  test(`an avatar that fails to load leaves its initial in the same box: nothing moves (${size.name})`, async ({ page, request, baseURL }, testInfo) => {
+  test(`an avatar that fails to load leaves its initial in the same box: nothing moves; the owner's fixed language (${size.name})`, async ({ page, request, baseURL }, testInfo) => {
     await page.setViewportSize(size);
-    const { key } = await createAssistant(request);
-    await ownerLook(page, baseURL!, { avatarUrl: "/e2e-missing.png", availabilityLine: "Online" });
-    await page.route(`${baseURL}/e2e-missing.png`, (route) => route.fulfill({ status: 404, body: "" }));
+    // French fixed by the owner, on an English page in an English browser.
+    const { id, key } = await createAssistant(request, { config: { customization: { language: "fr", availabilityLine: "En ligne" } } });
+    await uploadAvatar(request, id);
+    // The image does not arrive (a network failure), whatever the server holds.
+    await page.route(`${baseURL}/api/widget/avatar/**`, (route) => route.abort());
     await page.goto(hostPage(baseURL!, key));
-    await launcher(page).click();
+    await page.locator("tala-widget").getByRole("button", { name: widgetStrings.fr.openChat }).click();
     await expect(panel(page)).toBeVisible();
+    await expect(panel(page)).toHaveAttribute("lang", "fr");
+    await expect(panel(page).getByRole("textbox", { name: widgetStrings.fr.messageLabel })).toHaveAttribute("placeholder", widgetStrings.fr.placeholder);
+    await expect(panel(page)).toContainText("En ligne");
     await expect.poll(() => inside(page, (root) => (root.querySelector(".h img") as HTMLImageElement).hidden)).toBe(true);
     const box = await inside(page, (root) => {
       const r = root.querySelector(".av")!.getBoundingClientRect();
@@ -159,7 +168,7 @@ function userToken(secret: string, claims: Record<string, unknown>) {
 }
 
 for (const scheme of ["light", "dark"] as const) {
-  test(`a signed visitor's expired token: the page's refresh is asked once; without a new one, a plain sentence and the contact line (${scheme}, both sizes)`, async ({ page, request, baseURL }, testInfo) => {
+  test(`a signed visitor's expired token: the page's refresh is asked once; without a new one (nothing, or a throw), a plain sentence and the contact line (${scheme}, both sizes)`, async ({ page, request, baseURL }, testInfo) => {
     await page.emulateMedia({ colorScheme: scheme });
     const { id, key } = await createAssistant(request);
     const created = await request.post(`/api/public-assistants/${id}/identity-secret`, { headers: auth(), data: {} });
@@ -167,8 +176,6 @@ for (const scheme of ["light", "dark"] as const) {
     const expired = userToken(secret, { sub: "member-7", exp: Math.floor(Date.now() / 1000) - 3600 });
     const fresh = userToken(secret, { sub: "member-7", name: "Amina" });
 
-    // The config's contact line (customization.contactLine), as the config will carry it.
-    await ownerLook(page, baseURL!, { contactLine: CONTACT });
     // The host page renews it: the conversation goes on.
     await page.setViewportSize(SIZES[0]);
     await page.goto(hostPage(baseURL!, key));
@@ -207,6 +214,31 @@ for (const scheme of ["light", "dark"] as const) {
       await expect(input).toBeDisabled();
       await check(page, testInfo, `token-refused-${scheme}-${size.name}`);
     }
+
+    // A new conversation (nothing stored) and a refresh that throws: the message the visitor just
+    // wrote stays, marked unsent with the panel's own contrast (axe), under the same sentence.
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(hostPage(baseURL!, key));
+      await page.waitForFunction(() => "Tala" in window);
+      await page.evaluate(
+        (bad) =>
+          (window as unknown as { Tala: { identify(t: string, r: () => never): void } }).Tala.identify(bad, () => {
+            throw new Error("signed out");
+          }),
+        expired,
+      );
+      await launcher(page).click();
+      input = panel(page).getByRole("textbox", { name: en.messageLabel });
+      await input.fill("Is my order on its way?");
+      await input.press("Enter");
+      await expect(panel(page).getByRole("alert")).toContainText(en.tokenExpired);
+      await expect(panel(page).getByRole("log").locator(".u.f")).toHaveText(`${en.you}: Is my order on its way?`);
+      await expect(input).toBeDisabled();
+      await expectReachable(page);
+      await check(page, testInfo, `token-refused-unsent-${scheme}-${size.name}`);
+    }
   });
 
   test(`a switched-off assistant: the launcher stays, the panel says why with the owner's contact line (${scheme}, both sizes)`, async ({ page, request, baseURL }, testInfo) => {
@@ -222,7 +254,43 @@ for (const scheme of ["light", "dark"] as const) {
       await expect(alert).toContainText(en.unavailable);
       await expect(alert).toContainText(CONTACT);
       await expect(panel(page).getByRole("textbox", { name: en.messageLabel })).toBeDisabled();
+      await expect(panel(page).getByRole("button", { name: en.newConversation })).toHaveCount(0);
+      await expectReachable(page);
       await check(page, testInfo, `switched-off-${scheme}-${size.name}`);
     }
   });
 }
+
+test("a paused assistant (French, light) and one over its conversation's limit (Arabic, dark): the reason in the visitor's language, the contact line, the composer off (both sizes)", async ({ page, request, baseURL }, testInfo) => {
+  const paused = await createAssistant(request, { config: { monthlyBudget: 1, budgetAction: "pause", maxMessagesPerSession: 50 } });
+  // This month's one message is used: the assistant is paused until the month ends.
+  const keyHeader = { [widget.keyHeader]: paused.key };
+  const session = widgetSessionResponse.parse(await (await request.post(widgetApiPaths.sessions, { headers: keyHeader, data: { referrer: "", locale: "en" } })).json());
+  const used = await request.post(widgetApiPaths.messages(session.sessionId), { headers: keyHeader, data: { content: "Is there mint tea?", clientMessageId: "used" } });
+  expect(used.status()).toBe(200);
+  await used.text();
+  const limited = await createAssistant(request, { config: { maxMessagesPerSession: 1 } });
+  const cases = [
+    { key: paused.key, locale: "fr", scheme: "light", sentence: widgetStrings.fr.budgetReached },
+    { key: limited.key, locale: "ar", scheme: "dark", sentence: widgetStrings.ar.sessionLimitReached },
+  ] as const;
+  for (const size of SIZES) {
+    for (const c of cases) {
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: c.scheme });
+      await page.evaluate(() => localStorage.clear()).catch(() => {});
+      await page.goto(`${hostPage(baseURL!, c.key)}&locale=${c.locale}`);
+      const t = widgetStrings[c.locale];
+      await page.locator("tala-widget").getByRole("button", { name: t.openChat }).click();
+      const input = panel(page).getByRole("textbox", { name: t.messageLabel });
+      await input.fill("Où est ma commande ?");
+      await input.press("Enter");
+      const alert = panel(page).getByRole("alert");
+      await expect(alert).toContainText(c.sentence, { timeout: 20_000 });
+      await expect(alert).toContainText(CONTACT);
+      await expect(input).toBeDisabled();
+      await expectReachable(page);
+      await check(page, testInfo, `${c.locale === "fr" ? "paused" : "session-limit"}-${c.locale}-${c.scheme}-${size.name}`);
+    }
+  }
+});

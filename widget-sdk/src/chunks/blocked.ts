@@ -1,6 +1,8 @@
 // widget-chunks/blocked.{hash}.js: what the visitor is told when the chat cannot go on (a paused,
 // over-limit or switched-off assistant, a refused visitor token), in every language, and the
-// renewal of a refused token through the host page: loaded at that moment, by few visitors.
+// renewal of a refused token through the host page, and the owner's contact line under the
+// refusal: loaded at that moment, by few visitors.
+import type { ComponentChildren, h as preactH, VNode } from "preact";
 import { widgetBlockedStrings, type WidgetBlockedStrings } from "../../../contract/widget-strings";
 import type { Controller } from "../core/controller";
 import { subOf } from "../core/storage";
@@ -19,6 +21,12 @@ export interface BlockedChunk {
    * same token or another user's: false. identify() or logout() meanwhile decide instead.
    */
   renew(c: Controller): Promise<boolean>;
+  /**
+   * The owner's contact line (`config.contactLine`) under the refusal, its links made clickable by
+   * the core's `inline`, its e-mail addresses and phone numbers by `reachable`; `dir="auto"`: the owner's words read in their own direction in an RTL
+   * panel. Null when the owner set none. Preact's `h` comes from the core, as in the files chunk.
+   */
+  contact(h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren[]): VNode | null;
 }
 
 function say(c: Controller, error: string | null, reason?: string) {
@@ -44,4 +52,34 @@ async function renew(c: Controller) {
   return true;
 }
 
-register("blocked", { say, renew });
+/** An e-mail address, or a phone number (checked for 8 to 15 digits below). */
+const REACHABLE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[+(]?\d[\d ().-]{6,}\d/g;
+
+/**
+ * The plain text of the owner's line with its e-mail addresses and phone numbers as `mailto:` and
+ * `tel:` links (a tap writes or calls on a phone). The addresses are built from the matched
+ * characters only (word characters, `.+-@`; digits and a leading `+`), so nothing else reaches an href.
+ */
+export function reachable(h: typeof preactH, text: string): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let last = 0;
+  for (const m of text.matchAll(REACHABLE)) {
+    const found = m[0];
+    const digits = found.replace(/\D/g, "");
+    const mail = found.includes("@");
+    if (!mail && (digits.length < 8 || digits.length > 15)) continue;
+    // A number is never cut across two lines.
+    out.push(text.slice(last, m.index), h("a", mail ? { href: `mailto:${found}` } : { href: `tel:${found[0] === "+" ? "+" : ""}${digits}`, style: { whiteSpace: "nowrap" } }, found));
+    last = m.index + found.length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
+const contact = (h: typeof preactH, c: Controller, inline: (text: string) => ComponentChildren[]): VNode | null => {
+  const line = c.state.config?.contactLine;
+  // Markdown links stay the owner's; only the plain text between them is searched.
+  return line ? h("p", { dir: "auto", style: { marginTop: "6px", overflowWrap: "anywhere" } }, inline(line).map((p) => (typeof p === "string" ? reachable(h, p) : p))) : null;
+};
+
+register("blocked", { say, renew, contact });

@@ -19,7 +19,8 @@ import { App } from "./view";
  * token the server refuses (the host page asked once for a new one, then a plain sentence, never
  * the server's technical text), a switched-off, paused or over-limit assistant (the composer off,
  * the owner's contact line, the reason in the visitor's language), and the owner's look and
- * language (theme, language, avatar, availability line). The panel is rendered to VNodes (no DOM),
+ * language (theme, language, avatar, availability line); a 5xx (the API's retries, then Retry) and
+ * offline. The panel is rendered to VNodes (no DOM),
  * as in chunks/handoff.test.ts.
  */
 const HOST = "https://tala.example";
@@ -101,7 +102,7 @@ async function widget(options: { userToken?: string; refreshToken?: () => unknow
   c.setOpen(true);
   const app = new App({ c, root: {} as ShadowRoot, host: {} as HTMLElement });
   const tree = () => elements(app.render(app.props));
-  return { c, emit, tree, text: () => texts(app.render(app.props)).join(" ") };
+  return { c, emit, tree, text: () => texts(app.render(app.props)).join("") };
 }
 
 /** The reply to "hi" as the server streams it (the visitor's saved message, then the answer). */
@@ -228,6 +229,9 @@ describe("an assistant that cannot answer", () => {
     expect(text()).toContain(CONTACT);
     expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(true);
     expect(emit).toHaveBeenCalledWith("error", { error: widgetStrings.fr.unavailable, reason: "unavailable" });
+    // No "New conversation" there: it would only clear the sentence for a conversation refused again.
+    expect(tree().some((e) => e.props["aria-label"] === widgetStrings.fr.newConversation)).toBe(false);
+    expect(tree().some((e) => e.props["aria-label"] === widgetStrings.fr.closeChat)).toBe(true);
     c.destroy();
   });
 
@@ -251,6 +255,71 @@ describe("an assistant that cannot answer", () => {
     expect(c.state.notice?.blocking).toBe(true);
     expect(text()).toContain(CONTACT);
     expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(true);
+    c.destroy();
+  });
+
+  it("the contact line reads in the owner's direction in an Arabic panel (dir=auto); its links, e-mail address and phone number clickable", async () => {
+    assistant.contactLine = "Write to [our help page](https://shop.example/help), help@shop.example or +33 1 23 45 67 89";
+    server.use(http.post(url(widgetApiPaths.messages("s1")), () => HttpResponse.json({ error: budgetMessages.budgetReached, code: "RATE_LIMITED", requestId: "r", reason: "budget-reached" }, { status: 429 })));
+    const { c, tree } = await widget({ locale: "ar" });
+    await sendHi(c);
+    await vi.waitFor(() => expect(c.state.notice?.text).toBe(widgetStrings.ar.budgetReached));
+    const alert = tree().find((e) => e.props.role === "alert")!;
+    const line = elements(alert.props.children).find((e) => e.type === "p" && texts(e).join("").startsWith("Write to"))!;
+    expect(line.props.dir).toBe("auto");
+    expect(elements(line.props.children).filter((e) => e.type === "a").map((a) => [a.props.href, texts(a).join("")])).toEqual([
+      ["https://shop.example/help", "our help page"],
+      ["mailto:help@shop.example", "help@shop.example"],
+      ["tel:+33123456789", "+33 1 23 45 67 89"],
+    ]);
+    // The visitor's refused message stays, marked as not sent (its own class: full contrast, a dashed outline).
+    expect(String(tree().find((e) => e.props.class?.toString().startsWith("m1 u"))!.props.class)).toBe("m1 u f");
+    c.destroy();
+  });
+
+  it("a 5xx on the message (after the API's retries): the send failed, Retry, the composer stays on, no contact line", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    let calls = 0;
+    server.use(http.post(url(widgetApiPaths.messages("s1")), () => (calls++, HttpResponse.json({ error: "Internal error", code: "INTERNAL", requestId: "r" }, { status: 503 }))));
+    const { c, text, tree } = await widget();
+    await sendHi(c);
+    await vi.waitFor(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(c.state.notice).not.toBeNull();
+    });
+    vi.useRealTimers();
+    expect(c.state.notice).toMatchObject({ retry: true, blocking: false });
+    expect(text()).not.toContain(CONTACT);
+    expect(text()).toContain(widgetStrings.en.retry);
+    expect(tree().find((e) => e.type === "textarea")!.props.disabled).toBe(false);
+    expect(c.state.messages.map((m) => m.status)).toEqual(["failed"]);
+    // Retry sends it again; the server is back.
+    server.use(http.post(url(widgetApiPaths.messages("s1")), async ({ request }) => reply(((await request.json()) as { clientMessageId: string }).clientMessageId)));
+    c.retry();
+    await vi.waitFor(() => expect(c.state.messages.map((m) => m.text)).toEqual(["hi", "Hello!"]));
+    expect(c.state.notice).toBeNull();
+    expect(calls).toBeGreaterThanOrEqual(1);
+    c.destroy();
+  });
+
+  it("a 5xx opening the conversation is retried by the API; the conversation opens when the server is back", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    let failures = 2;
+    server.use(
+      http.post(url(widgetApiPaths.sessions), () =>
+        failures-- > 0 ? HttpResponse.json({ error: "Busy", code: "INTERNAL", requestId: "r" }, { status: 502 }) : HttpResponse.json(widgetSessionResponse.parse({ sessionId: "s1", messages: [], remaining: { session: 8, daily: 98 } })),
+      ),
+    );
+    const { c } = await widget();
+    const sent = sendHi(c);
+    await vi.waitFor(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(c.currentSession).toBe("s1");
+    });
+    vi.useRealTimers();
+    await sent;
+    await vi.waitFor(() => expect(c.state.messages.map((m) => m.text)).toEqual(["hi", "Hello!"]));
+    expect(c.state.notice).toBeNull();
     c.destroy();
   });
 

@@ -34,7 +34,7 @@ svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;width:18px
 .g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:10px}
 .m1{max-width:85%;padding:8px 12px;border-radius:14px;background:var(--sf);align-self:flex-start;overflow-wrap:anywhere}
 .u{align-self:flex-end;white-space:pre-wrap;background:var(--p);color:var(--op)}
-.f{opacity:.6}
+.f{background:var(--bg);color:var(--fg);border:1px dashed}
 .t{font-size:12px;opacity:.75;display:block}.u .t{opacity:1}
 .md>*+*,.src{margin-top:8px}ul,ol{padding-inline-start:20px}
 a{text-decoration:underline}
@@ -53,7 +53,6 @@ blockquote{border-inline-start:3px solid var(--bd);padding-inline-start:8px}
 .n{margin:0 12px 8px;padding:8px 10px;border-radius:10px;background:var(--sf)}
 .bt{padding:4px 10px;margin-top:6px;margin-inline-end:8px;border-radius:8px;border:1px solid var(--bd)}
 .left{font-size:12px;padding:0 14px 6px}
-.ct{margin-top:6px;overflow-wrap:anywhere}
 .c{display:flex;align-items:flex-end;gap:6px;padding:10px;border-top:1px solid var(--bd);flex-wrap:wrap}
 textarea{flex:1;min-width:0;resize:none;field-sizing:content;min-height:38px;max-height:120px;padding:8px 10px;border:1px solid var(--bd);border-radius:10px}
 @media(pointer:coarse){textarea{font-size:16px}}

@@ -97,7 +97,7 @@ describe("an answer's sources", () => {
 });
 
 describe('the header\'s "+"', () => {
-  const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false } as State["config"];
+  const config = { id: "asst", headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false } as State["config"];
   function app(messages: UiMessage[]) {
     const state = { config, hidden: false, open: true, dark: false, locale: "en", messages, busy: false, remaining: null, notice: null, attachments: [], draft: "", verified: false, list: null, status: null, shown: null } as State;
     const c = { state, newConversation: vi.fn(), setOpen: vi.fn() } as unknown as Controller;
@@ -143,7 +143,7 @@ describe('the header\'s "+"', () => {
 
 describe("starter questions", () => {
   const questions = ["Where is my order?", "Do you ship to Spain?"];
-  const config = { headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false, starterQuestions: questions } as State["config"];
+  const config = { id: "asst", headerText: "Shop", welcomeMessage: "Hi!", primaryColor: "#2563eb", position: "bottom-right", size: "medium", showSources: false, allowAttachments: false, starterQuestions: questions } as State["config"];
   function app(state: Partial<State> = {}, locale = "en") {
     const full = { config, hidden: false, open: true, dark: false, locale, messages: [], busy: false, remaining: null, notice: null, attachments: [], draft: "", verified: false, list: null, status: null, shown: null, ...state } as State;
     const c = { state: full, send: vi.fn(async () => {}) } as unknown as Controller;

@@ -245,11 +245,13 @@ export class App extends Component<AppProps> {
                   "aria-pressed": !!listView,
                   onClick: () => void c.showConversations(),
                 })}
-              {iconButton(t.newConversation, "M12 5v14M5 12h14", {
-                ref: this.plus,
-                // With nothing the visitor wrote, nothing to lose: no question.
-                onClick: () => (s.messages.some((m) => m.role === "user") ? this.confirm() : this.fresh()),
-              })}
+              {/* Not on the switched-off panel (its config has no id): a new conversation there would only be refused again. */}
+              {cfg.id &&
+                iconButton(t.newConversation, "M12 5v14M5 12h14", {
+                  ref: this.plus,
+                  // With nothing the visitor wrote, nothing to lose: no question.
+                  onClick: () => (s.messages.some((m) => m.role === "user") ? this.confirm() : this.fresh()),
+                })}
               {iconButton(t.closeChat, CLOSE, { onClick: () => c.setOpen(false) })}
             </div>
             {listView ? (
@@ -326,8 +328,8 @@ export class App extends Component<AppProps> {
             {n && (
               <div class="n" role="alert">
                 <p>{n.text}</p>
-                {/* The chat cannot go on here: how to reach the owner instead (their contact line). */}
-                {blocked && cfg.contactLine && <p class="ct">{inline(cfg.contactLine)}</p>}
+                {/* The chat cannot go on here: how to reach the owner instead (their contact line, the blocked chunk's). */}
+                {blocked && chunk("blocked")?.contact(h, c, inline)}
                 {(n.retry || n.redo) && (
                   <button type="button" class="bt" onClick={() => (n.redo ? n.redo() : c.retry())}>
                     {t.retry}
