@@ -95,6 +95,12 @@ export const appMessages = {
   /** The confirmations of the account's moments (a toast on the page that follows). */
   signedOut: "You are signed out.",
   emailVerifiedElsewhere: "Your e-mail address is verified.",
+  /** An address under /app that names no page: the app's own page, inside its frame (not the marketing home). */
+  pageNotFound: {
+    title: "Page not found",
+    body: "There is no page at this address. The link may be mistyped, or the page may have moved.",
+    back: "Go to New Chat",
+  },
   /** A guest's navigation: the items that need an account say so, and lead to registration. */
   needsAccount: "Sign up",
   needsAccountHint: "Needs a free account",
