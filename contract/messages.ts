@@ -481,7 +481,7 @@ export const publicAssistantUi = {
     progressLabel: "Upload progress",
     partialFailureTitle: "Some files were not added",
     /** Spec section 9: the interface says how knowledge files are processed. */
-    processingNote: "Each file goes through text extraction, chunking and embedding generation; the assistant then answers from its passages.",
+    processingNote: "Tala reads each file and splits its text into passages; the assistant then answers from them.",
   },
   code: {
     title: "Integration Code",
@@ -509,8 +509,8 @@ export const publicAssistantUi = {
     export: "Export",
     empty: "No conversations yet. They appear here once visitors chat with the widget on your website.",
     sessionsLabel: "Chat sessions",
-    sessionCount: (n: number) => `${n} ${n === 1 ? "session" : "sessions"}`,
-    session: "Session",
+    sessionCount: (n: number) => `${n} ${n === 1 ? "conversation" : "conversations"}`,
+    session: "Conversation id",
     messages: (n: number) => `${n} ${n === 1 ? "message" : "messages"}`,
     lastMessage: "Last message",
     referrer: "Referrer",
@@ -535,7 +535,7 @@ export const publicAssistantUi = {
     sources: "Sources",
     attachments: "Attachments",
     nonText: (type: string) => `[${type} content]`,
-    noMessages: "This session has no messages.",
+    noMessages: "This conversation has no messages.",
     /** A source chip's button: shows or hides the passage the answer drew on. */
     showPassage: (name: string) => `Passage from ${name}`,
     noPassage: "The passage was not kept for this answer.",
@@ -1241,7 +1241,7 @@ export const botDefenceMessages = {
 export const botDefenceUi = {
   title: "Bot defence",
   summary: (days: number, challenged: number, refused: number) =>
-    `${challenged === 1 ? "1 session" : `${challenged} sessions`} challenged, ${refused} refused in the last ${days} days.`,
+    `${challenged === 1 ? "1 conversation" : `${challenged} conversations`} challenged, ${refused} refused in the last ${days} days.`,
   modeAlways: "A browser check runs before every new conversation.",
   modeAuto: "A browser check runs only when new conversations spike from one address, network or browser.",
   help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",

@@ -43,12 +43,16 @@ for (const size of [
       await expect(top.getByRole("listitem").last()).toContainText("Is there a hammam?");
       expect((await sidewaysOverflow(page)).overflow).toBe(0);
       expect(await axeFindings(page)).toEqual([]);
+      // The owner's words: conversations, never "sessions" (the bot defence's count included).
+      await expect(page.getByRole("main").getByText(/\bsessions?\b/i)).toHaveCount(0);
       await shot(page, testInfo, `insights-${scheme}`);
 
       // History: Refresh and Export, no Debug; the filter names a signed-in visitor.
       await page.goto(appRoutes.publicAssistant(assistant._id, "history"));
       const list = page.getByRole("list", { name: publicAssistantUi.history.sessionsLabel });
       await expect(list.getByRole("listitem")).toHaveCount(asked.length);
+      await expect(page.getByText(publicAssistantUi.history.sessionCount(asked.length))).toHaveText(`${asked.length} conversations`);
+      await expect(page.getByRole("main").getByText(/\bsessions?\b/i)).toHaveCount(0);
       await expect(page.getByRole("button", { name: publicAssistantUi.history.export })).toBeVisible();
       await expect(page.getByRole("button", { name: /debug/i })).toHaveCount(0);
       await expect(page.getByText(/database/i)).toHaveCount(0);
