@@ -481,7 +481,8 @@ export const publicAssistantUi = {
     progressLabel: "Upload progress",
     partialFailureTitle: "Some files were not added",
     /** Spec section 9: the interface says how knowledge files are processed. */
-    processingNote: "Tala reads each file and splits its text into passages; the assistant then answers from them.",
+    /** The spec's note (text extraction, chunking, embeddings) in the owner's words. */
+    processingNote: "Tala reads each file's text, splits it into passages and indexes them by meaning; the assistant then answers from them.",
   },
   code: {
     title: "Integration Code",
