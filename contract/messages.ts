@@ -772,7 +772,7 @@ export const widgetLookUi = {
   showPreview: "Show preview",
   hidePreview: "Hide preview",
   /** The colour field's own check, before the server's. */
-  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a colour. Write it as # and six hex digits, like #2962FF.`,
+  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a color. Write it as # and six hex digits, like #2962FF.`,
 } as const;
 
 /** The assistant page's first-hour checklist (schemas/first-hour.ts). Chosen for Tala. */
@@ -783,7 +783,7 @@ export const onboardingUi = {
   restore: "Show setup checklist",
   steps: {
     knowledge: { title: "Add knowledge", text: "Upload documents, add a website or write curated answers.", action: "Add knowledge" },
-    customise: { title: "Customise the widget", text: "Choose its colour, name, welcome message and avatar.", action: "Open settings" },
+    customise: { title: "Customise the widget", text: "Choose its color, name, welcome message and avatar.", action: "Open settings" },
     playground: { title: "Try it in the Playground", text: "Ask it what your visitors would ask.", action: "Open the Playground" },
     install: { title: "Install it on your site", text: "Copy the snippet and paste it before </body>.", action: "Get the code" },
     visitor: { title: "Welcome your first visitor", text: "Their conversation shows up in History.", action: "Open History" },
