@@ -1290,6 +1290,8 @@ export const budgetUi = {
     `Visitor messages per calendar month (UTC), ${min.toLocaleString("en")}–${max.toLocaleString("en")}. Leave empty for no budget. You get an e-mail at 80 % and 100 %.`,
   budgetAction: "At 100 %",
   budgetActions: { pause: "Pause the assistant", continue: "Keep answering" },
+  /** The same choice for the all-assistants budget: every assistant pauses, not one. */
+  ownerBudgetActions: { pause: "Pause all assistants", continue: "Keep answering" },
   botDefence: "Bot defence",
   botDefenceModes: { auto: "On spikes", always: "Always, before every conversation" },
   botDefenceHint: "Browsers solve a short check (a fraction of a second) before a conversation starts: only when new conversations spike, or every time.",
