@@ -22,6 +22,7 @@ import {
   webSourceUi,
   widgetApiPaths,
   widgetLookUi as W,
+  widgetStrings,
 } from "../../contract";
 import { expectNoAxeFindings, shot, sidewaysOverflow } from "./axe";
 import { expect, test, uniqueEmail } from "./fixtures";
@@ -118,6 +119,11 @@ for (const scheme of ["light", "dark"] as const) {
     await page.getByRole("group", { name: avatarMessages.label }).locator("input[type=file]").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     await expect(page.getByRole("status").filter({ hasText: avatarMessages.uploaded })).toBeVisible();
     await expect(page.getByRole("img", { name: avatarMessages.current })).toBeVisible();
+    // The preview shows them as a visitor would: the avatar and the line in the header, the texts in French.
+    const previewWidget = preview.locator("tala-widget");
+    await expect(previewWidget.getByRole("img", { name: "Atlas Rugs" })).toBeVisible();
+    await expect(previewWidget.getByText("Nous répondons en une heure")).toBeVisible();
+    await expect(previewWidget.getByRole("button", { name: widgetStrings.fr.closeChat }).first()).toBeVisible();
     await expect(page.getByRole("heading", { name: playgroundUi.previewUnsaved })).toBeVisible();
     await shot(page, testInfo, `settings-${scheme}`);
     await expectNoAxeFindings(page);
