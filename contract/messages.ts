@@ -95,6 +95,12 @@ export const appMessages = {
   /** The confirmations of the account's moments (a toast on the page that follows). */
   signedOut: "You are signed out.",
   emailVerifiedElsewhere: "Your e-mail address is verified.",
+  /** An address under /app that names no page: the app's own page, inside its frame (not the marketing home). */
+  pageNotFound: {
+    title: "Page not found",
+    body: "There is no page at this address. The link may be mistyped, or the page may have moved.",
+    back: "Go to New Chat",
+  },
   /** A guest's navigation: the items that need an account say so, and lead to registration. */
   needsAccount: "Sign up",
   needsAccountHint: "Needs a free account",
@@ -475,7 +481,8 @@ export const publicAssistantUi = {
     progressLabel: "Upload progress",
     partialFailureTitle: "Some files were not added",
     /** Spec section 9: the interface says how knowledge files are processed. */
-    processingNote: "Each file goes through text extraction, chunking and embedding generation; the assistant then answers from its passages.",
+    /** The spec's note (text extraction, chunking, embeddings) in the owner's words. */
+    processingNote: "Tala reads each file's text, splits it into passages and indexes them by meaning; the assistant then answers from them.",
   },
   code: {
     title: "Integration Code",
@@ -503,8 +510,8 @@ export const publicAssistantUi = {
     export: "Export",
     empty: "No conversations yet. They appear here once visitors chat with the widget on your website.",
     sessionsLabel: "Chat sessions",
-    sessionCount: (n: number) => `${n} ${n === 1 ? "session" : "sessions"}`,
-    session: "Session",
+    sessionCount: (n: number) => `${n} ${n === 1 ? "conversation" : "conversations"}`,
+    session: "Conversation id",
     messages: (n: number) => `${n} ${n === 1 ? "message" : "messages"}`,
     lastMessage: "Last message",
     referrer: "Referrer",
@@ -529,7 +536,7 @@ export const publicAssistantUi = {
     sources: "Sources",
     attachments: "Attachments",
     nonText: (type: string) => `[${type} content]`,
-    noMessages: "This session has no messages.",
+    noMessages: "This conversation has no messages.",
     /** A source chip's button: shows or hides the passage the answer drew on. */
     showPassage: (name: string) => `Passage from ${name}`,
     noPassage: "The passage was not kept for this answer.",
@@ -765,7 +772,7 @@ export const widgetLookUi = {
   showPreview: "Show preview",
   hidePreview: "Hide preview",
   /** The colour field's own check, before the server's. */
-  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a colour. Write it as # and six hex digits, like #2962FF.`,
+  colorInvalid: (value: string) => `"${value.slice(0, 40)}" is not a color. Write it as # and six hex digits, like #2962FF.`,
 } as const;
 
 /** The assistant page's first-hour checklist (schemas/first-hour.ts). Chosen for Tala. */
@@ -776,7 +783,7 @@ export const onboardingUi = {
   restore: "Show setup checklist",
   steps: {
     knowledge: { title: "Add knowledge", text: "Upload documents, add a website or write curated answers.", action: "Add knowledge" },
-    customise: { title: "Customise the widget", text: "Choose its colour, name, welcome message and avatar.", action: "Open settings" },
+    customise: { title: "Customise the widget", text: "Choose its color, name, welcome message and avatar.", action: "Open settings" },
     playground: { title: "Try it in the Playground", text: "Ask it what your visitors would ask.", action: "Open the Playground" },
     install: { title: "Install it on your site", text: "Copy the snippet and paste it before </body>.", action: "Get the code" },
     visitor: { title: "Welcome your first visitor", text: "Their conversation shows up in History.", action: "Open History" },
@@ -1235,7 +1242,7 @@ export const botDefenceMessages = {
 export const botDefenceUi = {
   title: "Bot defence",
   summary: (days: number, challenged: number, refused: number) =>
-    `${challenged === 1 ? "1 session" : `${challenged} sessions`} challenged, ${refused} refused in the last ${days} days.`,
+    `${challenged === 1 ? "1 conversation" : `${challenged} conversations`} challenged, ${refused} refused in the last ${days} days.`,
   modeAlways: "A browser check runs before every new conversation.",
   modeAuto: "A browser check runs only when new conversations spike from one address, network or browser.",
   help: "Challenged: a new conversation had to pass a small, invisible browser check first. Refused: the check failed (forged, expired, reused or from another address).",
@@ -1283,6 +1290,8 @@ export const budgetUi = {
     `Visitor messages per calendar month (UTC), ${min.toLocaleString("en")}–${max.toLocaleString("en")}. Leave empty for no budget. You get an e-mail at 80 % and 100 %.`,
   budgetAction: "At 100 %",
   budgetActions: { pause: "Pause the assistant", continue: "Keep answering" },
+  /** The same choice for the all-assistants budget: every assistant pauses, not one. */
+  ownerBudgetActions: { pause: "Pause all assistants", continue: "Keep answering" },
   botDefence: "Bot defence",
   botDefenceModes: { auto: "On spikes", always: "Always, before every conversation" },
   botDefenceHint: "Browsers solve a short check (a fraction of a second) before a conversation starts: only when new conversations spike, or every time.",

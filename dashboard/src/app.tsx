@@ -1,7 +1,8 @@
 /**
  * The dashboard's router (spec section 2). Sign-in pages at the top level; /app/* behind the access
- * guard and the common layout; /app redirects to /app/new-chat; any other path leaves the dashboard
- * for / (a full page load: / is the marketing site, not this app). Pages load lazily.
+ * guard and the common layout; /app redirects to /app/new-chat; an unknown /app/... address shows
+ * the app's own not-found page inside its frame; any other path leaves the dashboard for / (a full
+ * page load: / is the marketing site, not this app). Pages load lazily.
  */
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Redirect, Route, Switch } from "wouter";
@@ -25,6 +26,7 @@ const pages = {
   settings: () => import("./pages/app/settings"),
   team: () => import("./pages/app/team"),
   invite: () => import("./pages/app/invite"),
+  notFound: () => import("./pages/app/not-found"),
 };
 const LoginPage = lazy(pages.login);
 const RegisterPage = lazy(pages.register);
@@ -39,6 +41,7 @@ const PublicAssistantPage = lazy(pages.publicAssistant);
 const SettingsPage = lazy(pages.settings);
 const TeamPage = lazy(pages.team);
 const InvitePage = lazy(pages.invite);
+const NotFoundPage = lazy(pages.notFound);
 
 /**
  * Once the first page is on screen and the browser is idle, fetch the other pages' (small) chunks
@@ -56,7 +59,7 @@ function usePrefetchPages() {
   }, []);
 }
 
-/** Unknown dashboard path → / (spec section 2), outside this single-page app. */
+/** A path outside /app that is no sign-in page → / (spec section 2), outside this single-page app. */
 function LeaveDashboard() {
   useEffect(() => {
     window.location.replace(publicRoutes.home);
@@ -131,7 +134,7 @@ function AppArea() {
               <Redirect to={appRoutes.newChat} replace />
             </Route>
             <Route>
-              <LeaveDashboard />
+              <NotFoundPage />
             </Route>
           </Switch>
         </Suspense>

@@ -57,6 +57,8 @@ test("an owner sees a paused assistant's banner, sets the all-assistants budget,
   // The all-assistants budget: set, then its use this month.
   const control = page.getByRole("region", { name: budgetUi.ownerTitle });
   await expect(control).toContainText(budgetUi.ownerUsage(1, null));
+  // Its choice at 100 % speaks of every assistant, not one.
+  await expect(control.getByLabel(budgetUi.budgetAction).locator("option")).toHaveText(["Pause all assistants", "Keep answering"]);
   await control.getByLabel(budgetUi.ownerLimit).fill("10");
   await control.getByRole("button", { name: budgetUi.save }).click();
   await expect(control).toContainText(budgetUi.ownerUsage(1, 10));

@@ -22,6 +22,7 @@ import {
   webSourceUi,
   widgetApiPaths,
   widgetLookUi as W,
+  widgetStrings,
 } from "../../contract";
 import { expectNoAxeFindings, shot, sidewaysOverflow } from "./axe";
 import { expect, test, uniqueEmail } from "./fixtures";
@@ -63,6 +64,8 @@ for (const scheme of ["light", "dark"] as const) {
     await expect(create.getByText(D.nameRequired)).toBeVisible();
     await expect(create.getByLabel(F.name)).toHaveAttribute("aria-invalid", "true");
     await shot(page, testInfo, `create-empty-${scheme}`);
+    // The pointer still rests on Create: its hover colour keeps white text readable, dark included.
+    await expectNoAxeFindings(page);
     await create.getByLabel(F.name).fill("Atlas Rugs");
     await create.getByRole("button", { name: F.create }).click();
 
@@ -102,6 +105,12 @@ for (const scheme of ["light", "dark"] as const) {
     expect(puts).toEqual([]);
     await color.fill("#0F766E");
     await expect(page.getByText(W.colorInvalid("teal-ish"))).toBeHidden();
+    // A field reached by the keyboard below the fold stays clear of the sticky Save bar.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const below = page.getByLabel(W.availabilityLine, { exact: true });
+    await below.focus();
+    const [belowBox, barBox] = await Promise.all([below.boundingBox(), page.locator("[data-sticky-actions]").boundingBox()]);
+    expect(belowBox!.y + belowBox!.height).toBeLessThanOrEqual(barBox!.y);
 
     // Theme, language, availability line; the avatar is uploaded when chosen.
     await page.getByRole("group", { name: W.theme }).getByLabel(W.themes.dark).check();
@@ -110,6 +119,11 @@ for (const scheme of ["light", "dark"] as const) {
     await page.getByRole("group", { name: avatarMessages.label }).locator("input[type=file]").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     await expect(page.getByRole("status").filter({ hasText: avatarMessages.uploaded })).toBeVisible();
     await expect(page.getByRole("img", { name: avatarMessages.current })).toBeVisible();
+    // The preview shows them as a visitor would: the avatar and the line in the header, the texts in French.
+    const previewWidget = preview.locator("tala-widget");
+    await expect(previewWidget.getByRole("img", { name: "Atlas Rugs" })).toBeVisible();
+    await expect(previewWidget.getByText("Nous répondons en une heure")).toBeVisible();
+    await expect(previewWidget.getByRole("button", { name: widgetStrings.fr.closeChat }).first()).toBeVisible();
     await expect(page.getByRole("heading", { name: playgroundUi.previewUnsaved })).toBeVisible();
     await shot(page, testInfo, `settings-${scheme}`);
     await expectNoAxeFindings(page);

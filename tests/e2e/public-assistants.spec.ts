@@ -58,8 +58,18 @@ test("an owner creates, edits, feeds, shares, rotates and deletes a public assis
     { name: "prices.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: Buffer.from(xlsx) },
   ]);
   await expect(upload.getByRole("list", { name: "Selected files" }).getByRole("listitem")).toHaveCount(3);
+  // The server's answer is held back a moment, so the bar is read while it climbs.
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route(/\/api\/public-assistants\/[^/]+\/files$/, async (route) => (route.request().method() === "POST" ? (await held, route.continue()) : route.fallback()));
   await upload.getByRole("button", { name: "Upload", exact: true }).click();
-  await expect(upload.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
+  const bar = upload.getByRole("progressbar", { name: "Upload progress" });
+  await expect(bar).toHaveAttribute("aria-valuenow", /^[1-9]\d*$/);
+  // One percentage on screen, the bar's own (its width and its value), read in one go.
+  const seen = await bar.evaluate((el) => ({ now: el.getAttribute("aria-valuenow"), width: (el.firstElementChild as HTMLElement).style.width, said: el.parentElement!.textContent!.match(/\d+%/g) }));
+  expect(seen.width).toBe(`${seen.now}%`);
+  expect(seen.said).toEqual([`${seen.now}%`]);
+  answer();
   await expect(toast).toContainText(successMessages.filesProcessed(3), { timeout: 30_000 });
   await expect(upload).toBeHidden();
   // The card gives an overview only; the files themselves are in the Knowledge tab's table.

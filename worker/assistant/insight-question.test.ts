@@ -67,6 +67,16 @@ describe("near-identical questions", () => {
     expect(near("Is breakfast included in the price", "Is breakfst includd in the price")).toBe(true);
   });
 
+  it("groups a letter typed twice in a shorter word (from 4 letters), and nothing else in one", () => {
+    expect(near("Do you ship to France?", "Do you shipp to France?")).toBe(true);
+    expect(near("To France, do you ship?", "do you shipp to france")).toBe(true);
+    expect(near("Is the pool open?", "Is the pooll open?")).toBe(true);
+    expect(near("Do you ship to France?", "Do you shup to France?")).toBe(false);
+    expect(near("Do you ship to France?", "Do you hip to France?")).toBe(false);
+    expect(near("Is it too late to book?", "Is it to late to book?")).toBe(false);
+    expect(near("Is the bed big?", "Is the bedd big?")).toBe(false);
+  });
+
   it("keeps apart questions that differ by a real word, a short word, a number or a negation", () => {
     expect(near("What are your opening hours?", "What are your closing hours?")).toBe(false);
     expect(near("Is the shop open on Sunday?", "Is the shop open on Monday?")).toBe(false);

@@ -55,10 +55,30 @@ const TYPO_MIN_LENGTH = 5;
 /** At most this many words of a question may carry a typo (and never all of a short question's). */
 const MAX_TYPO_WORDS = 2;
 
-/** Two different words that are one typo apart (an insertion, deletion, substitution or swap of neighbours): long enough, no digits. */
+/**
+ * A shorter word may still carry one slip: a letter typed twice ("shipp" for "ship"), from this
+ * length on ("to"/"too" and "of"/"off" are different words, so shorter words never do).
+ */
+const DOUBLED_MIN_LENGTH = 4;
+
+/** `long` is `short` with one of its letters typed twice. */
+function doubledLetter(short: string, long: string): boolean {
+  if (long.length !== short.length + 1) return false;
+  for (let i = 1; i < long.length; i++) {
+    if (long[i] === long[i - 1] && long.slice(0, i) + long.slice(i + 1) === short) return true;
+  }
+  return false;
+}
+
+/**
+ * Two different words that are one typo apart, no digits: in words long enough, an insertion,
+ * deletion, substitution or swap of neighbours; in shorter ones (from 4 letters), a doubled letter.
+ */
 function typoOf(a: string, b: string): boolean {
-  if (Math.min(a.length, b.length) < TYPO_MIN_LENGTH || /\p{N}/u.test(a) || /\p{N}/u.test(b)) return false;
-  return withinOneEdit(a, b);
+  if (/\p{N}/u.test(a) || /\p{N}/u.test(b)) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length >= TYPO_MIN_LENGTH) return withinOneEdit(a, b);
+  return short.length >= DOUBLED_MIN_LENGTH && doubledLetter(short, long);
 }
 
 /**

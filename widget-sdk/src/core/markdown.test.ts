@@ -119,6 +119,11 @@ describe("renderMarkdown: the supported subset", () => {
     expect(safeHref("javascript:alert(1)")).toBeNull();
   });
 
+  it("safeHref with an empty base (the dashboard's Playground, no host of its own) still takes an absolute address", () => {
+    expect(safeHref("https://tala.example/api/widget/avatar/a1/f1", true, "")).toBe("https://tala.example/api/widget/avatar/a1/f1");
+    expect(safeHref("/api/widget/avatar/a1/f1", true, "")).toBeNull();
+  });
+
   it("safeHref(url, web) is for web pages: absolute http and https only", () => {
     expect(safeHref("https://shop.example/returns?x=1#y", true)).toBe("https://shop.example/returns?x=1#y");
     expect(safeHref(" HTTP://Shop.Example/a b ", true)).toBe("http://shop.example/a%20b");

@@ -14,7 +14,8 @@ import { h, type ComponentChildren, type VNode } from "preact";
  */
 export function safeHref(raw: string, web?: boolean, base?: string): string | null {
   try {
-    const url = new URL(raw.trim(), base);
+    // An empty base (the dashboard's Playground has no host of its own) is no base: "" would throw.
+    const url = new URL(raw.trim(), base || undefined);
     return (web ? /^https?:$/ : /^(https?|mailto):$/).test(url.protocol) ? url.href : null;
   } catch {
     return null;

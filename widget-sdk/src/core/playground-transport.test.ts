@@ -221,6 +221,19 @@ describe("PlaygroundController", () => {
     expect(c.state.config).toMatchObject({ handoff: undefined, leadForm: undefined });
   });
 
+  it("speaks the owner's fixed language, as the widget on a site does, and follows a change of it (the preview's form)", async () => {
+    const c = new PlaygroundController({ url: URL_, authorization: () => null, config: { ...config, language: "fr" }, fetch: globalThis.fetch });
+    await until(() => c.state.locale === "fr");
+    expect(c.state.locale).toBe("fr");
+    expect(c.t.closeChat).toBe("Fermer le chat");
+    c.applyConfig({ ...config, language: "ar" });
+    await until(() => c.state.locale === "ar");
+    expect(c.state.locale).toBe("ar");
+    c.applyConfig({ ...config, language: "en" });
+    await until(() => c.state.locale === "en");
+    expect(c.state.locale).toBe("en");
+  });
+
   it("says the reply failed when the network is down", async () => {
     const c = new PlaygroundController({ url: URL_, authorization: () => null, config, fetch: (() => Promise.reject(new TypeError("offline"))) as typeof fetch });
     await c.send("hello");

@@ -70,8 +70,19 @@ export class PlaygroundController extends Controller {
   constructor(options: PlaygroundWidgetOptions) {
     super({ apiKey: "", host: "", locale: options.locale }, options.emit ?? (() => {}));
     this.#options = options;
-    this.set({ config: withoutHandoff(options.config), open: true });
+    this.set({ open: true });
+    this.applyConfig(options.config);
     this.#connect();
+  }
+
+  /**
+   * Shows `config` in the language the widget on a site would use: the owner's fixed one, else the
+   * dashboard's choice (`locale`), the page's or the browser's (start(), which reads the config
+   * from the server, never runs here).
+   */
+  applyConfig(config: PlaygroundConfig) {
+    this.set({ config: withoutHandoff(config) });
+    this.setLocale(this.#options.locale ?? "");
   }
 
   #connect() {
@@ -138,7 +149,7 @@ export function mountPlaygroundWidget(container: HTMLElement, options: Playgroun
     }
   };
   return {
-    update: (config) => safe(() => c.set({ config: withoutHandoff(config) })),
+    update: (config) => safe(() => c.applyConfig(config)),
     newConversation: () => safe(() => c.newConversation()),
     destroy: () =>
       safe(() => {

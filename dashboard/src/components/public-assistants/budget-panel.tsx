@@ -140,7 +140,7 @@ export function OwnerBudgetControl({ data, onSaved }: { data: BudgetsResponse | 
           >
             {budgets.actions.map((a) => (
               <option key={a} value={a}>
-                {budgetUi.budgetActions[a]}
+                {budgetUi.ownerBudgetActions[a]}
               </option>
             ))}
           </select>

@@ -48,7 +48,7 @@ export function SettingsPanel({
         <LivePreview id={previewId} assistant={assistant} values={form.values} className={`${showPreview ? "" : "max-lg:hidden"} lg:col-start-2 lg:row-start-1 lg:row-span-2`} />
         <section className="rounded-xl border border-line bg-surface p-4 sm:p-5 lg:col-start-1 lg:row-start-1">
           <AssistantFormFields form={form} formId={formId} label={L.editTitle} fixedHeight={false} mockPreview={false} layout="sections" avatar={avatar} />
-          <div className="sticky bottom-0 -mx-4 mt-5 flex justify-end border-t border-line bg-surface px-4 py-3 sm:-mx-5 sm:px-5">
+          <div data-sticky-actions className="sticky bottom-0 -mx-4 mt-5 flex justify-end border-t border-line bg-surface px-4 py-3 sm:-mx-5 sm:px-5">
             <Button type="submit" form={formId} busy={form.saving}>
               {L.save}
             </Button>

@@ -39,9 +39,9 @@ describe("upload progress rule (spec sections 4 and 9)", () => {
     expect(reduce(initialUploadProgress, { type: "sent", loaded: 5, total: 10 })).toBe(initialUploadProgress);
   });
 
-  it("labels 90 and above 'Uploading & Processing'", () => {
-    expect(uploadProgressLabel({ status: "uploading", percent: 40 })).toBe("Uploading 40%");
-    expect(uploadProgressLabel({ status: "uploading", percent: 89 })).toBe("Uploading 89%");
+  it("labels 90 and above 'Uploading & Processing', below it 'Uploading' (the percentage is shown once, beside the label)", () => {
+    expect(uploadProgressLabel({ status: "uploading", percent: 40 })).toBe("Uploading");
+    expect(uploadProgressLabel({ status: "uploading", percent: 89 })).toBe("Uploading");
     expect(uploadProgressLabel({ status: "uploading", percent: 90 })).toBe("Uploading & Processing");
     expect(uploadProgressLabel({ status: "done", percent: 100 })).toBe("Uploading & Processing");
   });

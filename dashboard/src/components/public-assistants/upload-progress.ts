@@ -41,10 +41,13 @@ export function uploadProgressReducer(state: UploadProgressState, action: Upload
   }
 }
 
-/** The words beside the bar: 'Uploading & Processing' from 90 on, else the percentage sent. */
+/**
+ * The words above the bar: 'Uploading & Processing' from 90 on, else 'Uploading'. The percentage
+ * is said once, beside them, from the same state as the bar's width.
+ */
 export function uploadProgressLabel(state: UploadProgressState): string {
   if (state.percent >= capPercent) return publicAssistantMessages.uploadingAndProcessing;
-  return `${publicAssistantUi.upload.uploading} ${state.percent}%`;
+  return publicAssistantUi.upload.uploading;
 }
 
 export interface IntervalTimers {
