@@ -44,6 +44,10 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["tests/integration/**/*.test.ts"],
+      // Each file starts its own workerd and spends most of its time starting it and waiting on
+      // sockets, alarms and the mock model, not on the CPU: four at once take about half the time
+      // of two on a 2-core machine (bench/README.md, "Test suite").
+      maxWorkers: 4,
       setupFiles: ["./tests/integration/setup.ts"],
       globalSetup: ["./tests/integration/global-setup.ts"],
     },

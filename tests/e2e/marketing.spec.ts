@@ -158,6 +158,21 @@ test.describe("marketing pages", () => {
     // The class is there as soon as the document exists: set by the inline head script.
     await page.goto("/blog");
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    // A hovered button keeps its white text at AA contrast in dark mode, as in light.
+    await page.goto("/");
+    const cta = page.locator("a.btn:not(.ghost)").first();
+    await cta.hover();
+    await expect.poll(() => cta.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
+    const ratio = await cta.evaluate((el) => {
+      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const lum = (c: string) => {
+        const [r = 0, g = 0, b = 0] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const [a, b] = [lum(getComputedStyle(el).color), lum(getComputedStyle(el).backgroundColor)];
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    });
+    expect(ratio).toBeGreaterThanOrEqual(4.5);
     await page.getByRole("banner").getByLabel(appMessages.theme).selectOption("light");
     await expect(page.locator("html")).toHaveClass(/\blight\b/);
   });
