@@ -52,8 +52,25 @@ async function renew(c: Controller) {
   return true;
 }
 
-/** An e-mail address, or a phone number (checked for 8 to 15 digits below). */
-const REACHABLE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[+(]?\d[\d ().-]{6,}\d/g;
+/**
+ * An e-mail address, or digit groups that may be a phone number: an optional `+` and country code,
+ * an optional bracketed area code, then digit runs joined by one space, dot or dash (a bracket
+ * after a number, "(10h-18h)", never continues it). `phone` below decides which are numbers.
+ */
+const REACHABLE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:\+\d{1,3}[ .\u00a0-]?)?(?:\(\d{1,4}\)[ .\u00a0-]?)?\d+(?:[ .\u00a0-]\d+){0,6}/g;
+
+/**
+ * Digit groups written as a phone number: 8 to 15 digits, starting with `+`, a bracket or a national
+ * trunk `0` (so dates, years, references and tax numbers stay text), dots and dashes never mixed
+ * (opening hours "09.00-18.00"), not a date ("05.06.2025"), and not part of a word.
+ */
+const phone = (found: string, before: string, after: string, digits: string) =>
+  digits.length >= 8 &&
+  digits.length <= 15 &&
+  /^[+(0]/.test(found) &&
+  !(found.includes(".") && found.includes("-")) &&
+  !/^\d{1,2}[.-]\d{1,2}[.-]\d{2,4}$/.test(found) &&
+  !/\w/.test(before + after);
 
 /**
  * The plain text of the owner's line with its e-mail addresses and phone numbers as `mailto:` and
@@ -67,9 +84,9 @@ export function reachable(h: typeof preactH, text: string): ComponentChildren[] 
     const found = m[0];
     const digits = found.replace(/\D/g, "");
     const mail = found.includes("@");
-    if (!mail && (digits.length < 8 || digits.length > 15)) continue;
-    // A number is never cut across two lines.
-    out.push(text.slice(last, m.index), h("a", mail ? { href: `mailto:${found}` } : { href: `tel:${found[0] === "+" ? "+" : ""}${digits}`, style: { whiteSpace: "nowrap" } }, found));
+    if (!mail && !phone(found, text.charAt(m.index - 1), text.charAt(m.index + found.length), digits)) continue;
+    // A number is never cut across two lines, and reads left to right in a right-to-left line.
+    out.push(text.slice(last, m.index), h("a", mail ? { href: `mailto:${found}` } : { href: `tel:${found[0] === "+" ? "+" : ""}${digits}`, dir: "ltr", style: { whiteSpace: "nowrap" } }, found));
     last = m.index + found.length;
   }
   out.push(text.slice(last));

@@ -76,9 +76,10 @@ export class PlaygroundController extends Controller {
   }
 
   /**
-   * Shows `config` in the language the widget on a site would use: the owner's fixed one, else the
-   * dashboard's choice (`locale`), the page's or the browser's (start(), which reads the config
-   * from the server, never runs here).
+   * Shows `config` in the language the widget on a site would use (start(), which reads the config
+   * from the server, never runs here): the `locale` option first, as a snippet's `data-locale` wins
+   * on a site, then the owner's fixed language, then the page's or the browser's. The dashboard
+   * passes no `locale`, so its preview follows the owner's choice.
    */
   applyConfig(config: PlaygroundConfig) {
     this.set({ config: withoutHandoff(config) });
