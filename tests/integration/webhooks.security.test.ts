@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookLimits as L, webhooksResponse } from "../../contract";
 import type { AssistantHub } from "../../worker/durable-objects/assistant-hub";
 import { getAssistantHub } from "../../worker/durable-objects/stubs";
-import { WebhookStore } from "../../worker/assistant/webhook-store";
+import { NEXT_DUE_SQL, OVERDUE_SQL, WebhookStore } from "../../worker/assistant/webhook-store";
 import { HubWebhooks, SWEEP_GRACE_MS } from "../../worker/assistant/hub-webhooks";
 import type { Env } from "../../worker/env";
 import { call, expectError, json } from "./helpers";
@@ -229,9 +229,9 @@ describe("webhooks: ownership, secrets, bounds", () => {
     // The sweep and its next due time read the unfinished deliveries by index, never the whole table.
     const plans = await runInDurableObject(hub, (_i, state) =>
       [
-        "SELECT * FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying') AND coalesce(next_attempt_at, created_at) < 1 ORDER BY coalesce(next_attempt_at, created_at) LIMIT 100",
-        "SELECT min(coalesce(next_attempt_at, created_at)) AS due FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying')",
-      ].map((query) => state.storage.sql.exec(`EXPLAIN QUERY PLAN ${query}`).toArray().map((row) => String(row.detail)).join("; ")),
+        [OVERDUE_SQL, 1, 100],
+        [NEXT_DUE_SQL],
+      ].map(([query, ...bindings]) => state.storage.sql.exec(`EXPLAIN QUERY PLAN ${String(query)}`, ...bindings).toArray().map((row) => String(row.detail)).join("; ")),
     );
     for (const plan of plans) expect(plan).toContain("webhook_deliveries_unfinished_idx");
   });

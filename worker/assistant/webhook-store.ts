@@ -149,6 +149,15 @@ function parseIds(value: SqlStorageValue | undefined): string[] {
   }
 }
 
+/**
+ * The outbox sweep's queries: queued, unfinished deliveries by due time. Their condition is the
+ * partial index's (`webhook_deliveries_unfinished_idx`, storage 0019), word for word: a query
+ * that drifts from it scans the table (the webhook security test reads both plans).
+ */
+export const OVERDUE_SQL =
+  "SELECT * FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying') AND coalesce(next_attempt_at, created_at) < ? ORDER BY coalesce(next_attempt_at, created_at) LIMIT ?";
+export const NEXT_DUE_SQL = "SELECT min(coalesce(next_attempt_at, created_at)) AS due FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying')";
+
 export class WebhookStore {
   constructor(private readonly storage: Sql) {}
 
@@ -335,19 +344,12 @@ export class WebhookStore {
    * `cutoff`: their next attempt (a retry, or an attempt's lease) or, never tried, their creation.
    */
   overdue(cutoff: number, limit: number): DeliveryRow[] {
-    return this.sql
-      .exec(
-        "SELECT * FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying') AND coalesce(next_attempt_at, created_at) < ? ORDER BY coalesce(next_attempt_at, created_at) LIMIT ?",
-        cutoff,
-        limit,
-      )
-      .toArray()
-      .map(deliveryOf);
+    return this.sql.exec(OVERDUE_SQL, cutoff, limit).toArray().map(deliveryOf);
   }
 
   /** The earliest moment a queued, unfinished delivery is due (null: none). */
   nextDue(): number | null {
-    const [row] = this.sql.exec("SELECT min(coalesce(next_attempt_at, created_at)) AS due FROM webhook_deliveries WHERE queued = 1 AND status IN ('pending', 'retrying')").toArray();
+    const [row] = this.sql.exec(NEXT_DUE_SQL).toArray();
     return typeof row?.due === "number" ? row.due : null;
   }
 
