@@ -80,6 +80,11 @@ for (const size of SIZES) {
       await page.goto(hostPage(baseURL!, key));
       await launcher(page).click();
       await expect(panel(page)).toBeVisible();
+      // The avatar arrives over the network after the panel shows: wait for it, then read the header.
+      await expect.poll(() => inside(page, (root) => {
+        const img = root.querySelector(".h img") as HTMLImageElement | null;
+        return !!img && img.complete && img.naturalWidth > 0;
+      })).toBe(true);
       const header = await inside(page, (root) => {
         const img = root.querySelector(".h img") as HTMLImageElement;
         const box = root.querySelector(".av")!.getBoundingClientRect();
